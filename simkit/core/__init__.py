@@ -1,0 +1,1 @@
+"""Engine-neutral machinery: registry, seeds, runner, dataset I/O, scenarios, statistics."""

@@ -1,0 +1,62 @@
+"""8-Bit Invaders (solo): the registered engine."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from simkit.core import seeds
+from simkit.core.registry import GameResult, Setting, register
+from simkit.games.eight_bit_invaders import components, players
+from simkit.games.eight_bit_invaders.game import Game, Streams
+
+STRATEGIES = {
+    "random": (players.RandomPlayer, "uniform over achievable kill sets; coin flips for every card"),
+    "greedy": (players.GreedyPlayer, "most kills this turn; no bonus cards"),
+}
+
+
+class EightBitInvaders:
+    id = "eight-bit-invaders"
+    title = "8-Bit Invaders"
+    min_players = 1
+    max_players = 1
+    competitive = False
+    settings = (
+        Setting("countdown", "int", 7, "countdown cards at the start (7 = first game, 6 = harder)", choices=(7, 6)),
+        Setting("dice", "int", 6, "attack dice rolled each turn (5 = harder)", choices=(6, 5)),
+        Setting("data", "path", None, "component file (TOML); default: the built-in invented set"),
+    )
+    strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
+    default_strategy = "greedy"
+
+    def data_files(self, settings: dict[str, Any]) -> list[Path]:
+        return [Path(components.load(settings.get("data")).path)]
+
+    def data_sources(self, settings: dict[str, Any]) -> dict[str, str]:
+        return components.load(settings.get("data")).sources
+
+    def _game(self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int, log: list | None) -> Game:
+        comp = components.load(settings.get("data"))
+        seq = seeds.game_sequence(root_seed, game_index)
+        streams = Streams(
+            setup=seeds.stream(seq, seeds.SETUP),
+            attack=seeds.stream(seq, seeds.CHANCE, 0),
+            movement=seeds.stream(seq, seeds.CHANCE, 1),
+            misc=seeds.stream(seq, seeds.CHANCE, 2),
+        )
+        player_cls = STRATEGIES[strategies[0]][0]
+        player = player_cls(seeds.stream(seq, seeds.FIRST_SEAT))
+        return Game(comp, settings.get("countdown", 7), settings.get("dice", 6), player, streams, log)
+
+    def play(self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:
+        return GameResult(self._game(settings, strategies, root_seed, game_index, None).play())
+
+    def replay(self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int) -> list[dict]:
+        log: list[dict] = []
+        self._game(settings, strategies, root_seed, game_index, log).play()
+        return log
+
+
+ENGINE = register(EightBitInvaders())

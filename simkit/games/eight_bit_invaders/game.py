@@ -1,0 +1,309 @@
+"""One game of 8-Bit Invaders: the turn sequence, the player's decisions and the event log.
+
+A game is a pure function of (components, settings, player, seed): all chance comes from the
+streams handed in, never from global random state.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from simkit.games.eight_bit_invaders import rules
+from simkit.games.eight_bit_invaders.components import Components
+from simkit.games.eight_bit_invaders.state import EMPTY, State, new_game
+
+MAX_TURNS = 10_000  # a safety net far above any real game (the track always advances in time)
+
+
+class RuleViolation(Exception):
+    """A player returned something the rules do not allow; names the decision."""
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What the player sees at a decision: the public table, never the bonus pile's order.
+
+    `cols[c][r]` is an alien index into `aliens` (row 0 = bottom) or -1; `shields` are 0-based
+    columns; `hand` the bonus cards held.
+    """
+
+    cols: tuple[tuple[int, ...], ...]
+    shields: tuple[int, ...]
+    countdown: int
+    track: int
+    aliens_left: int
+    hand: tuple[str, ...]
+    bonus_pile_size: int
+    bonus_discard: tuple[str, ...]
+    attack_dice: int
+    turn: int
+    aliens: tuple  # Components.aliens: the printed card faces
+    n_types: int
+
+
+def view_of(state: State, comp: Components, attack_dice: int) -> View:
+    return View(
+        tuple(tuple(c) for c in state.cols),
+        tuple(state.shields),
+        state.countdown,
+        state.track,
+        state.aliens_left,
+        tuple(state.hand),
+        len(state.bonus_pile),
+        tuple(state.bonus_discard),
+        attack_dice,
+        state.turn,
+        comp.aliens,
+        len(comp.types),
+    )
+
+
+@dataclass
+class Streams:
+    """The chance streams of one game (see core/seeds.py): dice for the attack, dice for the
+    aliens' movement, and everything else (re-rolls, reshuffles), kept apart so that a decision
+    that draws extra dice does not shift the attack and movement dice of later turns."""
+
+    setup: random.Random
+    attack: random.Random
+    movement: random.Random
+    misc: random.Random
+
+
+def _d6(rng: random.Random) -> int:
+    return int(rng.random() * 6) + 1
+
+
+class Game:
+    """Runs one game. `log`, when a list, receives the event log (schema in RULES.md)."""
+
+    def __init__(self, comp: Components, countdown: int, attack_dice: int, player: Any, streams: Streams, log: list | None = None):
+        self.comp = comp
+        self.attack_dice = attack_dice
+        self.player = player
+        self.streams = streams
+        self.log = log
+        # Dice drawn per turn do not depend on the settings or on Rapid Fire, so that cells
+        # with 5 and 6 attack dice see the same dice (common random numbers).
+        self.dice_per_turn = comp.attack_dice + comp.bonus_deck.count("rapid_fire")
+        self.state = new_game(comp, countdown, streams.setup)
+        self.stats = dict.fromkeys(
+            ("shields_traded", "shields_bombed", "bonus_drawn", "rapid_fire", "time_slip", "smart_bomb", "extra_life", "rocket_fuel", "countdown_removed"),
+            0,
+        )
+
+    # --- log helpers -------------------------------------------------------------------------
+
+    def _emit(self, event: str, **data: Any) -> None:
+        if self.log is not None:
+            self.log.append({"event": event, "turn": self.state.turn, **data})
+
+    def _where(self, c: int, r: int) -> dict:
+        a = self.comp.aliens[self.state.cols[c][r]]
+        return {"column": c + 1, "row": self.comp.rows - r, "alien": a.label, "type": self.comp.types[a.type]}
+
+    def snapshot(self) -> dict:
+        s, comp = self.state, self.comp
+        rows = []
+        for r in range(comp.rows - 1, -1, -1):
+            row = []
+            for c in range(comp.columns):
+                a = s.cols[c][r]
+                row.append(None if a == EMPTY else f"{comp.types[comp.aliens[a].type]} {comp.aliens[a].label}")
+            rows.append(row)
+        return {
+            "formation": rows,
+            "shields": [c + 1 for c in s.shields],
+            "columns": rules.column_count(s.cols),
+            "countdown": s.countdown,
+            "track": s.track,
+            "aliens_left": s.aliens_left,
+            "hand": list(s.hand),
+            "bonus_pile_size": len(s.bonus_pile),
+            "bonus_discard": list(s.bonus_discard),
+        }
+
+    # --- steps -------------------------------------------------------------------------------
+
+    def _discard(self, card: str) -> None:
+        self.state.hand.remove(card)
+        self.state.bonus_discard.append(card)
+        self.stats[card] += 1
+
+    def _draw_bonus(self) -> str | None:
+        """Bonus rule: an empty pile is reshuffled from the discards; none there -> no card."""
+        s = self.state
+        if not s.bonus_pile:
+            if not s.bonus_discard:
+                return None
+            s.bonus_pile = s.bonus_discard
+            s.bonus_discard = []
+            self.streams.misc.shuffle(s.bonus_pile)
+            self._emit("reshuffle_bonus", cards=len(s.bonus_pile))
+        card = s.bonus_pile.pop()
+        s.hand.append(card)
+        self.stats["bonus_drawn"] += 1
+        return card
+
+    def _trade_shield(self) -> None:
+        """[A1] Optionally discard one shield to draw a bonus card at once."""
+        s = self.state
+        if not s.shields:
+            return
+        choice = self.player.trade_shield(view_of(s, self.comp, self.attack_dice))
+        if choice is None:
+            return
+        if choice not in s.shields:
+            raise RuleViolation(f"trade_shield: no shield under column {choice!r}")
+        s.shields.remove(choice)
+        self.stats["shields_traded"] += 1
+        card = self._draw_bonus()
+        self._emit("trade_shield", column=choice + 1, drew=card)
+
+    def _roll_attack(self) -> list[int]:
+        s = self.state
+        rapid = 0
+        if "rapid_fire" in s.hand:
+            rapid = self.player.rapid_fire(view_of(s, self.comp, self.attack_dice))
+            if not isinstance(rapid, int) or not 0 <= rapid <= s.hand.count("rapid_fire"):
+                raise RuleViolation(f"rapid_fire: {rapid!r} is not a number of Rapid Fire cards held")
+            for _ in range(rapid):
+                self._discard("rapid_fire")
+            if rapid:
+                self._emit("rapid_fire", count=rapid)
+        rng = self.streams.attack
+        drawn = [_d6(rng) for _ in range(self.dice_per_turn)]
+        dice = drawn[: self.attack_dice + rapid]
+        self._emit("roll", dice=list(dice))
+        # Time Slip and Smart Bomb: after rolling, as often as cards are held and wanted.
+        while "time_slip" in s.hand or "smart_bomb" in s.hand:
+            action = self.player.adjust_roll(view_of(s, self.comp, self.attack_dice), tuple(dice))
+            if action is None:
+                break
+            kind, arg = action
+            if kind == "smart_bomb" and "smart_bomb" in s.hand and isinstance(arg, int) and 0 <= arg < len(dice):
+                self._discard("smart_bomb")
+                before = dice[arg]
+                dice[arg] = 7 - before
+                self._emit("smart_bomb", die=arg, before=before, after=dice[arg], dice=list(dice))
+            elif kind == "time_slip" and "time_slip" in s.hand and all(isinstance(i, int) and 0 <= i < len(dice) for i in arg) and len(set(arg)) == len(arg):
+                self._discard("time_slip")
+                for i in sorted(arg):
+                    dice[i] = _d6(self.streams.misc)
+                self._emit("time_slip", rerolled=sorted(arg), dice=list(dice))
+            else:
+                raise RuleViolation(f"adjust_roll: {action!r} is not a playable Time Slip or Smart Bomb")
+        return dice
+
+    def _attack(self, dice: list[int]) -> None:
+        """[A3] allocate, [A4] kill."""
+        s, comp = self.state, self.comp
+        placement = tuple(tuple(p) for p in self.player.allocate(view_of(s, comp, self.attack_dice), tuple(dice)))
+        error = rules.placement_error(s.cols, s.shields, dice, placement)
+        if error:
+            raise RuleViolation(f"allocate: {error}")
+        if self.log is not None:
+            for i, c, r in placement:
+                self._emit("place", die=i, value=dice[i], **self._where(c, r))
+        for c, r in rules.kills(s.cols, comp.aliens, dice, placement):
+            if self.log is not None:
+                self._emit("kill", dice=sorted(dice[i] for i, cc, rr in placement if (cc, rr) == (c, r)), **self._where(c, r))
+            s.cols[c][r] = EMPTY
+            s.aliens_left -= 1
+
+    def _counterattack(self) -> bool:
+        """[B1]; returns True if the ship is destroyed. Extra Life cancels one such loss."""
+        s, comp = self.state, self.comp
+        counts = rules.unshielded_type_counts(s.cols, s.shields, comp.aliens, len(comp.types))
+        lethal = max(counts) >= 3
+        if self.log is not None:
+            firing = [dict(self._where(c, r), shielded=c in s.shields) for c, r in rules.firing_positions(s.cols)]
+            columns = rules.column_count(s.cols)
+            self._emit(
+                "counterattack",
+                columns=columns,
+                depth=rules.firing_depth(columns),
+                firing=firing,
+                unshielded_by_type={comp.types[t]: n for t, n in enumerate(counts) if n},
+                lethal=lethal,
+            )
+        if not lethal:
+            return False
+        if "extra_life" in s.hand:
+            self._discard("extra_life")
+            self._emit("extra_life")
+            return False
+        return True
+
+    def _bombers(self) -> None:
+        """[B2] a heavy bomber at the bottom of a column over a shield destroys that shield."""
+        s = self.state
+        for c in rules.bombed_shields(s.cols, s.shields, self.comp.aliens):
+            s.shields.remove(c)
+            self.stats["shields_bombed"] += 1
+            if self.log is not None:
+                r = rules.bottom_rows(s.cols[c], 1)[0]
+                self._emit("bomber", shield_destroyed=c + 1, **self._where(c, r))
+
+    def _movement(self) -> bool:
+        """[B3]; returns True if the aliens land."""
+        s = self.state
+        fuel = False
+        if "rocket_fuel" in s.hand:
+            fuel = bool(self.player.rocket_fuel(view_of(s, self.comp, self.attack_dice)))
+            if fuel:
+                self._discard("rocket_fuel")
+                self._emit("rocket_fuel")
+        rng = self.streams.movement
+        drawn = [_d6(rng), _d6(rng)]
+        dice = drawn[:1] if fuel else drawn
+        step = rules.movement_sum(dice)
+        before = s.track
+        s.track += step
+        removed = s.track >= s.aliens_left
+        if removed:
+            s.countdown -= 1
+            s.track = 0
+            self.stats["countdown_removed"] += 1
+        self._emit("movement", dice=dice, sum=step, track_before=before, track_after=s.track, aliens_left=s.aliens_left, countdown_removed=removed, countdown=s.countdown)
+        if s.countdown <= 0:
+            return True
+        odd = step % 2 == 1
+        new = rules.moved_shields(s.shields, s.cols, odd)
+        self._emit("shield_move", direction="right" if odd else "left", moved=new != s.shields, shields=[c + 1 for c in new])
+        s.shields = new
+        return False
+
+    def play(self) -> dict[str, Any]:
+        s = self.state
+        while s.end_reason is None:
+            s.turn += 1
+            if s.turn > MAX_TURNS:
+                raise RuntimeError(f"game did not end within {MAX_TURNS} turns")
+            if self.log is not None:
+                self._emit("turn", **self.snapshot())
+            self._trade_shield()
+            dice = self._roll_attack()
+            self._attack(dice)
+            if s.aliens_left == 0:
+                s.end_reason = "cleared"
+            elif self._counterattack():
+                s.end_reason = "shot_down"
+            else:
+                self._bombers()
+                if self._movement():
+                    s.end_reason = "landed"
+        won = s.end_reason == "cleared"
+        self._emit("end", reason=s.end_reason, won=won)
+        return {
+            "won": won,
+            "score": len(self.comp.aliens) - s.aliens_left,
+            "length": s.turn,
+            "end_reason": s.end_reason,
+            "aliens_left": s.aliens_left,
+            "countdown_left": s.countdown,
+            "shields_left": len(s.shields),
+            **self.stats,
+        }
