@@ -1,0 +1,160 @@
+"""Scenario files: a grid of cells over a game's settings and strategies (see DESIGN.md).
+
+```toml
+[scenario]
+name = "8-bit difficulty"
+game = "eight-bit-invaders"
+games = 20000          # per cell
+seed = 42
+chunk_size = 1000      # optional: games per Parquet file
+
+[grid]                 # every combination is a cell
+countdown = [7, 6]
+strategy = ["greedy", "lookahead"]
+
+[fixed]                # settings shared by every cell (optional)
+dice = 6
+```
+Every fault is a `UserError` naming the file, the key and what is allowed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simkit.core.errors import UserError
+from simkit.core.registry import Cell, Engine, get_game, resolve_settings, resolve_strategies
+
+MAX_CELLS = 10_000
+MAX_GAMES = 1_000_000_000
+DEFAULT_CHUNK = 1000
+SCENARIO_KEYS = {"name", "game", "games", "seed", "chunk_size", "description"}
+
+
+@dataclass
+class Scenario:
+    name: str
+    game: str
+    games: int
+    seed: int
+    cells: list[Cell]
+    grid_keys: list[str]
+    chunk_size: int = DEFAULT_CHUNK
+    description: str = ""
+    source: str | None = None  # the file it came from
+    spec: dict[str, Any] = field(default_factory=dict)  # the parsed file, for the manifest
+
+
+def _int_key(table: dict, key: str, where: str, lo: int, hi: int) -> int:
+    value = table[key]
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise UserError(f"{where}: [scenario] {key} must be an integer in {lo}..{hi}, got {value!r}")
+    return value
+
+
+def _strategy_value(engine: Engine, value: Any, players: int | None, where: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        names = [value]
+    elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        names = value
+    else:
+        raise UserError(f"{where}: strategy must be a name or a list of names, got {value!r}")
+    return resolve_strategies(engine, names, players, where)
+
+
+def build_cells(engine: Engine, grid: dict[str, list], fixed: dict[str, Any], where: str) -> list[Cell]:
+    """Every combination of the grid's values (in file order) over the fixed settings."""
+    for key, values in grid.items():
+        if not isinstance(values, list) or not values:
+            raise UserError(f"{where}: [grid] {key} must be a non-empty list of values")
+    n = 1
+    for values in grid.values():
+        n *= len(values)
+    if n > MAX_CELLS:
+        raise UserError(f"{where}: [grid] makes {n} cells; at most {MAX_CELLS} are allowed")
+    cells = []
+    keys = list(grid)
+    for index, combo in enumerate(itertools.product(*(grid[k] for k in keys))):
+        given = dict(fixed)
+        given.update(zip(keys, combo, strict=True))
+        strategy = given.pop("strategy", None)
+        settings = resolve_settings(engine, given, where)
+        players = settings.get("players")
+        strategies = _strategy_value(engine, strategy, players, where) if strategy is not None else resolve_strategies(engine, (), players, where)
+        cells.append(Cell(index, settings, strategies))
+    return cells
+
+
+def parse(doc: dict[str, Any], where: str) -> Scenario:
+    """Validate a parsed scenario document (a TOML file's contents or a dict from Python)."""
+    if not isinstance(doc, dict):
+        raise UserError(f"{where}: a scenario must be a table")
+    unknown = set(doc) - {"scenario", "grid", "fixed"}
+    if unknown:
+        raise UserError(f"{where}: unknown section [{sorted(unknown)[0]}] (allowed: scenario, grid, fixed)")
+    head = doc.get("scenario")
+    if not isinstance(head, dict):
+        raise UserError(f"{where}: missing [scenario] table")
+    bad = set(head) - SCENARIO_KEYS
+    if bad:
+        raise UserError(f"{where}: [scenario] unknown key '{sorted(bad)[0]}' (allowed: {', '.join(sorted(SCENARIO_KEYS))})")
+    for key in ("name", "game", "games", "seed"):
+        if key not in head:
+            raise UserError(f"{where}: [scenario] missing key '{key}'")
+    if not isinstance(head["name"], str) or not isinstance(head["game"], str):
+        raise UserError(f"{where}: [scenario] name and game must be strings")
+    engine = get_game(head["game"])
+    games = _int_key(head, "games", where, 1, MAX_GAMES)
+    seed = _int_key(head, "seed", where, 0, 2**63 - 1)
+    chunk = _int_key(head, "chunk_size", where, 1, 10_000_000) if "chunk_size" in head else DEFAULT_CHUNK
+    description = head.get("description", "")
+    if not isinstance(description, str):
+        raise UserError(f"{where}: [scenario] description must be a string")
+    grid = doc.get("grid", {})
+    fixed = doc.get("fixed", {})
+    if not isinstance(grid, dict) or not isinstance(fixed, dict):
+        raise UserError(f"{where}: [grid] and [fixed] must be tables")
+    both = set(grid) & set(fixed)
+    if both:
+        raise UserError(f"{where}: '{sorted(both)[0]}' is in both [grid] and [fixed]")
+    cells = build_cells(engine, grid, fixed, where)
+    return Scenario(head["name"], engine.id, games, seed, cells, list(grid), chunk, description, None, doc)
+
+
+def load(path: str | Path) -> Scenario:
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read scenario ({exc.strerror})") from None
+    if not raw.strip():
+        raise UserError(f"{path}: empty scenario file")
+    try:
+        doc = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{path}: malformed TOML ({exc})") from None
+    scenario = parse(doc, str(path))
+    scenario.source = str(path)
+    return scenario
+
+
+def single_cell(game: str, games: int, seed: int, settings: dict[str, Any], strategies: list[str], chunk_size: int = DEFAULT_CHUNK) -> Scenario:
+    """The one-cell scenario behind `simkit simulate`."""
+    where = "simulate"
+    engine = get_game(game)
+    if not 1 <= games <= MAX_GAMES:
+        raise UserError(f"{where}: -n must be in 1..{MAX_GAMES}, got {games}")
+    if not 0 <= seed < 2**63:
+        raise UserError(f"{where}: --seed must be in 0..{2**63 - 1}, got {seed}")
+    fixed = dict(settings)
+    if strategies:
+        fixed["strategy"] = strategies if len(strategies) > 1 else strategies[0]
+    cells = build_cells(engine, {}, fixed, where)
+    spec = {"scenario": {"name": f"simulate {game}", "game": game, "games": games, "seed": seed}, "fixed": fixed}
+    return Scenario(f"simulate {game}", engine.id, games, seed, cells, [], chunk_size, "", None, spec)

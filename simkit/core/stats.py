@@ -1,0 +1,97 @@
+"""Statistics every report and comparison shares: Wilson intervals and paired differences.
+
+Win rates carry 95 % Wilson score intervals (never Wald). Two cells played on the same seeds are
+compared as pairs (Newcombe's method 10 for a difference of paired proportions), which is what
+common random numbers buy: the discordant games carry the difference.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Interval:
+    estimate: float
+    low: float
+    high: float
+    n: int
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> Interval:
+    """The Wilson score interval for a proportion."""
+    if n <= 0:
+        return Interval(float("nan"), 0.0, 1.0, 0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return Interval(p, max(0.0, centre - half), min(1.0, centre + half), n)
+
+
+def mean_interval(values: np.ndarray, z: float = Z95) -> Interval:
+    """Mean with a normal (t for large n) interval."""
+    values = np.asarray(values, dtype=float)
+    n = len(values)
+    if n == 0:
+        return Interval(float("nan"), float("nan"), float("nan"), 0)
+    m = float(values.mean())
+    if n == 1:
+        return Interval(m, float("nan"), float("nan"), 1)
+    se = float(values.std(ddof=1)) / math.sqrt(n)
+    return Interval(m, m - z * se, m + z * se, n)
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """Difference in win rate, B minus A, from games paired by seed."""
+
+    difference: float
+    low: float
+    high: float
+    n: int
+    a_only: int  # games A won and B lost
+    b_only: int  # games B won and A lost
+    unpaired_low: float
+    unpaired_high: float
+
+
+def _newcombe(p1: float, l1: float, u1: float, p2: float, l2: float, u2: float, phi: float) -> tuple[float, float]:
+    d = p1 - p2
+    lower = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    upper = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    return d - lower, d + upper
+
+
+def paired_difference(a_won: np.ndarray, b_won: np.ndarray) -> PairedDifference:
+    """B's win rate minus A's, for games that share seeds (element i of each is game i).
+
+    The interval is Newcombe's hybrid score method for paired proportions (method 10, 1998),
+    with the correlation of the pairs; `unpaired_*` is the same method with the correlation set
+    to zero, as if the cells had been played on independent seeds.
+    """
+    a = np.asarray(a_won, dtype=bool)
+    b = np.asarray(b_won, dtype=bool)
+    if a.shape != b.shape:
+        raise ValueError("paired arrays must have the same length")
+    n = len(a)
+    both = int(np.sum(a & b))
+    a_only = int(np.sum(a & ~b))
+    b_only = int(np.sum(~a & b))
+    neither = n - both - a_only - b_only
+    wa, wb = wilson(both + a_only, n), wilson(both + b_only, n)
+    # correlation of the 2x2 table (phi); 0 when a margin is empty
+    den = (both + a_only) * (neither + b_only) * (both + b_only) * (neither + a_only)
+    phi = (both * neither - a_only * b_only) / math.sqrt(den) if den > 0 else 0.0
+    low, high = _newcombe(wb.estimate, wb.low, wb.high, wa.estimate, wa.low, wa.high, phi)
+    ulow, uhigh = _newcombe(wb.estimate, wb.low, wb.high, wa.estimate, wa.low, wa.high, 0.0)
+    return PairedDifference(wb.estimate - wa.estimate, low, high, n, a_only, b_only, ulow, uhigh)
