@@ -44,6 +44,13 @@ def write_chunk(out: Path, name: str, games: list[dict], seats: list[dict] | Non
     write_atomic(pl.DataFrame(games, infer_schema_length=None), out / GAMES / name)
 
 
+def remove_partial_files(out: Path) -> None:
+    """Temporary files left by a run that was killed mid-write; their chunks are played again."""
+    for sub in (GAMES, SEATS, FAILURES):
+        for tmp in (out / sub).glob(".*.tmp"):
+            tmp.unlink(missing_ok=True)
+
+
 def finished_chunks(out: Path) -> set[str]:
     folder = out / GAMES
     if not folder.is_dir():

@@ -134,6 +134,7 @@ def run(scenario: Scenario, out: str | Path, jobs: int = 1, backend: str = "loky
         raise UserError(f"--jobs must be at least 1, got {jobs}")
     out = Path(out)
     dataset.prepare(out, manifest_for(scenario, command))
+    dataset.remove_partial_files(out)
     done = dataset.finished_chunks(out)
     tasks = []
     skipped = 0

@@ -35,7 +35,9 @@ def wilson(successes: int, n: int, z: float = Z95) -> Interval:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half), n)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)  # exact at the edges, no rounding fuzz
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return Interval(p, low, high, n)
 
 
 def mean_interval(values: np.ndarray, z: float = Z95) -> Interval:
@@ -89,9 +91,20 @@ def paired_difference(a_won: np.ndarray, b_won: np.ndarray) -> PairedDifference:
     b_only = int(np.sum(~a & b))
     neither = n - both - a_only - b_only
     wa, wb = wilson(both + a_only, n), wilson(both + b_only, n)
-    # correlation of the 2x2 table (phi); 0 when a margin is empty
+    # Newcombe's correlation estimate for method 10: phi with its numerator shrunk by n/2
+    # when positive (a continuity correction), and 0 when a margin is empty.
     den = (both + a_only) * (neither + b_only) * (both + b_only) * (neither + a_only)
-    phi = (both * neither - a_only * b_only) / math.sqrt(den) if den > 0 else 0.0
+    cross = both * neither - a_only * b_only
+    cross = cross - n / 2 if cross > n / 2 else min(cross, 0)
+    phi = cross / math.sqrt(den) if den > 0 else 0.0
     low, high = _newcombe(wb.estimate, wb.low, wb.high, wa.estimate, wa.low, wa.high, phi)
     ulow, uhigh = _newcombe(wb.estimate, wb.low, wb.high, wa.estimate, wa.low, wa.high, 0.0)
     return PairedDifference(wb.estimate - wa.estimate, low, high, n, a_only, b_only, ulow, uhigh)
+
+
+def unpaired_difference(k1: int, n1: int, k2: int, n2: int) -> Interval:
+    """Difference of two independent proportions, k1/n1 - k2/n2, with Newcombe's hybrid score
+    interval (method 10 of Newcombe 1998, built from the two Wilson intervals)."""
+    w1, w2 = wilson(k1, n1), wilson(k2, n2)
+    low, high = _newcombe(w1.estimate, w1.low, w1.high, w2.estimate, w2.low, w2.high, 0.0)
+    return Interval(w1.estimate - w2.estimate, low, high, n1 + n2)

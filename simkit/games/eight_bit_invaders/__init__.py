@@ -13,7 +13,8 @@ from simkit.games.eight_bit_invaders.game import Game, Streams
 
 STRATEGIES = {
     "random": (players.RandomPlayer, "uniform over achievable kill sets; coin flips for every card"),
-    "greedy": (players.GreedyPlayer, "most kills this turn; no bonus cards"),
+    "greedy": (players.GreedyPlayer, "most kills this turn, avoiding a lethal counterattack on ties; no bonus cards"),
+    "lookahead": (players.LookaheadPlayer, "scores every kill set by the counterattack, bombers, movement and next danger; plays bonus cards"),
 }
 
 

@@ -83,10 +83,120 @@ class RandomPlayer(Player):
 
 
 class GreedyPlayer(Player):
-    """The most kills this turn; among equal plans the first found in a fixed order (columns
-    left to right, lowest aliens first: the ones that fire soonest). Plays no bonus cards and
-    keeps its shields: the baseline a newcomer plays."""
+    """The most kills this turn; among plans with as many kills, one that does not leave a lethal
+    counterattack if there is one, else the first found (rules.kill_plans order: near the most
+    targets, lowest aliens first). Plays no bonus cards and keeps its shields: the baseline a
+    newcomer plays."""
 
     def allocate(self, view: View, dice: tuple[int, ...]) -> rules.Placement:
-        plans = rules.kill_plans(view.cols, view.shields, dice, view.aliens, best_only=True)
+        def survives(mask: int) -> bool:
+            return not rules.is_lethal(after_kills(view.cols, mask), view.shields, view.aliens, view.n_types)
+
+        plans = rules.kill_plans(view.cols, view.shields, dice, view.aliens, best_only=True, acceptable=survives)
         return rules.witness_placement(plans[max(plans, key=int.bit_count)], dice)
+
+
+class LookaheadPlayer(Player):
+    """Chooses the whole allocation by what follows it this turn: every achievable kill set is
+    played forward through the counterattack (lethal -> ruled out, or it costs the Extra Life),
+    the bombers (shields lost), and every movement roll with its probability (a countdown card
+    lost, landing, and where the shields move), and scored by the danger it leaves for the next
+    counterattack (the unshielded firing aliens of one type beyond two, which must be killed
+    next turn), the shields kept and the kills made.
+
+    Bonus cards, each by a rule it can justify:
+    - trade a shield that protects nothing now: under an empty column, or under a bomber that
+      will destroy it at this turn's bomber step anyway (a card for a shield already lost);
+    - Rapid Fire when the counterattack as the formation stands would be lethal, or on the last
+      countdown card (every die counts then);
+    - Smart Bomb on the die whose flip most improves the best plan's score; Time Slip re-rolls
+      the dice the best plan leaves unused when that plan still leaves the ship dead;
+    - Rocket Fuel when two movement dice could remove a countdown card and one die could not,
+      or on the last countdown card;
+    - Extra Life is spent by the rules, the moment it saves the ship.
+    """
+
+    KILL = 10.0  # per alien destroyed now
+    DANGER = 30.0  # per alien beyond two of a type in the next counterattack
+    CARD = 12.0  # per expected countdown card removed
+    SHIELD = 6.0  # per shield kept
+    EXTRA_LIFE = 40.0  # spending the Extra Life
+    DEAD = 1e6
+
+    def trade_shield(self, view: View) -> int | None:
+        for s in view.shields:
+            col = view.cols[s]
+            bottom = next((a for a in col if a != EMPTY), None)
+            if bottom is None or view.aliens[bottom].bomber:
+                return s
+        return None
+
+    def rapid_fire(self, view: View) -> int:
+        if view.countdown == 1 or rules.is_lethal(view.cols, view.shields, view.aliens, view.n_types):
+            return view.hand.count("rapid_fire")
+        return 0
+
+    def adjust_roll(self, view: View, dice: tuple[int, ...]):
+        score, mask, plans = self._best(view, dice)
+        if "smart_bomb" in view.hand:
+            best_gain, best_die = 1.0, None
+            for i in sorted({dice.index(v) for v in dice}):
+                flipped = dice[:i] + (7 - dice[i],) + dice[i + 1 :]
+                gain = self._best(view, flipped)[0] - score
+                if gain > best_gain:
+                    best_gain, best_die = gain, i
+            if best_die is not None:
+                return ("smart_bomb", best_die)
+        if "time_slip" in view.hand and score <= -self.DEAD / 2:
+            used = {i for i, _, _ in rules.witness_placement(plans[mask], dice)}
+            return ("time_slip", tuple(i for i in range(len(dice)) if i not in used))
+        return None
+
+    def allocate(self, view: View, dice: tuple[int, ...]) -> rules.Placement:
+        _, mask, plans = self._best(view, dice)
+        return rules.witness_placement(plans[mask], dice)
+
+    def rocket_fuel(self, view: View) -> bool:
+        gap = view.aliens_left - view.track
+        return view.countdown == 1 or 5 < gap <= 10
+
+    # --- evaluation ----------------------------------------------------------------------------
+
+    def _best(self, view: View, dice: tuple[int, ...]) -> tuple[float, int, dict]:
+        plans = rules.kill_plans(view.cols, view.shields, dice, view.aliens)
+        best_score, best_mask = None, 0
+        for mask in sorted(plans):
+            score = self.score(view, mask)
+            if best_score is None or score > best_score:
+                best_score, best_mask = score, mask
+        return best_score, best_mask, plans
+
+    def score(self, view: View, mask: int) -> float:
+        """The value of making the kills in `mask` this turn (higher is better)."""
+        kills = mask.bit_count()
+        left = view.aliens_left - kills
+        if left == 0:
+            return self.DEAD  # cleared: the game is won
+        cols = after_kills(view.cols, mask)
+        aliens, n_types = view.aliens, view.n_types
+        value = self.KILL * kills
+        if rules.is_lethal(cols, view.shields, aliens, n_types):
+            if "extra_life" not in view.hand:
+                return -self.DEAD + kills
+            value -= self.EXTRA_LIFE
+        shields = [s for s in view.shields if s not in rules.bombed_shields(cols, view.shields, aliens)]
+        value += self.SHIELD * len(shields)
+        # Movement: the chance of losing a countdown card (and of landing on the last one), and
+        # the danger left after the shields move left (even total) or right (odd total).
+        table = MOVE_ONE if ("rocket_fuel" in view.hand and self.rocket_fuel(view)) else MOVE_TWO
+        p_card = sum(p for s, p in enumerate(table) if view.track + s >= left)
+        if view.countdown == 1:
+            value -= self.DEAD * p_card
+        else:
+            value -= self.CARD * p_card
+        for odd in (False, True):
+            p = sum(pr for s, pr in enumerate(table) if s % 2 == odd)
+            moved = rules.moved_shields(shields, cols, odd)
+            excess = sum(n - 2 for n in rules.unshielded_type_counts(cols, moved, aliens, n_types) if n > 2)
+            value -= self.DANGER * p * excess
+        return value

@@ -6,7 +6,7 @@ the attack), [B1] (Counterattack) and so on; RULINGS §3 settles what the rulebo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from simkit.games.eight_bit_invaders.components import PAIR, Alien
 from simkit.games.eight_bit_invaders.state import EMPTY
@@ -277,6 +277,7 @@ def kill_plans(
     dice: Sequence[int],
     aliens: Sequence[Alien],
     best_only: bool = False,
+    acceptable: Callable[[int], bool] | None = None,
 ) -> dict[int, tuple]:
     """The distinct sets of kills the dice can make, each with one way to make it.
 
@@ -286,7 +287,9 @@ def kill_plans(
     Turn a witness into dice with `witness_placement`.
 
     With `best_only`, the result is one plan with the most kills (plus the empty plan): a
-    branch-and-bound search that stops as soon as the dice can do no better. Start columns are
+    branch-and-bound search that stops as soon as the dice can do no better. If `acceptable` is
+    given (a test of a kill mask), among plans with the most kills an acceptable one is preferred,
+    and the search stops early only on an acceptable plan. Start columns are
     tried by how many aliens near them the dice could kill (most first, then left to right) and
     each column's candidates bottom row first, so among equal plans the first found is near the
     most targets and kills the lowest aliens.
@@ -315,7 +318,8 @@ def kill_plans(
     if best_only:
         ceiling = min(ceiling, sum(killable))
     path: list[tuple] = []
-    best = [0, 0]  # most kills found so far and that plan's mask (best_only)
+    # best_only: most kills found so far, that plan's mask, and whether it is acceptable
+    best: list = [0, 0, acceptable is None or acceptable(0)]
 
     starts = [c for c in range(len(cols)) if c not in shields and any(a != EMPTY for a in cols[c])]
     if best_only:
@@ -323,28 +327,35 @@ def kill_plans(
         reach = {c: min(ceiling, sum(killable[max(c - 1, 0) : c + 2])) for c in starts}
         starts.sort(key=lambda c: -reach[c])
     for c in starts:
-        if best_only and reach[c] <= best[0]:
+        if best_only and (reach[c] < best[0] or (reach[c] == best[0] and best[2])):
             break
         cand, dependents = _candidates(cols, c, aliens)
         # A stepping stone stays "pending" until a later diced candidate needs it; once the search
         # has passed its last dependent it never can be, and the branch is dropped (the same kills
         # without that stone are found anyway).
         last_dep = [d.bit_length() - 1 for d in dependents]
+
         def walk(lo: int, open_: int, counts: tuple, total: int, stones: int, pending: int, killed: int, nkilled: int) -> bool:
             """Extend the plan by one more diced candidate, in index order, so each plan is built
             once; a plan with no pending stone is recorded as it stands. True = stop searching."""
             if not pending:
                 if best_only:
-                    if nkilled > best[0]:
-                        best[0], best[1] = nkilled, killed
-                        plans[killed] = tuple(path)
-                        if nkilled >= ceiling:
-                            return True
+                    if nkilled > best[0] or (nkilled == best[0] and not best[2]):
+                        ok = acceptable is None or acceptable(killed)
+                        if nkilled > best[0] or ok:
+                            best[0], best[1], best[2] = nkilled, killed, ok
+                            plans[killed] = tuple(path)
+                            if ok and nkilled >= ceiling:
+                                return True
                 elif killed not in plans:
                     plans[killed] = tuple(path)
             free = total - stones
-            if free < min_need or (best_only and nkilled + free // min_need <= best[0]):
+            if free < min_need:
                 return False
+            if best_only:
+                bound = nkilled + free // min_need
+                if bound < best[0] or (bound == best[0] and best[2]):
+                    return False
             todo = open_ >> lo << lo
             while todo:
                 low = todo & -todo
