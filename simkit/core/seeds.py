@@ -20,11 +20,20 @@ def game_sequence(root_seed: int, game_index: int) -> np.random.SeedSequence:
 
 
 def stream(seq: np.random.SeedSequence, *path: int) -> random.Random:
-    """A `random.Random` for the child of `seq` at `path` (e.g. `stream(seq, CHANCE, 2)`).
+    """A `random.Random` for the child of `seq` at `path` (e.g. `stream(seq, SETUP)`).
 
     Children are addressed by spawn key rather than by calling `spawn()`, so the same path always
     gives the same stream whatever else was drawn first.
     """
+    return streams(seq, 1, *path)[0]
+
+
+def streams(seq: np.random.SeedSequence, count: int, *path: int) -> list[random.Random]:
+    """`count` independent `random.Random`s from the child at `path`, each seeded with its own
+    128 bits of that child's output (one SeedSequence for several streams of one kind, e.g. the
+    attack dice, movement dice and re-rolls that together make a game's chance)."""
     child = np.random.SeedSequence(seq.entropy, spawn_key=tuple(seq.spawn_key) + tuple(path))
-    state = child.generate_state(4, np.uint32)
-    return random.Random(int(state[0]) | int(state[1]) << 32 | int(state[2]) << 64 | int(state[3]) << 96)
+    words = child.generate_state(4 * count, np.uint32).tolist()
+    return [
+        random.Random(words[k] | words[k + 1] << 32 | words[k + 2] << 64 | words[k + 3] << 96) for k in range(0, 4 * count, 4)
+    ]

@@ -21,6 +21,11 @@ Decisions:
 - Output names: a dataset is named after its folder (made file-safe; a repeated name gets
   `-2`, `-3`...); its files are `<name>-summary.csv`, `<name>-win-rate.{png,svg}`,
   `<name>-end-reasons.{png,svg}` and `<name>-length.{png,svg}`.
+- The summary CSV has one row per cell: cell, label, one column per setting, strategy, n (games
+  played), n_win_loss (games with a recorded win or loss), wins, win_rate, win_low, win_high
+  (95 % Wilson), score_n, score_mean, score_low, score_high (95 % normal interval),
+  length_mean, length_median, failed (games that raised), planned (games per cell in the
+  manifest). Undefined values (no games) are empty fields.
 - The unit of `length` is "turns" unless the manifest names another (`length_unit`).
 - Text from manifests, scenarios and data files reaches the page only through jinja2 with
   autoescape on; only the SVG that matplotlib wrote (which escapes its own text) is marked safe.
@@ -28,12 +33,13 @@ Decisions:
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -112,7 +118,11 @@ def cell_infos(manifest: dict[str, Any], games: pl.DataFrame) -> list[CellInfo]:
             x = strategy
         else:
             x = label
-        infos.append(CellInfo(str(entry["cell"]), label, settings, strategy, x, strategy if varied and by_strategy else None))
+        infos.append(
+            CellInfo(
+                str(entry["cell"]), label, settings, strategy, x, strategy if varied and by_strategy else None
+            )
+        )
     known = {i.cell for i in infos}
     for cell in sorted(set(games["cell"].unique().to_list()) - known):
         infos.append(CellInfo(cell, cell, {}, "", cell, None))
@@ -122,7 +132,9 @@ def cell_infos(manifest: dict[str, Any], games: pl.DataFrame) -> list[CellInfo]:
 def _check_columns(d: ds_io.Dataset) -> None:
     for col in REQUIRED_COLUMNS:
         if col not in d.games.columns:
-            raise UserError(f"{d.path}: games table has no '{col}' column (required: {', '.join(REQUIRED_COLUMNS)})")
+            raise UserError(
+                f"{d.path}: games table has no '{col}' column (required: {', '.join(REQUIRED_COLUMNS)})"
+            )
 
 
 def cell_summary(d: ds_io.Dataset, infos: Sequence[CellInfo]) -> pl.DataFrame:
@@ -304,7 +316,8 @@ def _notes(d: ds_io.Dataset, summary: pl.DataFrame) -> list[str]:
     if failed:
         notes.append(
             f"{failed:,} games failed with an error and are not counted in any number below; "
-            f"their seeds and tracebacks are in {d.path / ds_io.FAILURES}/ (replay them with `simkit replay`)."
+            f"their seeds and tracebacks are in {d.path / ds_io.FAILURES}/ "
+            "(replay them with `simkit replay`)."
         )
     planned = d.manifest.get("games_per_cell")
     if isinstance(planned, int):
@@ -329,7 +342,7 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
     infos = cell_infos(m, d.games)
     summary = cell_summary(d, infos)
     csv_file = f"{name}-summary.csv"
-    summary.write_csv(out / csv_file)
+    summary.fill_nan(None).write_csv(out / csv_file)  # an undefined rate is an empty field, not "NaN"
     scenario = m.get("scenario") or {}
     subject = str(scenario.get("name") or name)
     title = str(m.get("title") or m.get("game") or "")
@@ -350,7 +363,16 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
     # charts
     built: dict[str, charts.Chart] = {}
     points = [
-        charts.WinPoint(by_cell[r["cell"]].x, by_cell[r["cell"]].group, r["label"], r["wins"], r["n_win_loss"], r["win_rate"], r["win_low"], r["win_high"])
+        charts.WinPoint(
+            by_cell[r["cell"]].x,
+            by_cell[r["cell"]].group,
+            r["label"],
+            r["wins"],
+            r["n_win_loss"],
+            r["win_rate"],
+            r["win_low"],
+            r["win_high"],
+        )
         for r in rows
         if r["n_win_loss"] > 0
     ]
@@ -358,25 +380,43 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
         built["win_rate"] = charts.win_rate_chart(points, out, f"{name}-win-rate", subject)
 
     reasons_long = end_reason_counts(d.games)
-    totals = reasons_long.group_by("end_reason").agg(pl.col("count").sum()).sort(["count", "end_reason"], descending=[True, False])
+    totals = (
+        reasons_long.group_by("end_reason")
+        .agg(pl.col("count").sum())
+        .sort(["count", "end_reason"], descending=[True, False])
+    )
     reasons = totals["end_reason"].to_list()
     count_of = {(c, r): int(k) for c, r, k in reasons_long.iter_rows()}
     labelled = {(by_cell[c].label, r): k for (c, r), k in count_of.items()}
     cells_n = [(r["label"], r["n"]) for r in rows if r["n"] > 0]
     if cells_n:
-        built["end_reasons"] = charts.end_reason_chart(cells_n, reasons, labelled, out, f"{name}-end-reasons", subject)
+        built["end_reasons"] = charts.end_reason_chart(
+            cells_n, reasons, labelled, out, f"{name}-end-reasons", subject
+        )
     reason_rows = []
     for r in rows:
         counts = [count_of.get((r["cell"], reason), 0) for reason in reasons]
         shares = [k / r["n"] if r["n"] else math.nan for k in counts]
-        reason_rows.append({"cell": r["cell"], "label": r["label"], "n": r["n"], "cells": list(zip(counts, shares, strict=True))})
+        reason_rows.append(
+            {
+                "cell": r["cell"],
+                "label": r["label"],
+                "n": r["n"],
+                "cells": list(zip(counts, shares, strict=True)),
+            }
+        )
 
     counts, quantiles = length_table(d.games)
     q_of = {row["cell"]: row for row in quantiles.iter_rows(named=True)}
     by_len = {key[0]: part for key, part in counts.partition_by("cell", as_dict=True).items()}
     series = [
         charts.LengthSeries(
-            info.label, info.group, info.x, by_len[info.cell]["length"].to_list(), by_len[info.cell]["count"].to_list(), q_of[info.cell]
+            info.label,
+            info.group,
+            info.x,
+            by_len[info.cell]["length"].to_list(),
+            by_len[info.cell]["count"].to_list(),
+            q_of[info.cell],
         )
         for info in infos
         if info.cell in by_len
@@ -425,6 +465,7 @@ def _names(paths: Sequence[Path]) -> list[str]:
     return names
 
 
+@functools.cache
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
@@ -452,7 +493,7 @@ def render(sections: Sequence[Section]) -> str:
     return template.render(
         sections=sections,
         simkit_version=__version__,
-        generated=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        generated=datetime.now(UTC).isoformat(timespec="seconds"),
         inline=Markup,  # only ever applied to SVG written by matplotlib
     )
 

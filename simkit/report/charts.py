@@ -168,7 +168,10 @@ def win_rate_chart(points: Sequence[WinPoint], out: Path, name: str, subject: st
             pos = [xs.index(p.x) + offset for p in mine]
             rate = [100 * p.rate for p in mine]
             # clamp: at p = 0 or 1 rounding can put a bound a hair on the wrong side of the estimate
-            err = [[max(0.0, 100 * (p.rate - p.low)) for p in mine], [max(0.0, 100 * (p.high - p.rate)) for p in mine]]
+            err = [
+                [max(0.0, 100 * (p.rate - p.low)) for p in mine],
+                [max(0.0, 100 * (p.high - p.rate)) for p in mine],
+            ]
             ax.errorbar(
                 pos,
                 rate,
@@ -194,7 +197,10 @@ def win_rate_chart(points: Sequence[WinPoint], out: Path, name: str, subject: st
         if len(groups) > 1 or groups[0] is not None:
             ax.legend(title="strategy", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     title = "Win rate by cell"
-    items = [f"{p.label}: {_pct(p.rate)} (95 % CI {_pct(p.low)} to {_pct(p.high)}, {p.wins} of {p.n} games)" for p in points]
+    items = [
+        f"{p.label}: {_pct(p.rate)} (95 % CI {_pct(p.low)} to {_pct(p.high)}, {p.wins} of {p.n} games)"
+        for p in points
+    ]
     alt = f"{title} for {subject}, with 95 % Wilson intervals. " + _alt_list(items)
     caption = (
         "Share of games won per cell; the bars are 95 % Wilson score intervals. "
@@ -228,10 +234,14 @@ def end_reason_chart(
         left = [0.0] * len(cells)
         for ri, reason in enumerate(reasons):
             shares = [100 * counts.get((label, reason), 0) / n if n else 0.0 for label, n in cells]
-            bars = ax.barh(ys, shares, left=left, color=colour(ri), label=reason, height=0.7, edgecolor="white")
+            bars = ax.barh(
+                ys, shares, left=left, color=colour(ri), label=reason, height=0.7, edgecolor="white"
+            )
             dark = colour(ri) in ("#0072B2", "#009E73", "#D55E00", "#000000", "#CC79A7")
             labels = [f"{s:.0f} %" if s >= 8 else "" for s in shares]
-            ax.bar_label(bars, labels=labels, label_type="center", fontsize=8, color="white" if dark else "black")
+            ax.bar_label(
+                bars, labels=labels, label_type="center", fontsize=8, color="white" if dark else "black"
+            )
             left = [a + b for a, b in zip(left, shares, strict=True)]
         ax.set_yticks(list(ys), [f"{label} (n={n:,})" for label, n in cells])
         ax.invert_yaxis()
@@ -243,7 +253,10 @@ def end_reason_chart(
     title = "How games ended"
     items = []
     for label, n in cells:
-        parts = [f"{reason} {_pct(counts.get((label, reason), 0) / n if n else float('nan'), 0)}" for reason in reasons]
+        parts = [
+            f"{reason} {_pct(counts.get((label, reason), 0) / n if n else float('nan'), 0)}"
+            for reason in reasons
+        ]
         items.append(f"{label} (n={n}): " + ", ".join(parts))
     alt = f"{title} for {subject}: share of each end reason per cell. " + _alt_list(items)
     caption = f"Share of games per end reason, one bar per cell; {_n_text(n for _, n in cells)}."
@@ -315,7 +328,15 @@ def _length_ecdf(series: Sequence[LengthSeries], unit: str, subject: str) -> Fig
                 ys.append(100 * cum / total)
             # start the step at zero just left of the shortest game
             xs = [s.lengths[0] - 1, *s.lengths]
-            ax.step(xs, [0.0, *ys], where="post", color=col, linestyle=ls, linewidth=1.6, label=f"{s.label} (n={total:,})")
+            ax.step(
+                xs,
+                [0.0, *ys],
+                where="post",
+                color=col,
+                linestyle=ls,
+                linewidth=1.6,
+                label=f"{s.label} (n={total:,})",
+            )
         ax.set_ylim(0, 100.5)
         ax.set_xlabel(f"game length ({unit})")
         ax.set_ylabel(f"games over within this many {unit} (%)")
@@ -349,7 +370,12 @@ def _length_boxes(series: Sequence[LengthSeries], unit: str, subject: str) -> Fi
             patch_artist=True,
             boxprops={"facecolor": "#56B4E9", "edgecolor": "#0072B2"},
             medianprops={"color": "#000000"},
-            meanprops={"marker": "D", "markerfacecolor": "#E69F00", "markeredgecolor": "#000000", "markersize": 4},
+            meanprops={
+                "marker": "D",
+                "markerfacecolor": "#E69F00",
+                "markeredgecolor": "#000000",
+                "markersize": 4,
+            },
         )
         ax.invert_yaxis()
         ax.set_xlabel(f"game length ({unit})")

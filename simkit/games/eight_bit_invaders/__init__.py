@@ -41,12 +41,8 @@ class EightBitInvaders:
     def _game(self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int, log: list | None) -> Game:
         comp = components.load(settings.get("data"))
         seq = seeds.game_sequence(root_seed, game_index)
-        streams = Streams(
-            setup=seeds.stream(seq, seeds.SETUP),
-            attack=seeds.stream(seq, seeds.CHANCE, 0),
-            movement=seeds.stream(seq, seeds.CHANCE, 1),
-            misc=seeds.stream(seq, seeds.CHANCE, 2),
-        )
+        attack, movement, misc = seeds.streams(seq, 3, seeds.CHANCE)
+        streams = Streams(setup=seeds.stream(seq, seeds.SETUP), attack=attack, movement=movement, misc=misc)
         player_cls = STRATEGIES[strategies[0]][0]
         player = player_cls(seeds.stream(seq, seeds.FIRST_SEAT))
         return Game(comp, settings.get("countdown", 7), settings.get("dice", 6), player, streams, log)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from simkit.games.eight_bit_invaders import rules
 from simkit.games.eight_bit_invaders.components import Components
@@ -21,12 +21,11 @@ class RuleViolation(Exception):
     """A player returned something the rules do not allow; names the decision."""
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """What the player sees at a decision: the public table, never the bonus pile's order.
 
     `cols[c][r]` is an alien index into `aliens` (row 0 = bottom) or -1; `shields` are 0-based
-    columns; `hand` the bonus cards held.
+    columns; `hand` the bonus cards held. Immutable (a named tuple: cheap to build each decision).
     """
 
     cols: tuple[tuple[int, ...], ...]

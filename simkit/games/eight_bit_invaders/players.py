@@ -90,7 +90,7 @@ class GreedyPlayer(Player):
 
     def allocate(self, view: View, dice: tuple[int, ...]) -> rules.Placement:
         def survives(mask: int) -> bool:
-            return not rules.is_lethal(after_kills(view.cols, mask), view.shields, view.aliens, view.n_types)
+            return not rules.is_lethal(view.cols, view.shields, view.aliens, view.n_types, mask)
 
         plans = rules.kill_plans(view.cols, view.shields, dice, view.aliens, best_only=True, acceptable=survives)
         return rules.witness_placement(plans[max(plans, key=int.bit_count)], dice)

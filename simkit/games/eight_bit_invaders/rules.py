@@ -50,26 +50,33 @@ def firing_positions(cols: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
     return [(c, r) for c, col in enumerate(cols) for r in bottom_rows(col, depth)]
 
 
-def unshielded_type_counts(cols: Sequence[Sequence[int]], shields: Sequence[int], aliens: Sequence[Alien], n_types: int) -> list[int]:
-    """How many unshielded firing aliens of each picture type there are."""
-    counts = [0] * n_types
-    depth = firing_depth(column_count(cols))
+def unshielded_type_counts(
+    cols: Sequence[Sequence[int]], shields: Sequence[int], aliens: Sequence[Alien], n_types: int, removed: int = 0
+) -> list[int]:
+    """How many unshielded firing aliens of each picture type there are; `removed` is a kill mask
+    (bit c * rows + r) of aliens to count as gone, so a plan can be judged without a copy."""
+    nrows = len(cols[0]) if cols else 0
+    living = []
     for c, col in enumerate(cols):
-        if c in shields:
-            continue
-        seen = 0
-        for a in col:
-            if a != EMPTY:
+        if removed:
+            base = c * nrows
+            living.append([a for r, a in enumerate(col) if a != EMPTY and not removed >> (base + r) & 1])
+        else:
+            living.append([a for a in col if a != EMPTY])
+    depth = firing_depth(sum(1 for alive in living if alive))
+    counts = [0] * n_types
+    for c, alive in enumerate(living):
+        if c not in shields:
+            for a in alive[:depth]:
                 counts[aliens[a].type] += 1
-                seen += 1
-                if seen == depth:
-                    break
     return counts
 
 
-def is_lethal(cols: Sequence[Sequence[int]], shields: Sequence[int], aliens: Sequence[Alien], n_types: int) -> bool:
+def is_lethal(
+    cols: Sequence[Sequence[int]], shields: Sequence[int], aliens: Sequence[Alien], n_types: int, removed: int = 0
+) -> bool:
     """[B1]: three or more unshielded firing aliens of one type destroy the ship."""
-    return max(unshielded_type_counts(cols, shields, aliens, n_types)) >= 3
+    return max(unshielded_type_counts(cols, shields, aliens, n_types, removed)) >= 3
 
 
 def bombed_shields(cols: Sequence[Sequence[int]], shields: Sequence[int], aliens: Sequence[Alien]) -> list[int]:

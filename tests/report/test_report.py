@@ -1,0 +1,543 @@
+"""The HTML report: built from real (small) runs and from hand-made datasets whose numbers are known.
+
+Real runs go through `scenario.parse` + `runner.run` (sequential backend); the hand-made datasets
+go through the real dataset writer (`dataset.prepare` + `dataset.write_atomic`), so `dataset.load`
+reads them exactly as it reads a run.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy.stats import binomtest
+
+from simkit import __version__
+from simkit.core import dataset, runner, scenario, stats
+from simkit.core.errors import UserError
+from simkit.report import build, write_report
+
+GAME = "eight-bit-invaders"
+CHART_KINDS = ("win-rate", "end-reasons", "length")
+NASTY = "<script>alert('x')</script>"
+
+
+# --- building datasets ----------------------------------------------------------------------------
+
+
+def run_scenario(out: Path, doc: dict, command: str | None = None) -> Path:
+    sc = scenario.parse(doc, "test")
+    runner.run(sc, out, jobs=1, backend="sequential", progress=False, command=command)
+    return out
+
+
+def synthetic(
+    out: Path, cells: list[dict], *, data_sources: dict | None = None, name: str = "synthetic"
+) -> Path:
+    """A dataset written by hand. Each cell: {"label", "strategy", "countdown", "games": [record...],
+    "failures": int}; a record holds won/score/length/end_reason."""
+    manifest = {
+        "format": 1,
+        "simkit_version": __version__,
+        "game": GAME,
+        "title": "8-Bit Invaders",
+        "scenario": {"name": name, "description": "", "source": None, "spec": {}},
+        "games_per_cell": max(len(c["games"]) + c.get("failures", 0) for c in cells),
+        "root_seed": 11,
+        "chunk_size": 1000,
+        "grid_keys": ["countdown", "strategy"],
+        "setting_names": ["countdown", "dice", "data"],
+        "cells": [
+            {
+                "cell": f"c{i:03d}",
+                "settings": {"countdown": c["countdown"], "dice": 6, "data": "built-in"},
+                "strategy": [c["strategy"]],
+                "label": c["label"],
+            }
+            for i, c in enumerate(cells)
+        ],
+        "data_files": {"/data/components.toml": "ab" * 32},
+        "data_sources": data_sources
+        if data_sources is not None
+        else {"/data/components.toml": {"dice": "rulebook"}},
+        "command": "simkit run synthetic.toml",
+        "created": "2024-01-01T00:00:00+00:00",
+    }
+    dataset.prepare(out, manifest)
+    for i, c in enumerate(cells):
+        cell = f"c{i:03d}"
+        rows = [
+            {
+                "game": GAME,
+                "cell": cell,
+                "game_index": j,
+                "seed": 11,
+                "countdown": c["countdown"],
+                "dice": 6,
+                "data": "built-in",
+                "strategy": c["strategy"],
+                **record,
+            }
+            for j, record in enumerate(c["games"])
+        ]
+        failures = [
+            {
+                "game": GAME,
+                "cell": cell,
+                "game_index": len(rows) + j,
+                "seed": 11,
+                "error": "E",
+                "traceback": "T",
+            }
+            for j in range(c.get("failures", 0))
+        ]
+        dataset.write_chunk(out, dataset.chunk_file(cell, 0), rows, None, failures)
+    return out
+
+
+def record(won: bool | None, score: int = 10, length: int = 5, end_reason: str = "shot_down") -> dict:
+    return {"won": won, "score": score, "length": length, "end_reason": end_reason}
+
+
+# --- reading the report ---------------------------------------------------------------------------
+
+
+def summary_rows(html: str) -> dict[str, str]:
+    """cell -> the markup of its row in the headline table."""
+    table = re.search(r'<table class="summary">(.*?)</table>', html, re.S)
+    assert table, "no summary table"
+    return dict(re.findall(r'<tr data-cell="(c\d+)">(.*?)</tr>', table.group(1), re.S))
+
+
+def td(row: str, cls: str) -> str:
+    found = re.search(rf'<td class="num {cls}">(.*?)</td>', row, re.S)
+    assert found, f"no {cls} cell"
+    return found.group(1).strip()
+
+
+def read_csv(path: Path) -> dict[str, dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        return {row["cell"]: row for row in csv.DictReader(fh)}
+
+
+def outside_svg(html: str) -> str:
+    return re.sub(r"<svg\b.*?</svg>", "", html, flags=re.S)
+
+
+# --- fixtures -------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def grid(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("grid") / "grid-data"
+    doc = {
+        "scenario": {"name": "grid test", "game": GAME, "games": 40, "seed": 5, "chunk_size": 25},
+        "grid": {"countdown": [7, 6], "strategy": ["random", "greedy"]},
+    }
+    return run_scenario(out, doc, command="simkit run grid.toml --out grid-data")
+
+
+@pytest.fixture(scope="module")
+def single(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("single") / "single-data"
+    return run_scenario(
+        out, {"scenario": {"name": "one cell", "game": GAME, "games": 30, "seed": 2}, "fixed": {"dice": 5}}
+    )
+
+
+@pytest.fixture(scope="module")
+def report(grid, tmp_path_factory) -> tuple[Path, str, list, list]:
+    """The report of the grid run, with pyplot's open figures before and after writing it."""
+    import matplotlib.pyplot as plt
+
+    out = tmp_path_factory.mktemp("report") / "rep"
+    before = plt.get_fignums()
+    index = write_report([grid], out)
+    return index, index.read_text(encoding="utf-8"), before, plt.get_fignums()
+
+
+# --- the page -------------------------------------------------------------------------------------
+
+
+def test_index_is_written_and_returned(report):
+    index, html = report[:2]
+    assert index.name == "index.html" and index.is_file()
+    assert html.startswith("<!DOCTYPE html>")
+    assert html.rstrip().endswith("</html>")
+
+
+def test_index_loads_nothing_from_outside(report):
+    index, html = report[:2]
+    lower = html.lower()
+    for tag in ("<script", "<link", "<img", "<iframe", "<object", "<embed", "@import"):
+        assert tag not in lower, tag
+    assert not re.search(r"url\(\s*['\"]?\s*(https?:)?//", lower)
+    refs = re.findall(r"\s(?:src|href|xlink:href|poster|action)\s*=\s*[\"']([^\"']*)[\"']", html)
+    assert refs, "expected in-page links at least"
+    for ref in refs:
+        assert not re.match(r"\s*(https?:|//|javascript:|data:)", ref, re.I), ref
+        if not ref.startswith("#"):
+            assert (index.parent / ref).is_file(), f"link to a missing file: {ref}"
+    # every link of the page itself (the SVGs aside) points at an element that exists
+    ids = set(re.findall(r'\sid="([^"]+)"', html))
+    page_refs = re.findall(r'\shref="(#[^"]*)"', outside_svg(html))
+    assert len(page_refs) >= 6
+    for ref in page_refs:
+        assert ref[1:] in ids, ref
+
+
+def test_each_chart_is_an_inline_svg_in_a_labelled_figure(report, grid):
+    index, html = report[:2]
+    assert "<?xml" not in html and "<!DOCTYPE svg" not in html
+    figures = re.findall(
+        r'<figure role="img" aria-label="([^"]+)">\s*(<svg\b.*?</svg>)\s*<figcaption>(.*?)</figcaption>',
+        html,
+        re.S,
+    )
+    assert len(figures) == 3 == html.count("<svg")
+    labels = [c["label"] for c in dataset.load(grid).manifest["cells"]]
+    for alt, svg, caption in figures:
+        assert all(label in alt for label in labels), alt  # the alt text reads the chart out
+        assert "n=40" in alt or "of 40 games" in alt
+        assert "n = 40 games per cell" in caption
+        ET.fromstring(svg)  # well-formed on its own
+
+
+def test_chart_and_csv_files_exist(report, grid):
+    out = report[0].parent
+    name = grid.name
+    for kind in CHART_KINDS:
+        png, svg = out / f"{name}-{kind}.png", out / f"{name}-{kind}.svg"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert ET.parse(svg).getroot().tag.endswith("svg")
+    rows = read_csv(out / f"{name}-summary.csv")
+    assert sorted(rows) == ["c000", "c001", "c002", "c003"]
+
+
+def test_every_cell_label_is_shown(report, grid):
+    manifest = dataset.load(grid).manifest
+    labels = [c["label"] for c in manifest["cells"]]
+    assert labels == [
+        "countdown=7 strategy=random",
+        "countdown=7 strategy=greedy",
+        "countdown=6 strategy=random",
+        "countdown=6 strategy=greedy",
+    ]
+    rows = summary_rows(report[1])
+    for c in manifest["cells"]:
+        assert c["label"] in rows[c["cell"]]
+
+
+def test_numbers_match_the_games_table(report, grid):
+    """n, wins, win rate, Wilson interval, mean score and length, recomputed game by game."""
+    games = dataset.load(grid).games.to_dicts()
+    by_cell = defaultdict(list)
+    for g in games:
+        by_cell[g["cell"]].append(g)
+    out = report[0].parent
+    csv_rows = read_csv(out / f"{grid.name}-summary.csv")
+    html_rows = summary_rows(report[1])
+    assert set(by_cell) == set(csv_rows) == set(html_rows)
+    for cell, gs in by_cell.items():
+        n, k = len(gs), sum(1 for g in gs if g["won"])
+        assert n == 40
+        row = csv_rows[cell]
+        assert int(row["n"]) == n and int(row["wins"]) == k
+        assert float(row["win_rate"]) == pytest.approx(k / n)
+        w = stats.wilson(k, n)
+        assert (float(row["win_low"]), float(row["win_high"])) == pytest.approx((w.low, w.high))
+        scores = np.array([g["score"] for g in gs], dtype=float)
+        s = stats.mean_interval(scores)
+        assert float(row["score_mean"]) == pytest.approx(scores.mean())
+        assert (float(row["score_low"]), float(row["score_high"])) == pytest.approx((s.low, s.high))
+        assert float(row["length_mean"]) == pytest.approx(sum(g["length"] for g in gs) / n)
+        h = html_rows[cell]
+        assert td(h, "n") == str(n) and td(h, "wins") == str(k)
+        assert td(h, "win-rate") == f"{100 * k / n:.1f} %"
+        assert td(h, "win-ci") == f"{100 * w.low:.1f} to {100 * w.high:.1f} %"
+        assert td(h, "score") == f"{scores.mean():,.2f}"
+
+
+def test_end_reasons_are_counted_per_cell(report, grid):
+    games = dataset.load(grid).games.to_dicts()
+    counts = Counter((g["cell"], g["end_reason"]) for g in games)
+    html = report[1]
+    table = re.search(r'<table class="end-reasons">(.*?)</table>', html, re.S).group(1)
+    reasons = re.findall(r'<th scope="col" class="num">([^<]+)</th>', table)[1:]  # after "n"
+    assert set(reasons) == {r for _, r in counts}
+    for cell, row in re.findall(r'<tr data-cell="(c\d+)">(.*?)</tr>', table, re.S):
+        cells = re.findall(r'<td class="num">([^<]+)</td>', row)[1:]
+        n = sum(k for (c, _), k in counts.items() if c == cell)
+        for reason, text in zip(reasons, cells, strict=True):
+            k = counts[(cell, reason)]
+            assert text == f"{k} ({100 * k / n:.1f} %)"
+
+
+def test_invented_data_note_names_the_file_and_components(report, grid):
+    manifest = dataset.load(grid).manifest
+    invented = {
+        p: sorted(k for k, v in comp.items() if v == "invented")
+        for p, comp in manifest["data_sources"].items()
+    }
+    invented = {p: names for p, names in invented.items() if names}
+    assert invented, "the default 8-Bit Invaders data is expected to hold invented components"
+    note = re.search(r'<div class="note warn invented-data" role="note">(.*?)</div>', report[1], re.S)
+    assert note and "invented component data" in note.group(1)
+    for path, names in invented.items():
+        assert path in note.group(1)
+        for name in names:
+            assert name in note.group(1)
+
+
+def test_no_invented_note_when_no_data_is_invented(tmp_path):
+    ds = synthetic(
+        tmp_path / "real", [{"label": "a", "strategy": "greedy", "countdown": 7, "games": [record(True)] * 3}]
+    )
+    html = write_report([ds], tmp_path / "out").read_text(encoding="utf-8")
+    assert "invented-data" not in html
+    assert "/data/components.toml" in html  # the data file is still named, with its sha256
+    assert "ab" * 32 in html
+
+
+def test_reproducibility_block(report, grid):
+    m = dataset.load(grid).manifest
+    repro = re.search(r'<dl class="repro">(.*?)</dl>', report[1], re.S).group(1)
+    assert f"<dd>{m['simkit_version']}</dd>" in repro
+    assert "<dd>grid test</dd>" in repro
+    assert "<dt>root seed</dt><dd>5</dd>" in repro
+    assert "<dt>games per cell</dt><dd>40</dd>" in repro
+    assert "<dt>chunk size</dt><dd>25</dd>" in repro
+    assert "<code>simkit run grid.toml --out grid-data</code>" in repro
+    assert m["data_files"]
+    for path, sha in m["data_files"].items():
+        assert path in repro and sha in repro
+
+
+def test_scenario_text_is_escaped(tmp_path):
+    doc = {
+        "scenario": {
+            "name": f"evil {NASTY}",
+            "description": f'say "hi" & {NASTY}',
+            "game": GAME,
+            "games": 5,
+            "seed": 1,
+        }
+    }
+    ds = run_scenario(tmp_path / "evil", doc)
+    html = write_report([ds], tmp_path / "out").read_text(encoding="utf-8")
+    assert "<script" not in html.lower()
+    assert "evil &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in html
+    assert "say &#34;hi&#34; &amp; &lt;script&gt;" in html
+
+
+def test_data_text_is_escaped(tmp_path):
+    """Labels, end reasons and component names come from files too."""
+    evil_label = 'countdown=7 <img src=x onerror="alert(1)">'
+    cells = [
+        {
+            "label": evil_label,
+            "strategy": "greedy",
+            "countdown": 7,
+            "games": [record(True, end_reason="<b>boom</b>"), record(False)],
+        },
+        {"label": "plain $x$ label", "strategy": "random", "countdown": 6, "games": [record(False)] * 2},
+    ]
+    ds = synthetic(tmp_path / "evil", cells, data_sources={"/d/<x>.toml": {"<script>": "invented"}})
+    html = write_report([ds], tmp_path / "out").read_text(encoding="utf-8")
+    text = outside_svg(html)
+    assert "<img" not in html and "<b>boom" not in html and "<script" not in html.lower()
+    assert "&lt;img src=x onerror=&#34;alert(1)&#34;&gt;" in text
+    assert "&lt;b&gt;boom&lt;/b&gt;" in text
+    assert "/d/&lt;x&gt;.toml" in text and "&lt;script&gt;" in text
+    assert "plain $x$ label" in text  # no mathtext, no crash
+
+
+# --- known numbers --------------------------------------------------------------------------------
+
+
+def test_wilson_interval_for_known_counts(tmp_path):
+    games = [record(i < 7, score=i % 5, length=3 + i % 4) for i in range(40)]
+    ds = synthetic(
+        tmp_path / "known", [{"label": "k7", "strategy": "greedy", "countdown": 7, "games": games}]
+    )
+    index = write_report([ds], tmp_path / "out")
+    row = read_csv(tmp_path / "out" / "known-summary.csv")["c000"]
+    w = stats.wilson(7, 40)
+    ref = binomtest(7, 40).proportion_ci(confidence_level=0.95, method="wilson")
+    assert (w.low, w.high) == pytest.approx((ref.low, ref.high), abs=1e-12)
+    assert (int(row["wins"]), int(row["n"])) == (7, 40)
+    assert (float(row["win_low"]), float(row["win_high"])) == pytest.approx((ref.low, ref.high), abs=1e-12)
+    h = summary_rows(index.read_text(encoding="utf-8"))["c000"]
+    assert td(h, "win-rate") == "17.5 %"
+    assert td(h, "win-ci") == f"{100 * ref.low:.1f} to {100 * ref.high:.1f} %" == "8.7 to 31.9 %"
+    assert float(row["length_median"]) == pytest.approx(float(np.median([3 + i % 4 for i in range(40)])))
+
+
+def test_games_without_a_team_result(tmp_path):
+    """A null `won` (nobody wins as a team) is left out of the win rate, and the table says so."""
+    cells = [
+        {
+            "label": "half",
+            "strategy": "greedy",
+            "countdown": 7,
+            "games": [record(True)] * 3 + [record(False)] + [record(None)] * 4,
+        },
+        {"label": "none", "strategy": "random", "countdown": 6, "games": [record(None)] * 5},
+    ]
+    ds = synthetic(tmp_path / "nulls", cells)
+    html = write_report([ds], tmp_path / "out").read_text(encoding="utf-8")
+    rows = read_csv(tmp_path / "out" / "nulls-summary.csv")
+    assert (rows["c000"]["n"], rows["c000"]["n_win_loss"], rows["c000"]["wins"]) == ("8", "4", "3")
+    assert float(rows["c000"]["win_rate"]) == 0.75
+    assert rows["c001"]["n_win_loss"] == "0"
+    h = summary_rows(html)
+    assert td(h["c000"], "n-win-loss") == "4" and td(h["c000"], "win-rate") == "75.0 %"
+    assert td(h["c001"], "win-rate") == "–"
+    assert "win rates count only the games" in html
+    # the chart shows the one cell with a result
+    alt = re.search(r'<figure role="img" aria-label="(Win rate[^"]*)"', html).group(1)
+    assert "half" in alt and "none" not in alt
+
+
+def test_failed_and_missing_games_are_reported(tmp_path):
+    cells = [
+        {"label": "ok", "strategy": "greedy", "countdown": 7, "games": [record(True)] * 6},
+        {
+            "label": "broken",
+            "strategy": "random",
+            "countdown": 6,
+            "games": [record(False)] * 2,
+            "failures": 3,
+        },
+    ]
+    ds = synthetic(tmp_path / "fails", cells)
+    html = write_report([ds], tmp_path / "out").read_text(encoding="utf-8")
+    h = summary_rows(html)
+    assert td(h["c001"], "failed") == "3" and td(h["c001"], "n") == "2"
+    assert "3 games failed" in html
+    assert "The run is unfinished: 1 of 2 cells" in html  # 2 + 3 < 6 planned
+
+
+def test_many_cells_get_a_length_summary_instead_of_lines(tmp_path):
+    cells = [
+        {
+            "label": f"cell {i}",
+            "strategy": s,
+            "countdown": i,
+            "games": [record(j % 3 == 0, length=1 + (i + j) % 9) for j in range(6)],
+        }
+        for i in range(17)
+        for s in ("greedy",)
+    ]
+    ds = synthetic(tmp_path / "many", cells)
+    html = write_report([ds], tmp_path / "out").read_text(encoding="utf-8")
+    assert len(summary_rows(html)) == 17
+    caption = re.search(r'id="ds-many-length".*?<figcaption>(.*?)</figcaption>', html, re.S).group(1)
+    assert "25th to the 75th percentile" in caption and "n = 6 games per cell" in caption
+
+
+# --- several datasets -----------------------------------------------------------------------------
+
+
+def test_two_datasets_make_two_sections_and_a_table_of_contents(grid, single, tmp_path):
+    index = write_report([grid, single], tmp_path / "two")
+    html = index.read_text(encoding="utf-8")
+    sections = re.findall(r'<section class="dataset" id="([^"]+)"', html)
+    assert sections == [f"ds-{grid.name}", f"ds-{single.name}"]
+    toc = re.search(r'<nav class="toc"[^>]*>(.*?)</nav>', html, re.S).group(1)
+    for sid in sections:
+        assert f'href="#{sid}"' in toc
+    assert "grid test" in toc and "one cell" in toc
+    assert html.count("<svg") == 6
+    for name in (grid.name, single.name):
+        assert (tmp_path / "two" / f"{name}-summary.csv").is_file()
+    # the single cell shows its settings, dice=5 included
+    one = summary_rows(html.split(f'id="ds-{single.name}"', 1)[1])
+    assert list(one) == ["c000"] and "<td>5</td>" in one["c000"]
+
+
+def test_the_same_folder_name_twice_gets_distinct_files(single, tmp_path):
+    html = write_report([single, single], tmp_path / "dup").read_text(encoding="utf-8")
+    assert re.findall(r'<section class="dataset" id="([^"]+)"', html) == [
+        f"ds-{single.name}",
+        f"ds-{single.name}-2",
+    ]
+    assert (tmp_path / "dup" / f"{single.name}-2-summary.csv").is_file()
+    assert (tmp_path / "dup" / f"{single.name}-2-win-rate.svg").is_file()
+
+
+def test_no_pyplot_figures_are_left_open(report):
+    _, _, before, after = report
+    assert after == before
+
+
+def test_cli_report_command(single, tmp_path):
+    from typer.testing import CliRunner
+
+    from simkit.cli import app
+
+    result = CliRunner().invoke(app, ["report", str(single), "--out", str(tmp_path / "cli")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "cli" / "index.html").is_file()
+    assert "index.html" in result.output
+
+
+# --- bad input ------------------------------------------------------------------------------------
+
+
+def test_a_folder_that_is_not_a_dataset(tmp_path):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(UserError) as err:
+        write_report([tmp_path / "empty"], tmp_path / "out")
+    message = str(err.value)
+    assert "\n" not in message and "empty" in message and "not a simkit dataset" in message
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_bad_dataset_after_a_good_one_writes_nothing(single, tmp_path):
+    with pytest.raises(UserError):
+        write_report([single, tmp_path / "missing"], tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_out_that_cannot_be_created(single, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    for out in (blocker, blocker / "sub"):
+        with pytest.raises(UserError) as err:
+            write_report([single], out)
+        assert str(out) in str(err.value) and "\n" not in str(err.value)
+
+
+def test_no_datasets():
+    with pytest.raises(UserError):
+        write_report([], Path("unused"))
+
+
+def test_games_table_without_a_required_column(tmp_path):
+    ds = synthetic(
+        tmp_path / "cols", [{"label": "a", "strategy": "greedy", "countdown": 7, "games": [record(True)]}]
+    )
+    frame = pl.read_parquet(next((ds / "games").glob("*.parquet"))).drop("end_reason")
+    dataset.write_atomic(frame, next((ds / "games").glob("*.parquet")))
+    with pytest.raises(UserError, match="end_reason"):
+        write_report([ds], tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+# --- formatting -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(0.175, "17.5 %"), (0.0, "0.0 %"), (1.0, "100.0 %"), (math.nan, "–"), (None, "–")],
+)
+def test_percent_format(value, expected):
+    assert build.fmt_pct(value) == expected
