@@ -15,7 +15,13 @@ import typer
 
 from simkit.core.errors import UserError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None, help=__doc__)
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help=__doc__,
+)
 
 
 def _parse_sets(items: list[str] | None) -> dict[str, str]:
@@ -47,7 +53,11 @@ def games() -> None:
     from simkit.core.registry import all_games
 
     for engine in all_games():
-        players = f"{engine.min_players}" if engine.min_players == engine.max_players else f"{engine.min_players}-{engine.max_players}"
+        players = (
+            f"{engine.min_players}"
+            if engine.min_players == engine.max_players
+            else f"{engine.min_players}-{engine.max_players}"
+        )
         typer.echo(f"{engine.id}  ({engine.title}; players {players})")
         for setting in engine.settings:
             typer.echo(f"  --set {setting.describe()}: {setting.help}")
@@ -62,12 +72,16 @@ def simulate(
     n: Annotated[int, typer.Option("-n", help="games to play")] = 1000,
     players: Annotated[int | None, typer.Option(help="player count, where the game has one")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="setting as key=value; repeatable")] = None,
-    strategy: Annotated[list[str] | None, typer.Option(help="strategy; one per seat for competitive games")] = None,
+    strategy: Annotated[
+        list[str] | None, typer.Option(help="strategy; one per seat for competitive games")
+    ] = None,
     seed: Annotated[int, typer.Option(help="root seed")] = 0,
     jobs: Annotated[int, typer.Option(help="parallel worker processes")] = 1,
     out: Annotated[Path | None, typer.Option(help="dataset folder (default runs/GAME-sSEED-nN)")] = None,
     backend: Annotated[str, typer.Option(help="loky or sequential")] = "loky",
-    chunk_size: Annotated[int, typer.Option(help="games per Parquet file")] = 1000,
+    chunk_size: Annotated[
+        int | None, typer.Option(help="games per Parquet file (default: about 32 chunks)")
+    ] = None,
     quiet: Annotated[bool, typer.Option(help="no progress bar")] = False,
 ) -> None:
     """Play N games of one setting and write a dataset."""
@@ -76,7 +90,7 @@ def simulate(
     settings = _parse_sets(set_)
     if players is not None:
         settings["players"] = str(players)
-    if chunk_size < 1:
+    if chunk_size is not None and chunk_size < 1:
         raise UserError(f"--chunk-size must be at least 1, got {chunk_size}")
     sc = scenario.single_cell(game, n, seed, settings, strategy or [], chunk_size)
     out = out or Path("runs") / f"{game}-s{seed}-n{n}"
@@ -103,7 +117,10 @@ def _finish(summary) -> None:
     resumed = f", {summary.skipped_chunks} chunks already on disk" if summary.skipped_chunks else ""
     typer.echo(f"{summary.games} games written to {summary.out}{resumed}")
     if summary.failures:
-        typer.echo(f"{summary.failures} games failed; see {summary.out}/failures/ (replay them with their seed)", err=True)
+        typer.echo(
+            f"{summary.failures} games failed; see {summary.out}/failures/ (replay them with their seed)",
+            err=True,
+        )
         raise typer.Exit(1)
 
 
@@ -126,7 +143,9 @@ def replay(
     game_index: Annotated[int | None, typer.Option(help="game index within the run (default 0)")] = None,
     players: Annotated[int | None, typer.Option(help="player count, where the game has one")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="setting as key=value; repeatable")] = None,
-    strategy: Annotated[list[str] | None, typer.Option(help="strategy; one per seat for competitive games")] = None,
+    strategy: Annotated[
+        list[str] | None, typer.Option(help="strategy; one per seat for competitive games")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="the event log as JSON")] = False,
 ) -> None:
     """Replay one game as its event log (game i of a run: --seed ROOT --game-index i)."""
@@ -146,7 +165,19 @@ def replay(
         strategies = seat_order(strategies, index)
     events = engine.replay(settings, strategies, root, index)
     if as_json:
-        typer.echo(json.dumps({"game": engine.id, "seed": root, "game_index": index, "settings": settings, "strategy": list(strategies), "events": events}, indent=1))
+        typer.echo(
+            json.dumps(
+                {
+                    "game": engine.id,
+                    "seed": root,
+                    "game_index": index,
+                    "settings": settings,
+                    "strategy": list(strategies),
+                    "events": events,
+                },
+                indent=1,
+            )
+        )
         return
     for event in events:
         rest = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("event", "turn"))

@@ -21,8 +21,25 @@ from simkit.core.errors import UserError
 MANIFEST = "manifest.json"
 GAMES, SEATS, FAILURES = "games", "seats", "failures"
 CHUNK_NAME = re.compile(r"^(c\d{3,})-(\d{9,})\.parquet$")
-# Manifest fields that may differ between a run and its resumption.
+# Manifest fields that may differ between a run and its resumption: how it was invoked, when,
+# and where the scenario and data files were found (a run resumes from another folder or
+# checkout; the data files still have to hash the same).
 VOLATILE = {"command", "created"}
+
+
+def _comparable(manifest: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in manifest.items() if k not in VOLATILE}
+    out["scenario"] = {k: v for k, v in manifest.get("scenario", {}).items() if k != "source"}
+    out["data_files"] = sorted(manifest.get("data_files", {}).values())
+    out["data_sources"] = sorted(
+        json.dumps(v, sort_keys=True) for v in manifest.get("data_sources", {}).values()
+    )
+    out["cells"] = [
+        {**cell, "settings": {k: v for k, v in cell.get("settings", {}).items() if k != "data"}}
+        for cell in manifest.get("cells", [])
+    ]
+    # compare as JSON text: what was written and read back against what is about to be written
+    return {k: json.dumps(v, sort_keys=True, default=str) for k, v in out.items()}
 
 
 def chunk_file(cell: str, start: int) -> str:
@@ -35,7 +52,9 @@ def write_atomic(frame: pl.DataFrame, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def write_chunk(out: Path, name: str, games: list[dict], seats: list[dict] | None, failures: list[dict]) -> None:
+def write_chunk(
+    out: Path, name: str, games: list[dict], seats: list[dict] | None, failures: list[dict]
+) -> None:
     """Write one finished chunk; the games file goes last and marks it done."""
     if seats:
         write_atomic(pl.DataFrame(seats, infer_schema_length=None), out / SEATS / name)
@@ -66,11 +85,13 @@ def prepare(out: Path, manifest: dict[str, Any]) -> None:
             old = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             raise UserError(f"{path}: unreadable manifest; use another --out") from None
-        for key in sorted(set(old) | set(manifest)):
-            if key in VOLATILE:
-                continue
-            if old.get(key) != manifest.get(key):
-                raise UserError(f"{out}: holds a different run (manifest differs in '{key}'); use another --out or delete it")
+        old, new = _comparable(old), _comparable(manifest)
+        for key in sorted(set(old) | set(new)):
+            if old.get(key) != new.get(key):
+                raise UserError(
+                    f"{out}: holds a different run (manifest differs in '{key}'); "
+                    "use another --out or delete it"
+                )
         return
     if out.exists() and any(out.iterdir()):
         raise UserError(f"{out}: folder is not empty and holds no simkit manifest; use another --out")
@@ -111,8 +132,8 @@ def load(path: str | Path) -> Dataset:
     except (OSError, ValueError) as exc:
         raise UserError(f"{manifest_path}: unreadable manifest ({exc})") from None
     games = _read_folder(path / GAMES)
-    if games is None:
-        raise UserError(f"{path}: no finished games yet")
+    if games is None or "game_index" not in games.columns:
+        raise UserError(f"{path}: no finished games (see {FAILURES}/ for games that failed)")
     games = games.sort("cell", "game_index")
     seats = _read_folder(path / SEATS)
     if seats is not None:

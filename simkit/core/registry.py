@@ -64,7 +64,9 @@ class Setting:
         if self.choices is not None:
             allowed = "|".join(str(c) for c in self.choices)
         elif self.minimum is not None or self.maximum is not None:
-            allowed = f"{self.minimum if self.minimum is not None else ''}..{self.maximum if self.maximum is not None else ''}"
+            low = "" if self.minimum is None else self.minimum
+            high = "" if self.maximum is None else self.maximum
+            allowed = f"{low}..{high}"
         else:
             allowed = self.type
         default = "built-in" if self.default is None else self.default
@@ -91,11 +93,15 @@ class Engine(Protocol):
     default_strategy: str
     competitive: bool
 
-    def play(self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:
+    def play(
+        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
+    ) -> GameResult:
         """Play one whole game; a pure function of its arguments."""
         ...
 
-    def replay(self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int) -> list[dict]:
+    def replay(
+        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
+    ) -> list[dict]:
         """The same game as a list of events (JSON-ready dicts)."""
         ...
 
@@ -162,11 +168,17 @@ def resolve_settings(engine: Engine, given: dict[str, Any], where: str) -> dict[
             raise UserError(f"{where}: unknown setting '{key}' for {engine.id} (settings: {allowed})")
     out: dict[str, Any] = {}
     for name, setting in declared.items():
-        out[name] = setting.parse(given[name], where) if name in given and given[name] is not None else setting.default
+        out[name] = (
+            setting.parse(given[name], where)
+            if name in given and given[name] is not None
+            else setting.default
+        )
     return out
 
 
-def resolve_strategies(engine: Engine, given: Sequence[str], players: int | None, where: str) -> tuple[str, ...]:
+def resolve_strategies(
+    engine: Engine, given: Sequence[str], players: int | None, where: str
+) -> tuple[str, ...]:
     """Validate strategy names; a competitive game gets one per seat, a crew or solo game one name."""
     names = tuple(given) if given else (engine.default_strategy,)
     for name in names:
@@ -178,7 +190,9 @@ def resolve_strategies(engine: Engine, given: Sequence[str], players: int | None
         if len(names) == 1:
             names = names * seats
         if len(names) != seats:
-            raise UserError(f"{where}: {len(names)} strategies given for {seats} seats; give one per seat or one for all")
+            raise UserError(
+                f"{where}: {len(names)} strategies given for {seats} seats; give one per seat or one for all"
+            )
     elif len(names) != 1:
         raise UserError(f"{where}: {engine.id} is played by one crew: give one strategy, not {len(names)}")
     return names

@@ -10,12 +10,19 @@ import hashlib
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from joblib import Parallel, delayed
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from simkit import __version__
 from simkit.core import dataset
@@ -58,13 +65,23 @@ def play_chunk(game_id: str, cell: Cell, root_seed: int, start: int, stop: int, 
             result = engine.play(cell.settings, strategies, root_seed, i)
         except Exception as exc:  # a failing game is recorded, the batch goes on
             failures.append(
-                {**base, "game_index": i, "seed": root_seed, "error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
+                {
+                    **base,
+                    "game_index": i,
+                    "seed": root_seed,
+                    "error": f"{type(exc).__name__}: {exc}",
+                    "traceback": traceback.format_exc(),
+                }
             )
             continue
-        games.append({**base, "game_index": i, "seed": root_seed, **fixed, "strategy": label, **result.record})
+        games.append(
+            {**base, "game_index": i, "seed": root_seed, **fixed, "strategy": label, **result.record}
+        )
         if result.seats:
             for seat, row in enumerate(result.seats):
-                seats.append({"game_index": i, "cell": cell.name, "seat": seat, "strategy": strategies[seat], **row})
+                seats.append(
+                    {"game_index": i, "cell": cell.name, "seat": seat, "strategy": strategies[seat], **row}
+                )
     dataset.write_chunk(Path(out), dataset.chunk_file(cell.name, start), games, seats or None, failures)
     return len(games), len(failures)
 
@@ -87,20 +104,30 @@ def manifest_for(scenario: Scenario, command: str | None = None) -> dict[str, An
         "simkit_version": __version__,
         "game": engine.id,
         "title": engine.title,
-        "scenario": {"name": scenario.name, "description": scenario.description, "source": scenario.source, "spec": scenario.spec},
+        "scenario": {
+            "name": scenario.name,
+            "description": scenario.description,
+            "source": scenario.source,
+            "spec": scenario.spec,
+        },
         "games_per_cell": scenario.games,
         "root_seed": scenario.seed,
         "chunk_size": scenario.chunk_size,
         "grid_keys": scenario.grid_keys,
         "setting_names": [s.name for s in engine.settings],
         "cells": [
-            {"cell": c.name, "settings": settings_columns(c.settings), "strategy": list(c.strategies), "label": cell_label(c, scenario.grid_keys)}
+            {
+                "cell": c.name,
+                "settings": settings_columns(c.settings),
+                "strategy": list(c.strategies),
+                "label": cell_label(c, scenario.grid_keys),
+            }
             for c in scenario.cells
         ],
         "data_files": data_files,
         "data_sources": sources,
         "command": command,
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
     }
 
 
@@ -113,7 +140,9 @@ def cell_label(cell: Cell, keys: Sequence[str]) -> str:
         else:
             parts.append(f"{key}={cell.settings[key]}")
     if not parts:
-        parts = [f"{k}={v}" for k, v in settings_columns(cell.settings).items() if k != "data" or v != "built-in"]
+        parts = [
+            f"{k}={v}" for k, v in settings_columns(cell.settings).items() if k != "data" or v != "built-in"
+        ]
         parts.append(f"strategy={strategy_label(cell.strategies)}")
     return " ".join(parts)
 
@@ -126,7 +155,14 @@ class RunSummary:
     failures: int
 
 
-def run(scenario: Scenario, out: str | Path, jobs: int = 1, backend: str = "loky", progress: bool = True, command: str | None = None) -> RunSummary:
+def run(
+    scenario: Scenario,
+    out: str | Path,
+    jobs: int = 1,
+    backend: str = "loky",
+    progress: bool = True,
+    command: str | None = None,
+) -> RunSummary:
     """Play every cell of the scenario into the dataset folder `out` (resuming if it exists)."""
     if backend not in BACKENDS:
         raise UserError(f"unknown backend '{backend}' (allowed: {', '.join(BACKENDS)})")
@@ -146,12 +182,25 @@ def run(scenario: Scenario, out: str | Path, jobs: int = 1, backend: str = "loky
             tasks.append((cell, start, min(start + scenario.chunk_size, scenario.games)))
     total = sum(stop - start for _, start, stop in tasks)
     played = failed = 0
-    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, disable=not progress, transient=False) as bar:
         task = bar.add_task(f"{scenario.game}", total=total)
         if tasks:
-            parallel = Parallel(n_jobs=1 if backend == "sequential" else jobs, backend=backend, return_as="generator_unordered")
-            results = parallel(delayed(play_chunk)(scenario.game, cell, scenario.seed, start, stop, str(out)) for cell, start, stop in tasks)
+            parallel = Parallel(
+                n_jobs=1 if backend == "sequential" else jobs,
+                backend=backend,
+                return_as="generator_unordered",
+            )
+            results = parallel(
+                delayed(play_chunk)(scenario.game, cell, scenario.seed, start, stop, str(out))
+                for cell, start, stop in tasks
+            )
             for n_games, n_failed in results:
                 played += n_games
                 failed += n_failed

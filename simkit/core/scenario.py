@@ -6,7 +6,7 @@ name = "8-bit difficulty"
 game = "eight-bit-invaders"
 games = 20000          # per cell
 seed = 42
-chunk_size = 1000      # optional: games per Parquet file
+chunk_size = 1000      # optional: games per Parquet file (default: about 32 chunks a cell)
 
 [grid]                 # every combination is a cell
 countdown = [7, 6]
@@ -31,7 +31,15 @@ from simkit.core.registry import Cell, Engine, get_game, resolve_settings, resol
 
 MAX_CELLS = 10_000
 MAX_GAMES = 1_000_000_000
-DEFAULT_CHUNK = 1000
+
+
+def default_chunk(games: int) -> int:
+    """Games per Parquet file when the scenario does not say: about 32 chunks a cell (enough to
+    share among workers), between 25 and 1000 games each. It depends on the game count only, so
+    a resumed run finds the same chunks whatever --jobs it is given."""
+    return min(1000, max(25, -(-games // 32)))
+
+
 SCENARIO_KEYS = {"name", "game", "games", "seed", "chunk_size", "description"}
 
 
@@ -43,7 +51,7 @@ class Scenario:
     seed: int
     cells: list[Cell]
     grid_keys: list[str]
-    chunk_size: int = DEFAULT_CHUNK
+    chunk_size: int = 1000
     description: str = ""
     source: str | None = None  # the file it came from
     spec: dict[str, Any] = field(default_factory=dict)  # the parsed file, for the manifest
@@ -84,7 +92,11 @@ def build_cells(engine: Engine, grid: dict[str, list], fixed: dict[str, Any], wh
         strategy = given.pop("strategy", None)
         settings = resolve_settings(engine, given, where)
         players = settings.get("players")
-        strategies = _strategy_value(engine, strategy, players, where) if strategy is not None else resolve_strategies(engine, (), players, where)
+        strategies = (
+            _strategy_value(engine, strategy, players, where)
+            if strategy is not None
+            else resolve_strategies(engine, (), players, where)
+        )
         cells.append(Cell(index, settings, strategies))
     return cells
 
@@ -101,7 +113,10 @@ def parse(doc: dict[str, Any], where: str) -> Scenario:
         raise UserError(f"{where}: missing [scenario] table")
     bad = set(head) - SCENARIO_KEYS
     if bad:
-        raise UserError(f"{where}: [scenario] unknown key '{sorted(bad)[0]}' (allowed: {', '.join(sorted(SCENARIO_KEYS))})")
+        raise UserError(
+            f"{where}: [scenario] unknown key '{sorted(bad)[0]}' "
+            f"(allowed: {', '.join(sorted(SCENARIO_KEYS))})"
+        )
     for key in ("name", "game", "games", "seed"):
         if key not in head:
             raise UserError(f"{where}: [scenario] missing key '{key}'")
@@ -110,7 +125,9 @@ def parse(doc: dict[str, Any], where: str) -> Scenario:
     engine = get_game(head["game"])
     games = _int_key(head, "games", where, 1, MAX_GAMES)
     seed = _int_key(head, "seed", where, 0, 2**63 - 1)
-    chunk = _int_key(head, "chunk_size", where, 1, 10_000_000) if "chunk_size" in head else DEFAULT_CHUNK
+    chunk = (
+        _int_key(head, "chunk_size", where, 1, 10_000_000) if "chunk_size" in head else default_chunk(games)
+    )
     description = head.get("description", "")
     if not isinstance(description, str):
         raise UserError(f"{where}: [scenario] description must be a string")
@@ -144,7 +161,14 @@ def load(path: str | Path) -> Scenario:
     return scenario
 
 
-def single_cell(game: str, games: int, seed: int, settings: dict[str, Any], strategies: list[str], chunk_size: int = DEFAULT_CHUNK) -> Scenario:
+def single_cell(
+    game: str,
+    games: int,
+    seed: int,
+    settings: dict[str, Any],
+    strategies: list[str],
+    chunk_size: int | None = None,
+) -> Scenario:
     """The one-cell scenario behind `simkit simulate`."""
     where = "simulate"
     engine = get_game(game)
@@ -156,5 +180,12 @@ def single_cell(game: str, games: int, seed: int, settings: dict[str, Any], stra
     if strategies:
         fixed["strategy"] = strategies if len(strategies) > 1 else strategies[0]
     cells = build_cells(engine, {}, fixed, where)
-    spec = {"scenario": {"name": f"simulate {game}", "game": game, "games": games, "seed": seed}, "fixed": fixed}
-    return Scenario(f"simulate {game}", engine.id, games, seed, cells, [], chunk_size, "", None, spec)
+    typed = {k: v for k, v in cells[0].settings.items() if k in settings}  # as parsed, not as typed
+    if strategies:
+        typed["strategy"] = fixed["strategy"]
+    spec = {
+        "scenario": {"name": f"simulate {game}", "game": game, "games": games, "seed": seed},
+        "fixed": typed,
+    }
+    chunk = chunk_size or default_chunk(games)
+    return Scenario(f"simulate {game}", engine.id, games, seed, cells, [], chunk, "", None, spec)

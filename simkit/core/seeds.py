@@ -35,5 +35,6 @@ def streams(seq: np.random.SeedSequence, count: int, *path: int) -> list[random.
     child = np.random.SeedSequence(seq.entropy, spawn_key=tuple(seq.spawn_key) + tuple(path))
     words = child.generate_state(4 * count, np.uint32).tolist()
     return [
-        random.Random(words[k] | words[k + 1] << 32 | words[k + 2] << 64 | words[k + 3] << 96) for k in range(0, 4 * count, 4)
+        random.Random(words[k] | words[k + 1] << 32 | words[k + 2] << 64 | words[k + 3] << 96)
+        for k in range(0, 4 * count, 4)
     ]

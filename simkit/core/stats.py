@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.stats import t as student_t
 
 Z95 = 1.959963984540054
 
@@ -40,8 +41,8 @@ def wilson(successes: int, n: int, z: float = Z95) -> Interval:
     return Interval(p, low, high, n)
 
 
-def mean_interval(values: np.ndarray, z: float = Z95) -> Interval:
-    """Mean with a normal (t for large n) interval."""
+def mean_interval(values: np.ndarray, level: float = 0.95) -> Interval:
+    """Mean with Student's t interval (n - 1 degrees of freedom)."""
     values = np.asarray(values, dtype=float)
     n = len(values)
     if n == 0:
@@ -50,7 +51,8 @@ def mean_interval(values: np.ndarray, z: float = Z95) -> Interval:
     if n == 1:
         return Interval(m, float("nan"), float("nan"), 1)
     se = float(values.std(ddof=1)) / math.sqrt(n)
-    return Interval(m, m - z * se, m + z * se, n)
+    t = float(student_t.ppf(0.5 + level / 2, n - 1))
+    return Interval(m, m - t * se, m + t * se, n)
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,9 @@ class PairedDifference:
     unpaired_high: float
 
 
-def _newcombe(p1: float, l1: float, u1: float, p2: float, l2: float, u2: float, phi: float) -> tuple[float, float]:
+def _newcombe(
+    p1: float, l1: float, u1: float, p2: float, l2: float, u2: float, phi: float
+) -> tuple[float, float]:
     d = p1 - p2
     lower = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
     upper = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))

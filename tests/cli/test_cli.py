@@ -10,7 +10,9 @@ from simkit.core import dataset
 
 
 def simkit(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "simkit.cli", *map(str, args)], capture_output=True, text=True, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "simkit.cli", *map(str, args)], capture_output=True, text=True, cwd=cwd
+    )
 
 
 def test_games_lists_settings_values_and_strategies():
@@ -21,7 +23,9 @@ def test_games_lists_settings_values_and_strategies():
     assert "--strategy greedy (default)" in result.stdout and "lookahead" in result.stdout
 
 
-BAD_SCENARIO_TOML = '[scenario]\nname = "x"\ngame = "eight-bit-invaders"\ngames = 10\nseed = 1\n[grid]\ncountdown = [7, 9]\n'
+BAD_SCENARIO_TOML = (
+    '[scenario]\nname = "x"\ngame = "eight-bit-invaders"\ngames = 10\nseed = 1\n[grid]\ncountdown = [7, 9]\n'
+)
 
 
 @pytest.mark.parametrize(
@@ -29,15 +33,35 @@ BAD_SCENARIO_TOML = '[scenario]\nname = "x"\ngame = "eight-bit-invaders"\ngames 
     [
         (["simulate", "no-such-game", "-n", "5"], {}, "unknown game 'no-such-game'"),
         (["simulate", "eight-bit-invaders", "-n", "5", "--set", "speed=3"], {}, "unknown setting 'speed'"),
-        (["simulate", "eight-bit-invaders", "-n", "5", "--set", "dice=4"], {}, "'dice' = 4 is not allowed (allowed: 6, 5)"),
+        (
+            ["simulate", "eight-bit-invaders", "-n", "5", "--set", "dice=4"],
+            {},
+            "'dice' = 4 is not allowed (allowed: 6, 5)",
+        ),
         (["simulate", "eight-bit-invaders", "-n", "5", "--set", "dice=six"], {}, "'dice' must be int"),
-        (["simulate", "eight-bit-invaders", "-n", "5", "--strategy", "psychic"], {}, "unknown strategy 'psychic'"),
-        (["simulate", "eight-bit-invaders", "-n", "5", "--set", "data=missing.toml"], {}, "file not found: missing.toml"),
+        (
+            ["simulate", "eight-bit-invaders", "-n", "5", "--strategy", "psychic"],
+            {},
+            "unknown strategy 'psychic'",
+        ),
+        (
+            ["simulate", "eight-bit-invaders", "-n", "5", "--set", "data=missing.toml"],
+            {},
+            "file not found: missing.toml",
+        ),
         (["simulate", "eight-bit-invaders", "-n", "0"], {}, "-n must be in 1.."),
         (["simulate", "eight-bit-invaders", "--jobs", "x"], {}, "Invalid value for '--jobs'"),
         (["run", "bad.toml"], {"bad.toml": "[scenario\nname=1"}, "bad.toml: malformed TOML"),
-        (["run", "bad.toml"], {"bad.toml": BAD_SCENARIO_TOML}, "bad.toml: setting 'countdown' = 9 is not allowed"),
-        (["run", "bad.toml"], {"bad.toml": BAD_SCENARIO_TOML.replace("[grid]", "[grids]")}, "unknown section [grids]"),
+        (
+            ["run", "bad.toml"],
+            {"bad.toml": BAD_SCENARIO_TOML},
+            "bad.toml: setting 'countdown' = 9 is not allowed",
+        ),
+        (
+            ["run", "bad.toml"],
+            {"bad.toml": BAD_SCENARIO_TOML.replace("[grid]", "[grids]")},
+            "unknown section [grids]",
+        ),
         (["run", "bad.toml"], {"bad.toml": ""}, "empty scenario file"),
         (["run", "missing.toml"], {}, "missing.toml: cannot read scenario"),
         (["report", "not-a-dataset"], {}, "not a simkit dataset"),
@@ -61,13 +85,27 @@ def test_broken_component_file_is_refused_with_file_and_key(tmp_path):
 
     broken = tmp_path / "cards.toml"
     broken.write_text(DEFAULT_FILE.read_text().replace('requires = "2 5"', 'requires = "7 8"'))
-    result = simkit("simulate", "eight-bit-invaders", "-n", "5", "--set", f"data={broken}", "--out", tmp_path / "o")
+    result = simkit(
+        "simulate", "eight-bit-invaders", "-n", "5", "--set", f"data={broken}", "--out", tmp_path / "o"
+    )
     assert result.returncode == 2
     assert f"{broken}: aliens.cards[" in result.stderr and "requires" in result.stderr
 
 
 def test_simulate_with_jobs_1_and_2_gives_identical_rows_and_a_report(tmp_path):
-    common = ["simulate", "eight-bit-invaders", "-n", "600", "--set", "countdown=6", "--set", "dice=5", "--seed", "1", "--quiet"]
+    common = [
+        "simulate",
+        "eight-bit-invaders",
+        "-n",
+        "600",
+        "--set",
+        "countdown=6",
+        "--set",
+        "dice=5",
+        "--seed",
+        "1",
+        "--quiet",
+    ]
     one = simkit(*common, "--jobs", "1", "--out", tmp_path / "one")
     two = simkit(*common, "--jobs", "2", "--chunk-size", "150", "--out", tmp_path / "two")
     assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
@@ -80,7 +118,9 @@ def test_simulate_with_jobs_1_and_2_gives_identical_rows_and_a_report(tmp_path):
 
 
 def test_replay_json_reproduces_a_dataset_row(tmp_path):
-    run = simkit("simulate", "eight-bit-invaders", "-n", "5", "--seed", "9", "--quiet", "--out", tmp_path / "d")
+    run = simkit(
+        "simulate", "eight-bit-invaders", "-n", "5", "--seed", "9", "--quiet", "--out", tmp_path / "d"
+    )
     assert run.returncode == 0
     row = dataset.load(tmp_path / "d").games.filter(game_index=3).row(0, named=True)
     replay = simkit("replay", "eight-bit-invaders", "--seed", "9:3", "--json")

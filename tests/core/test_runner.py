@@ -7,7 +7,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -21,7 +20,13 @@ from simkit.core.errors import UserError
 def small_scenario(games=120, chunk=40, strategies=("greedy", "random")):
     return scenario.parse(
         {
-            "scenario": {"name": "t", "game": "eight-bit-invaders", "games": games, "seed": 5, "chunk_size": chunk},
+            "scenario": {
+                "name": "t",
+                "game": "eight-bit-invaders",
+                "games": games,
+                "seed": 5,
+                "chunk_size": chunk,
+            },
             "grid": {"countdown": [7, 6], "strategy": list(strategies)},
             "fixed": {"dice": 6},
         },
@@ -35,7 +40,11 @@ def rows(out):
 
 def test_rows_do_not_depend_on_jobs_chunks_or_global_random(tmp_path):
     runs = []
-    for name, jobs, backend, chunk in [("seq", 1, "sequential", 40), ("loky1", 1, "loky", 40), ("loky2", 2, "loky", 25)]:
+    for name, jobs, backend, chunk in [
+        ("seq", 1, "sequential", 40),
+        ("loky1", 1, "loky", 40),
+        ("loky2", 2, "loky", 25),
+    ]:
         random.seed(len(name))
         np.random.seed(len(name))
         sc = small_scenario(chunk=chunk)
@@ -50,14 +59,18 @@ def test_cells_share_seeds_so_game_i_sees_the_same_deal(tmp_path):
     runner.run(small_scenario(), tmp_path / "d", backend="sequential", progress=False)
     games = rows(tmp_path / "d")
     # the same root seed and game index in every cell
-    by_cell = games.group_by("cell").agg(pl.col("seed").unique().len().alias("seeds"), pl.col("game_index").max())
+    by_cell = games.group_by("cell").agg(
+        pl.col("seed").unique().len().alias("seeds"), pl.col("game_index").max()
+    )
     assert by_cell["seeds"].to_list() == [1] * 4
     assert set(by_cell["game_index"].to_list()) == {119}
 
 
 def test_dataset_layout_and_manifest(tmp_path):
     out = tmp_path / "d"
-    runner.run(small_scenario(games=50, chunk=20), out, backend="sequential", progress=False, command="simkit run x")
+    runner.run(
+        small_scenario(games=50, chunk=20), out, backend="sequential", progress=False, command="simkit run x"
+    )
     ds = dataset.load(out)
     names = sorted(p.name for p in (out / "games").iterdir())
     assert names[:3] == ["c000-000000000.parquet", "c000-000000020.parquet", "c000-000000040.parquet"]
@@ -69,7 +82,20 @@ def test_dataset_layout_and_manifest(tmp_path):
         "countdown=6 strategy=random",
     ]
     assert all(len(h) == 64 for h in ds.manifest["data_files"].values())
-    for column in ("game", "cell", "game_index", "seed", "countdown", "dice", "data", "strategy", "won", "score", "length", "end_reason"):
+    for column in (
+        "game",
+        "cell",
+        "game_index",
+        "seed",
+        "countdown",
+        "dice",
+        "data",
+        "strategy",
+        "won",
+        "score",
+        "length",
+        "end_reason",
+    ):
         assert column in ds.games.columns
     assert ds.games["data"].unique().to_list() == ["built-in"]
 
@@ -97,7 +123,9 @@ def test_a_folder_from_another_run_is_refused(tmp_path):
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("mine")
     with pytest.raises(UserError, match="not empty"):
-        runner.run(small_scenario(games=20, chunk=20), tmp_path / "other", backend="sequential", progress=False)
+        runner.run(
+            small_scenario(games=20, chunk=20), tmp_path / "other", backend="sequential", progress=False
+        )
 
 
 def test_seats_rotate_in_balanced_order():
@@ -128,7 +156,9 @@ def test_a_killed_run_resumes_to_the_same_rows(tmp_path):
     spec.write_text(SCENARIO)
     cmd = [sys.executable, "-m", "simkit.cli", "run", str(spec), "--backend", "sequential", "--quiet"]
     killed = tmp_path / "killed"
-    proc = subprocess.Popen([*cmd, "--out", str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [*cmd, "--out", str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and len(dataset.finished_chunks(killed)) < 3:
         time.sleep(0.05)

@@ -296,14 +296,12 @@ def test_invented_data_note_names_the_file_and_components(report, grid):
             assert name in note.group(1)
 
 
-def test_no_invented_note_when_no_data_is_invented(tmp_path):
-    ds = synthetic(
-        tmp_path / "real", [{"label": "a", "strategy": "greedy", "countdown": 7, "games": [record(True)] * 3}]
-    )
-    html = write_report([ds], tmp_path / "out").read_text(encoding="utf-8")
-    assert "invented-data" not in html
-    assert "/data/components.toml" in html  # the data file is still named, with its sha256
-    assert "ab" * 32 in html
+def test_no_invented_note_when_no_data_is_invented(known):
+    """The hand-made dataset's data file is all rulebook: no note, but the file is still named."""
+    html = known.read_text(encoding="utf-8")
+    assert "invented-data" not in html and "invented component data" not in html
+    assert "/data/components.toml" in html
+    assert "ab" * 32 in html  # its sha256
 
 
 def test_reproducibility_block(report, grid):
@@ -362,13 +360,18 @@ def test_data_text_is_escaped(tmp_path):
 # --- known numbers --------------------------------------------------------------------------------
 
 
-def test_wilson_interval_for_known_counts(tmp_path):
+@pytest.fixture(scope="module")
+def known(tmp_path_factory) -> Path:
+    """The report of a hand-made cell of 40 games, 7 of them won; its data file is all rulebook."""
     games = [record(i < 7, score=i % 5, length=3 + i % 4) for i in range(40)]
-    ds = synthetic(
-        tmp_path / "known", [{"label": "k7", "strategy": "greedy", "countdown": 7, "games": games}]
-    )
-    index = write_report([ds], tmp_path / "out")
-    row = read_csv(tmp_path / "out" / "known-summary.csv")["c000"]
+    root = tmp_path_factory.mktemp("known")
+    ds = synthetic(root / "known", [{"label": "k7", "strategy": "greedy", "countdown": 7, "games": games}])
+    return write_report([ds], root / "out")
+
+
+def test_wilson_interval_for_known_counts(known):
+    index = known
+    row = read_csv(index.parent / "known-summary.csv")["c000"]
     w = stats.wilson(7, 40)
     ref = binomtest(7, 40).proportion_ci(confidence_level=0.95, method="wilson")
     assert (w.low, w.high) == pytest.approx((ref.low, ref.high), abs=1e-12)

@@ -13,8 +13,14 @@ from simkit.games.eight_bit_invaders.game import Game, Streams
 
 STRATEGIES = {
     "random": (players.RandomPlayer, "uniform over achievable kill sets; coin flips for every card"),
-    "greedy": (players.GreedyPlayer, "most kills this turn, avoiding a lethal counterattack on ties; no bonus cards"),
-    "lookahead": (players.LookaheadPlayer, "scores every kill set by the counterattack, bombers, movement and next danger; plays bonus cards"),
+    "greedy": (
+        players.GreedyPlayer,
+        "most kills this turn, avoiding a lethal counterattack on ties; no bonus cards",
+    ),
+    "lookahead": (
+        players.LookaheadPlayer,
+        "scores every kill set by the counterattack, bombers, movement and next danger; plays bonus cards",
+    ),
 }
 
 
@@ -25,7 +31,9 @@ class EightBitInvaders:
     max_players = 1
     competitive = False
     settings = (
-        Setting("countdown", "int", 7, "countdown cards at the start (7 = first game, 6 = harder)", choices=(7, 6)),
+        Setting(
+            "countdown", "int", 7, "countdown cards at the start (7 = first game, 6 = harder)", choices=(7, 6)
+        ),
         Setting("dice", "int", 6, "attack dice rolled each turn (5 = harder)", choices=(6, 5)),
         Setting("data", "path", None, "component file (TOML); default: the built-in invented set"),
     )
@@ -38,7 +46,14 @@ class EightBitInvaders:
     def data_sources(self, settings: dict[str, Any]) -> dict[str, str]:
         return components.load(settings.get("data")).sources
 
-    def _game(self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int, log: list | None) -> Game:
+    def _game(
+        self,
+        settings: dict[str, Any],
+        strategies: Sequence[str],
+        root_seed: int,
+        game_index: int,
+        log: list | None,
+    ) -> Game:
         comp = components.load(settings.get("data"))
         seq = seeds.game_sequence(root_seed, game_index)
         attack, movement, misc = seeds.streams(seq, 3, seeds.CHANCE)
@@ -47,10 +62,14 @@ class EightBitInvaders:
         player = player_cls(seeds.stream(seq, seeds.FIRST_SEAT))
         return Game(comp, settings.get("countdown", 7), settings.get("dice", 6), player, streams, log)
 
-    def play(self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:
+    def play(
+        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
+    ) -> GameResult:
         return GameResult(self._game(settings, strategies, root_seed, game_index, None).play())
 
-    def replay(self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int) -> list[dict]:
+    def replay(
+        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
+    ) -> list[dict]:
         log: list[dict] = []
         self._game(settings, strategies, root_seed, game_index, log).play()
         return log

@@ -62,7 +62,9 @@ def _table(doc: dict, path: Path, key: str, allowed: set[str]) -> dict:
         raise _fail(path, key, "missing table")
     unknown = set(value) - allowed
     if unknown:
-        raise _fail(path, f"{key}.{sorted(unknown)[0]}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
+        raise _fail(
+            path, f"{key}.{sorted(unknown)[0]}", f"unknown key (allowed: {', '.join(sorted(allowed))})"
+        )
     return value
 
 
@@ -120,6 +122,8 @@ def _load_cached(path_text: str) -> Components:
     unknown = set(doc) - top
     if unknown:
         raise _fail(path, sorted(unknown)[0], f"unknown section (allowed: {', '.join(sorted(top))})")
+    if "meta" in doc:
+        _table(doc, path, "meta", {"name", "version", "description"})
     sources: dict[str, str] = {}
 
     formation = _table(doc, path, "formation", {"source", "rows", "columns"})
@@ -137,7 +141,11 @@ def _load_cached(path_text: str) -> Components:
         or not all(isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= columns for c in start)
         or sorted(set(start)) != start
     ):
-        raise _fail(path, "shields.start_columns", f"must list {shield_count} distinct increasing columns in 1..{columns}")
+        raise _fail(
+            path,
+            "shields.start_columns",
+            f"must list {shield_count} distinct increasing columns in 1..{columns}",
+        )
 
     countdown = _table(doc, path, "countdown", {"source", "cards"})
     sources["countdown"] = _source(countdown, path, "countdown")
@@ -160,14 +168,21 @@ def _load_cached(path_text: str) -> Components:
         if not isinstance(card, dict) or set(card) != {"name", "count"}:
             raise _fail(path, key, "must be { name = ..., count = ... }")
         if card["name"] not in BONUS_NAMES:
-            raise _fail(path, f"{key}.name", f"unknown bonus card {card['name']!r} (known: {', '.join(BONUS_NAMES)})")
+            raise _fail(
+                path, f"{key}.name", f"unknown bonus card {card['name']!r} (known: {', '.join(BONUS_NAMES)})"
+            )
         deck.extend([card["name"]] * _int(card, path, key, "count", 0, 20))
 
     aliens_t = _table(doc, path, "aliens", {"requirement_source", "type_source", "types", "cards"})
     sources["alien requirements"] = _source(aliens_t, path, "aliens", "requirement_source")
     sources["alien types"] = _source(aliens_t, path, "aliens", "type_source")
     types = aliens_t.get("types")
-    if not isinstance(types, list) or not types or not all(isinstance(t, str) and t for t in types) or len(set(types)) != len(types):
+    if (
+        not isinstance(types, list)
+        or not types
+        or not all(isinstance(t, str) and t for t in types)
+        or len(set(types)) != len(types)
+    ):
         raise _fail(path, "aliens.types", "must be a list of distinct type names")
     alien_list = aliens_t.get("cards")
     if not isinstance(alien_list, list) or len(alien_list) != rows * columns:
@@ -189,13 +204,28 @@ def _load_cached(path_text: str) -> Components:
         try:
             kind, a, b = parse_requirement(str(card["requires"]))
         except ValueError:
-            raise _fail(path, f"{key}.requires", f"must be 'a b' (1 <= a < b <= 6) or '=N', got {card['requires']!r}") from None
+            raise _fail(
+                path, f"{key}.requires", f"must be 'a b' (1 <= a < b <= 6) or '=N', got {card['requires']!r}"
+            ) from None
         label = f"={a}" if kind == SUM else f"{a} {b}"
         memo = memos.setdefault((kind, a, b), {})
-        aliens.append(Alien(ident, types.index(card["type"]), kind, a, b, kind == SUM and a in BOMBER_TOTALS, label, 2 if kind == PAIR else -(-a // 6), memo))
-    unused = [t for t, n in Counter(a.type for a in aliens).items() if n == 0]
+        aliens.append(
+            Alien(
+                ident,
+                types.index(card["type"]),
+                kind,
+                a,
+                b,
+                kind == SUM and a in BOMBER_TOTALS,
+                label,
+                2 if kind == PAIR else -(-a // 6),
+                memo,
+            )
+        )
+    per_type = Counter(a.type for a in aliens)
+    unused = [name for t, name in enumerate(types) if per_type[t] == 0]
     if unused:
-        raise _fail(path, "aliens.types", f"type {types[unused[0]]!r} has no alien")
+        raise _fail(path, "aliens.types", f"type {unused[0]!r} has no alien")
     return Components(
         path=str(path),
         sha256=hashlib.sha256(raw).hexdigest(),

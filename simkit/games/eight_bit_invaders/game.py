@@ -71,6 +71,11 @@ class Streams:
     misc: random.Random
 
 
+def _is_index(value: Any, size: int) -> bool:
+    """A plain int in range(size) (bools are not numbers here)."""
+    return type(value) is int and 0 <= value < size
+
+
 def _d6(rng: random.Random) -> int:
     return int(rng.random() * 6) + 1
 
@@ -78,7 +83,15 @@ def _d6(rng: random.Random) -> int:
 class Game:
     """Runs one game. `log`, when a list, receives the event log (schema in RULES.md)."""
 
-    def __init__(self, comp: Components, countdown: int, attack_dice: int, player: Any, streams: Streams, log: list | None = None):
+    def __init__(
+        self,
+        comp: Components,
+        countdown: int,
+        attack_dice: int,
+        player: Any,
+        streams: Streams,
+        log: list | None = None,
+    ):
         self.comp = comp
         self.attack_dice = attack_dice
         self.player = player
@@ -89,7 +102,17 @@ class Game:
         self.dice_per_turn = comp.attack_dice + comp.bonus_deck.count("rapid_fire")
         self.state = new_game(comp, countdown, streams.setup)
         self.stats = dict.fromkeys(
-            ("shields_traded", "shields_bombed", "bonus_drawn", "rapid_fire", "time_slip", "smart_bomb", "extra_life", "rocket_fuel", "countdown_removed"),
+            (
+                "shields_traded",
+                "shields_bombed",
+                "bonus_drawn",
+                "rapid_fire",
+                "time_slip",
+                "smart_bomb",
+                "extra_life",
+                "rocket_fuel",
+                "countdown_removed",
+            ),
             0,
         )
 
@@ -110,7 +133,9 @@ class Game:
             row = []
             for c in range(comp.columns):
                 a = s.cols[c][r]
-                row.append(None if a == EMPTY else f"{comp.types[comp.aliens[a].type]} {comp.aliens[a].label}")
+                row.append(
+                    None if a == EMPTY else f"{comp.types[comp.aliens[a].type]} {comp.aliens[a].label}"
+                )
             rows.append(row)
         return {
             "formation": rows,
@@ -154,7 +179,7 @@ class Game:
         choice = self.player.trade_shield(view_of(s, self.comp, self.attack_dice))
         if choice is None:
             return
-        if choice not in s.shields:
+        if not _is_index(choice, self.comp.columns) or choice not in s.shields:
             raise RuleViolation(f"trade_shield: no shield under column {choice!r}")
         s.shields.remove(choice)
         self.stats["shields_traded"] += 1
@@ -166,7 +191,7 @@ class Game:
         rapid = 0
         if "rapid_fire" in s.hand:
             rapid = self.player.rapid_fire(view_of(s, self.comp, self.attack_dice))
-            if not isinstance(rapid, int) or not 0 <= rapid <= s.hand.count("rapid_fire"):
+            if not _is_index(rapid, s.hand.count("rapid_fire") + 1):
                 raise RuleViolation(f"rapid_fire: {rapid!r} is not a number of Rapid Fire cards held")
             for _ in range(rapid):
                 self._discard("rapid_fire")
@@ -181,13 +206,19 @@ class Game:
             action = self.player.adjust_roll(view_of(s, self.comp, self.attack_dice), tuple(dice))
             if action is None:
                 break
-            kind, arg = action
-            if kind == "smart_bomb" and "smart_bomb" in s.hand and isinstance(arg, int) and 0 <= arg < len(dice):
+            kind, arg = action if isinstance(action, tuple) and len(action) == 2 else (None, None)
+            if kind == "smart_bomb" and "smart_bomb" in s.hand and _is_index(arg, len(dice)):
                 self._discard("smart_bomb")
                 before = dice[arg]
                 dice[arg] = 7 - before
                 self._emit("smart_bomb", die=arg, before=before, after=dice[arg], dice=list(dice))
-            elif kind == "time_slip" and "time_slip" in s.hand and all(isinstance(i, int) and 0 <= i < len(dice) for i in arg) and len(set(arg)) == len(arg):
+            elif (
+                kind == "time_slip"
+                and "time_slip" in s.hand
+                and isinstance(arg, tuple | list)
+                and all(_is_index(i, len(dice)) for i in arg)
+                and len(set(arg)) == len(arg)
+            ):
                 self._discard("time_slip")
                 for i in sorted(arg):
                     dice[i] = _d6(self.streams.misc)
@@ -199,7 +230,13 @@ class Game:
     def _attack(self, dice: list[int]) -> None:
         """[A3] allocate, [A4] kill."""
         s, comp = self.state, self.comp
-        placement = tuple(tuple(p) for p in self.player.allocate(view_of(s, comp, self.attack_dice), tuple(dice)))
+        answer = self.player.allocate(view_of(s, comp, self.attack_dice), tuple(dice))
+        try:
+            placement = tuple(tuple(p) for p in answer)
+        except TypeError:
+            raise RuleViolation(f"allocate: {answer!r} is not a sequence of (die, column, row)") from None
+        if not all(len(p) == 3 and all(type(v) is int for v in p) for p in placement):
+            raise RuleViolation(f"allocate: {answer!r} is not a sequence of (die, column, row) integers")
         error = rules.placement_error(s.cols, s.shields, dice, placement)
         if error:
             raise RuleViolation(f"allocate: {error}")
@@ -208,7 +245,11 @@ class Game:
                 self._emit("place", die=i, value=dice[i], **self._where(c, r))
         for c, r in rules.kills(s.cols, comp.aliens, dice, placement):
             if self.log is not None:
-                self._emit("kill", dice=sorted(dice[i] for i, cc, rr in placement if (cc, rr) == (c, r)), **self._where(c, r))
+                self._emit(
+                    "kill",
+                    dice=sorted(dice[i] for i, cc, rr in placement if (cc, rr) == (c, r)),
+                    **self._where(c, r),
+                )
             s.cols[c][r] = EMPTY
             s.aliens_left -= 1
 
@@ -218,7 +259,9 @@ class Game:
         counts = rules.unshielded_type_counts(s.cols, s.shields, comp.aliens, len(comp.types))
         lethal = max(counts) >= 3
         if self.log is not None:
-            firing = [dict(self._where(c, r), shielded=c in s.shields) for c, r in rules.firing_positions(s.cols)]
+            firing = [
+                dict(self._where(c, r), shielded=c in s.shields) for c, r in rules.firing_positions(s.cols)
+            ]
             columns = rules.column_count(s.cols)
             self._emit(
                 "counterattack",
@@ -266,12 +309,26 @@ class Game:
             s.countdown -= 1
             s.track = 0
             self.stats["countdown_removed"] += 1
-        self._emit("movement", dice=dice, sum=step, track_before=before, track_after=s.track, aliens_left=s.aliens_left, countdown_removed=removed, countdown=s.countdown)
+        self._emit(
+            "movement",
+            dice=dice,
+            sum=step,
+            track_before=before,
+            track_after=s.track,
+            aliens_left=s.aliens_left,
+            countdown_removed=removed,
+            countdown=s.countdown,
+        )
         if s.countdown <= 0:
             return True
         odd = step % 2 == 1
         new = rules.moved_shields(s.shields, s.cols, odd)
-        self._emit("shield_move", direction="right" if odd else "left", moved=new != s.shields, shields=[c + 1 for c in new])
+        self._emit(
+            "shield_move",
+            direction="right" if odd else "left",
+            moved=new != s.shields,
+            shields=[c + 1 for c in new],
+        )
         s.shields = new
         return False
 

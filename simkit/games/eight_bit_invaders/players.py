@@ -92,7 +92,9 @@ class GreedyPlayer(Player):
         def survives(mask: int) -> bool:
             return not rules.is_lethal(view.cols, view.shields, view.aliens, view.n_types, mask)
 
-        plans = rules.kill_plans(view.cols, view.shields, dice, view.aliens, best_only=True, acceptable=survives)
+        plans = rules.kill_plans(
+            view.cols, view.shields, dice, view.aliens, best_only=True, acceptable=survives
+        )
         return rules.witness_placement(plans[max(plans, key=int.bit_count)], dice)
 
 

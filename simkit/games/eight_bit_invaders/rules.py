@@ -51,7 +51,11 @@ def firing_positions(cols: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
 
 
 def unshielded_type_counts(
-    cols: Sequence[Sequence[int]], shields: Sequence[int], aliens: Sequence[Alien], n_types: int, removed: int = 0
+    cols: Sequence[Sequence[int]],
+    shields: Sequence[int],
+    aliens: Sequence[Alien],
+    n_types: int,
+    removed: int = 0,
 ) -> list[int]:
     """How many unshielded firing aliens of each picture type there are; `removed` is a kill mask
     (bit c * rows + r) of aliens to count as gone, so a plan can be judged without a copy."""
@@ -73,13 +77,19 @@ def unshielded_type_counts(
 
 
 def is_lethal(
-    cols: Sequence[Sequence[int]], shields: Sequence[int], aliens: Sequence[Alien], n_types: int, removed: int = 0
+    cols: Sequence[Sequence[int]],
+    shields: Sequence[int],
+    aliens: Sequence[Alien],
+    n_types: int,
+    removed: int = 0,
 ) -> bool:
     """[B1]: three or more unshielded firing aliens of one type destroy the ship."""
     return max(unshielded_type_counts(cols, shields, aliens, n_types, removed)) >= 3
 
 
-def bombed_shields(cols: Sequence[Sequence[int]], shields: Sequence[int], aliens: Sequence[Alien]) -> list[int]:
+def bombed_shields(
+    cols: Sequence[Sequence[int]], shields: Sequence[int], aliens: Sequence[Alien]
+) -> list[int]:
     """[B2]: shields under a column whose bottom alien is a heavy bomber."""
     out = []
     for s in shields:
@@ -123,7 +133,9 @@ def matches(alien: Alien, values: Sequence[int]) -> bool:
     return sum(values) == alien.a
 
 
-def placement_error(cols: Sequence[Sequence[int]], shields: Sequence[int], dice: Sequence[int], placement: Placement) -> str | None:
+def placement_error(
+    cols: Sequence[Sequence[int]], shields: Sequence[int], dice: Sequence[int], placement: Placement
+) -> str | None:
     """Why a placement breaks [A3], or None if it is legal.
 
     A set of dice positions is legal when some unblocked column c has its bottom alien diced, the
@@ -174,7 +186,9 @@ def placement_error(cols: Sequence[Sequence[int]], shields: Sequence[int], dice:
     return "no unblocked column has its bottom alien diced with every other die connected to it"
 
 
-def kills(cols: Sequence[Sequence[int]], aliens: Sequence[Alien], dice: Sequence[int], placement: Placement) -> list[tuple[int, int]]:
+def kills(
+    cols: Sequence[Sequence[int]], aliens: Sequence[Alien], dice: Sequence[int], placement: Placement
+) -> list[tuple[int, int]]:
     """Positions whose dice match their alien exactly (the placement must be legal)."""
     on: dict[tuple[int, int], list[int]] = {}
     for i, c, r in placement:
@@ -183,6 +197,7 @@ def kills(cols: Sequence[Sequence[int]], aliens: Sequence[Alien], dice: Sequence
 
 
 # --- enumerating what an attack can kill ----------------------------------------------------------
+
 
 def _sub_multisets(counts: tuple[int, ...], total: int) -> list[tuple[int, ...]]:
     """Every non-empty sub-multiset of the dice (counts by face 1-6) with the given total, as a
@@ -203,7 +218,9 @@ def _sub_multisets(counts: tuple[int, ...], total: int) -> list[tuple[int, ...]]
     return out
 
 
-def kill_options(counts: tuple[int, ...], alien: Alien) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+def kill_options(
+    counts: tuple[int, ...], alien: Alien
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     """Ways to kill `alien` from dice `counts` (index = face): (counts left, values used) pairs.
     Memoised on the alien (`Alien.options`): a pure function of a few small ints."""
     hit = alien.options.get(counts)
@@ -226,7 +243,9 @@ def _compute_options(counts: tuple[int, ...], alien: Alien) -> tuple:
     return tuple(result)
 
 
-def _candidates(cols: Sequence[Sequence[int]], c: int, aliens: Sequence[Alien]) -> tuple[list[tuple], list[int]]:
+def _candidates(
+    cols: Sequence[Sequence[int]], c: int, aliens: Sequence[Alien]
+) -> tuple[list[tuple], list[int]]:
     """The aliens a chain started at column c's bottom alien can reach, in an order where each
     one's way in comes first: row by row from the bottom, column c before its two sides.
 
@@ -342,7 +361,19 @@ def kill_plans(
         # without that stone are found anyway).
         last_dep = [d.bit_length() - 1 for d in dependents]
 
-        def walk(lo: int, open_: int, counts: tuple, total: int, stones: int, pending: int, killed: int, nkilled: int) -> bool:
+        def walk(
+            lo: int,
+            open_: int,
+            counts: tuple,
+            total: int,
+            stones: int,
+            pending: int,
+            killed: int,
+            nkilled: int,
+            cand: list[tuple] = cand,  # this window's, bound now (and read as fast locals)
+            dependents: list[int] = dependents,
+            last_dep: list[int] = last_dep,
+        ) -> bool:
             """Extend the plan by one more diced candidate, in index order, so each plan is built
             once; a plan with no pending stone is recorded as it stands. True = stop searching."""
             if not pending:

@@ -122,43 +122,145 @@ def state_of(cols, shields=(), countdown=7, track=0, hand=()) -> State:
 # deeper than the firing depth, so a wrong depth turns it lethal (and the lethal case safe).
 DEPTH = {
     "7-columns-bottom-alien-fires-third-squid-above-is-safe": (
-        (".......", ".......", ".......", "s......", "ssockuo"),
+        (
+            ".......",
+            ".......",
+            ".......",
+            "s......",
+            "ssockuo",
+        ),
         7,
         False,
     ),
-    "7-columns-three-squids-on-bottom-row": ((".......", ".......", ".......", "s......", "sssocku"), 7, True),
+    "7-columns-three-squids-on-bottom-row": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            "s......",
+            "sssocku",
+        ),
+        7,
+        True,
+    ),
     "5-columns-gaps-count-only-non-empty-columns-safe": (
-        (".......", ".......", ".......", "s......", "s.sc.ok"),
+        (
+            ".......",
+            ".......",
+            ".......",
+            "s......",
+            "s.sc.ok",
+        ),
         5,
         False,
     ),
-    "5-columns-three-squids-on-bottom": ((".......", ".......", ".......", "s......", "s.ss.ok"), 5, True),
+    "5-columns-three-squids-on-bottom": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            "s......",
+            "s.ss.ok",
+        ),
+        5,
+        True,
+    ),
     "4-columns-bottom-2-fire-third-squid-3-deep-safe": (
-        (".......", ".......", "s......", "o......", "cs.s.u."),
+        (
+            ".......",
+            ".......",
+            "s......",
+            "o......",
+            "cs.s.u.",
+        ),
         5,
         False,
     ),
-    "4-columns-bottom-2-fire-squid-2-deep-lethal": ((".......", ".......", ".......", "s......", "cs.s.u."), 5, True),
-    "4-columns-firing-skips-empty-spaces": ((".......", ".......", "s......", ".......", "cs.s.u."), 5, True),
+    "4-columns-bottom-2-fire-squid-2-deep-lethal": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            "s......",
+            "cs.s.u.",
+        ),
+        5,
+        True,
+    ),
+    "4-columns-firing-skips-empty-spaces": (
+        (
+            ".......",
+            ".......",
+            "s......",
+            ".......",
+            "cs.s.u.",
+        ),
+        5,
+        True,
+    ),
     "3-columns-bottom-2-fire-third-squid-3-deep-safe": (
-        (".......", ".......", "...s...", "..sus..", "..cok.."),
+        (
+            ".......",
+            ".......",
+            "...s...",
+            "..sus..",
+            "..cok..",
+        ),
         6,
         False,
     ),
-    "3-columns-squids-2-deep-lethal": ((".......", ".......", "...s...", "..sss..", "..cok.."), 6, True),
+    "3-columns-squids-2-deep-lethal": (
+        (
+            ".......",
+            ".......",
+            "...s...",
+            "..sss..",
+            "..cok..",
+        ),
+        6,
+        True,
+    ),
     "2-columns-bottom-3-fire-fourth-alien-safe": (
-        (".......", "...s...", "...u...", "...os..", "...cs.."),
+        (
+            ".......",
+            "...s...",
+            "...u...",
+            "...os..",
+            "...cs..",
+        ),
         5,
         False,
     ),
-    "2-columns-squid-3-deep-lethal": ((".......", ".......", "...s...", "...os..", "...cs.."), 5, True),
+    "2-columns-squid-3-deep-lethal": (
+        (
+            ".......",
+            ".......",
+            "...s...",
+            "...os..",
+            "...cs..",
+        ),
+        5,
+        True,
+    ),
     "1-column-bottom-3-fire-fourth-alien-safe": (
-        (".......", "......s", "......c", "......s", "......s"),
+        (
+            ".......",
+            "......s",
+            "......c",
+            "......s",
+            "......s",
+        ),
         3,
         False,
     ),
     "1-column-three-squids-across-empty-spaces-lethal": (
-        ("......s", ".......", "......s", ".......", "......s"),
+        (
+            "......s",
+            ".......",
+            "......s",
+            ".......",
+            "......s",
+        ),
         3,
         True,
     ),
@@ -185,67 +287,156 @@ def test_firing_depth_by_column_count(columns, depth):
 
 # --- [B1] counterattack: shields and type counts ---------------------------------------------------
 
+# (picture with a shield row, lethal)
 SHIELDS = {
-    "two-unshielded-of-each-of-three-types-safe": (".......", ".......", ".......", ".......", "ssccoou", "......."),
-    "three-different-types-safe": (".......", ".......", ".......", ".......", "scouk..", "......."),
-    "three-unshielded-squids-lethal": (".......", ".......", ".......", ".......", "sssocku", "......."),
-    "four-unshielded-skulls-lethal": (".......", ".......", ".......", ".......", "kkkkscu", "......."),
-    "one-of-three-squids-shielded-safe": (".......", ".......", ".......", ".......", "sssocku", ".^....."),
-    "shields-under-other-types-lethal": (".......", ".......", ".......", ".......", "sssocku", "...^.^."),
+    "two-unshielded-of-each-of-three-types-safe": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            ".......",
+            "ssccoou",
+            ".......",
+        ),
+        False,
+    ),
+    "three-different-types-safe": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            ".......",
+            "scouk..",
+            ".......",
+        ),
+        False,
+    ),
+    "three-unshielded-squids-lethal": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            ".......",
+            "sssocku",
+            ".......",
+        ),
+        True,
+    ),
+    "four-unshielded-skulls-lethal": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            ".......",
+            "kkkkscu",
+            ".......",
+        ),
+        True,
+    ),
+    "one-of-three-squids-shielded-safe": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            ".......",
+            "sssocku",
+            ".^.....",
+        ),
+        False,
+    ),
+    "shields-under-other-types-lethal": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            ".......",
+            "sssocku",
+            "...^.^.",
+        ),
+        True,
+    ),
     "one-of-four-squids-shielded-still-three-lethal": (
-        ".......",
-        ".......",
-        ".......",
-        ".......",
-        "sssscku",
-        "^......",
+        (
+            ".......",
+            ".......",
+            ".......",
+            ".......",
+            "sssscku",
+            "^......",
+        ),
+        True,
     ),
     "shield-protects-both-firing-aliens-of-its-column": (
-        ".......",
-        ".......",
-        ".......",
-        "s......",
-        "s.s.c.o",
-        "^......",
+        (
+            ".......",
+            ".......",
+            ".......",
+            "s......",
+            "s.s.c.o",
+            "^......",
+        ),
+        False,
     ),
-    "same-formation-without-the-shield-lethal": (".......", ".......", ".......", "s......", "s.s.c.o", "......."),
+    "same-formation-without-the-shield-lethal": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            "s......",
+            "s.s.c.o",
+            ".......",
+        ),
+        True,
+    ),
     "shield-under-an-empty-column-protects-nothing": (
-        ".......",
-        ".......",
-        ".......",
-        "s......",
-        "s.s.c.o",
-        ".^.^.^.",
+        (
+            ".......",
+            ".......",
+            ".......",
+            "s......",
+            "s.s.c.o",
+            ".^.^.^.",
+        ),
+        True,
     ),
-    "bombers-count-by-picture-type": (".......", ".......", ".......", ".......", "sSscoku", "......."),
-}
-SHIELD_LETHAL = {
-    "two-unshielded-of-each-of-three-types-safe": False,
-    "three-different-types-safe": False,
-    "three-unshielded-squids-lethal": True,
-    "four-unshielded-skulls-lethal": True,
-    "one-of-three-squids-shielded-safe": False,
-    "shields-under-other-types-lethal": True,
-    "one-of-four-squids-shielded-still-three-lethal": True,
-    "shield-protects-both-firing-aliens-of-its-column": False,
-    "same-formation-without-the-shield-lethal": True,
-    "shield-under-an-empty-column-protects-nothing": True,
-    "bombers-count-by-picture-type": True,
+    "bombers-count-by-picture-type": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            ".......",
+            "sSscoku",
+            ".......",
+        ),
+        True,
+    ),
 }
 
 
-@pytest.mark.parametrize("case", SHIELDS.keys())
-def test_counterattack_shields_and_types(case):
-    cols, shields = parse(*SHIELDS[case])
+@pytest.mark.parametrize(("picture", "lethal"), SHIELDS.values(), ids=SHIELDS.keys())
+def test_counterattack_shields_and_types(picture, lethal):
+    cols, shields = parse(*picture)
     g = make_game(state_of(cols, shields))
-    assert g._counterattack() is SHIELD_LETHAL[case]
+    assert g._counterattack() is lethal
     assert g.state.end_reason is None  # _counterattack only reports; play() ends the game
 
 
 # --- Extra Life ------------------------------------------------------------------------------------
 
-LETHAL = (".......", ".......", ".......", ".......", "sssocku")
-SAFE = (".......", ".......", ".......", ".......", "ssccoou")
+LETHAL = (
+    ".......",
+    ".......",
+    ".......",
+    ".......",
+    "sssocku",
+)
+SAFE = (
+    ".......",
+    ".......",
+    ".......",
+    ".......",
+    "ssccoou",
+)
 
 
 def test_extra_life_cancels_one_lethal_counterattack():
@@ -286,17 +477,83 @@ def test_extra_life_does_not_prevent_landing():
 # --- [B2] bombers ----------------------------------------------------------------------------------
 
 BOMBERS = {
-    "bomber-at-bottom-over-shield-destroys-it": ((".......", ".......", ".......", ".......", ".S.s.c."), [1], []),
+    "bomber-at-bottom-over-shield-destroys-it": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            ".......",
+            ".S.s.c.",
+        ),
+        [1],
+        [],
+    ),
     "bomber-over-empty-spaces-is-the-bottom-alien": (
-        (".......", ".......", ".C.....", ".......", "...s.c."),
+        (
+            ".......",
+            ".......",
+            ".C.....",
+            ".......",
+            "...s.c.",
+        ),
         [1, 3, 5],
         [3, 5],
     ),
-    "bomber-above-an-ordinary-alien-does-nothing": ((".......", ".......", ".......", ".S.....", ".s.c..."), [1], [1]),
-    "bomber-over-no-shield-does-nothing": ((".......", ".......", ".......", ".......", ".sS.c.."), [1, 3], [1, 3]),
-    "bomber-next-to-a-shield-does-nothing": ((".......", ".......", ".......", ".......", "S.O.U.."), [1, 3, 5], [1, 3, 5]),
-    "two-bombers-destroy-two-shields": ((".......", ".......", ".......", ".......", ".S.O.k."), [1, 3, 5], [5]),
-    "four-bombers-three-shields": ((".......", ".......", ".......", ".......", "SCOU..."), [0, 2, 3], []),
+    "bomber-above-an-ordinary-alien-does-nothing": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            ".S.....",
+            ".s.c...",
+        ),
+        [1],
+        [1],
+    ),
+    "bomber-over-no-shield-does-nothing": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            ".......",
+            ".sS.c..",
+        ),
+        [1, 3],
+        [1, 3],
+    ),
+    "bomber-next-to-a-shield-does-nothing": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            ".......",
+            "S.O.U..",
+        ),
+        [1, 3, 5],
+        [1, 3, 5],
+    ),
+    "two-bombers-destroy-two-shields": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            ".......",
+            ".S.O.k.",
+        ),
+        [1, 3, 5],
+        [5],
+    ),
+    "four-bombers-three-shields": (
+        (
+            ".......",
+            ".......",
+            ".......",
+            ".......",
+            "SCOU...",
+        ),
+        [0, 2, 3],
+        [],
+    ),
 }
 
 
@@ -329,7 +586,8 @@ def test_other_aliens_are_not_bombers(label):
 
 # --- [B3] movement ---------------------------------------------------------------------------------
 
-# (movement dice, track before, aliens in formation, countdown before) -> (track after, countdown after, landed)
+# (movement dice, track before, aliens in formation, countdown before)
+#   -> (track after, countdown after, landed)
 MOVES = {
     "advance-is-sum-of-dice-minus-one-each": ((3, 5), 2, 20, 7, 8, 7, False),
     "double-one-advances-nothing": ((1, 1), 4, 20, 7, 4, 7, False),
@@ -384,7 +642,9 @@ SHIELD_MOVES = {
 }
 
 
-@pytest.mark.parametrize(("columns", "shields", "dice", "after"), SHIELD_MOVES.values(), ids=SHIELD_MOVES.keys())
+@pytest.mark.parametrize(
+    ("columns", "shields", "dice", "after"), SHIELD_MOVES.values(), ids=SHIELD_MOVES.keys()
+)
 def test_shield_moves(columns, shields, dice, after):
     cols = occupied({int(ch) - 1 for ch in columns}, per_column=5)
     g = make_game(state_of(cols, [c - 1 for c in shields]), movement=dice)
@@ -425,7 +685,14 @@ def test_cleared_wins_right_after_the_kill_step():
 def test_shot_down_ends_before_bombers_and_movement():
     # Three unshielded squids on the bottom row; the shield under the crab bomber (column 5)
     # would be bombed if the bomber step came before the end of the game.
-    cols, shields = parse(".......", ".......", ".......", ".......", "sssoCk.", "....^..")
+    cols, shields = parse(
+        ".......",
+        ".......",
+        ".......",
+        ".......",
+        "sssoCk.",
+        "....^..",
+    )
     g = make_game(state_of(cols, shields), attack=ROLL, movement=())
     result = g.play()
     assert result["end_reason"] == "shot_down" and result["won"] is False
@@ -462,7 +729,14 @@ def test_kills_come_before_the_counterattack():
 def test_bomber_destroys_its_shield_after_the_shield_blocked_the_counterattack():
     # Turn 1: the squid bomber (column 2) is shielded, so only two squids fire; then the bomber
     # destroys the shield. Turn 2: three unshielded squids fire.
-    cols, shields = parse(".......", ".......", ".......", ".......", "oSssck.", ".^.....")
+    cols, shields = parse(
+        ".......",
+        ".......",
+        ".......",
+        ".......",
+        "oSssck.",
+        ".^.....",
+    )
     log: list = []
     g = make_game(state_of(cols, shields), attack=ROLL * 2, movement=(1, 1), log=log)
     result = g.play()

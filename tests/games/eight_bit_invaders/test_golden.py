@@ -22,7 +22,9 @@ CASES = [
 
 @pytest.mark.parametrize("strategy, countdown, dice, seed", CASES, ids=lambda v: str(v))
 def test_replay_matches_the_stored_log(strategy, countdown, dice, seed):
-    events = get_game("eight-bit-invaders").replay({"countdown": countdown, "dice": dice, "data": None}, [strategy], seed, 0)
+    events = get_game("eight-bit-invaders").replay(
+        {"countdown": countdown, "dice": dice, "data": None}, [strategy], seed, 0
+    )
     path = GOLDEN / f"{strategy}-c{countdown}-d{dice}-s{seed}.json"
     text = json.dumps(events, indent=1, sort_keys=True) + "\n"
     if os.environ.get("SIMKIT_UPDATE_GOLDEN"):

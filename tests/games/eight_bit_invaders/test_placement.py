@@ -46,7 +46,7 @@ def parse(picture: tuple[str, ...]) -> tuple[list[list[int]], dict[str, tuple[in
 
 
 def placement_of(spec: str, where: dict[str, tuple[int, int]]) -> tuple[tuple[int, int, int], ...]:
-    """"g h h" -> ((0, *g), (1, *h), (2, *h)): die i goes on the i-th letter."""
+    """ "g h h" -> ((0, *g), (1, *h), (2, *h)): die i goes on the i-th letter."""
     return tuple((i, *where[label]) for i, label in enumerate(spec.split()))
 
 

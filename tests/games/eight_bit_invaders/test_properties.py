@@ -49,7 +49,9 @@ def check_log(events, countdown):
 def test_invariants_hold_at_every_step(strategy, games):
     for i in range(games):
         countdown, dice = (7, 6) if i % 2 else (6, 5)
-        check_log(ENGINE.replay({"countdown": countdown, "dice": dice, "data": None}, [strategy], 100, i), countdown)
+        check_log(
+            ENGINE.replay({"countdown": countdown, "dice": dice, "data": None}, [strategy], 100, i), countdown
+        )
 
 
 def test_record_agrees_with_log_and_ignores_global_random():
@@ -80,7 +82,11 @@ def test_state_copy_is_equal_and_independent():
 
 def test_same_deal_and_dice_under_every_difficulty():
     """Common random numbers: game i shows the same formation and first roll in every cell."""
-    logs = [ENGINE.replay({"countdown": c, "dice": d, "data": None}, ["greedy"], 8, 2) for c in (7, 6) for d in (6, 5)]
+    logs = [
+        ENGINE.replay({"countdown": c, "dice": d, "data": None}, ["greedy"], 8, 2)
+        for c in (7, 6)
+        for d in (6, 5)
+    ]
     firsts = [next(e for e in log if e["event"] == "turn")["formation"] for log in logs]
     rolls = [next(e for e in log if e["event"] == "roll")["dice"] for log in logs]
     assert all(f == firsts[0] for f in firsts)

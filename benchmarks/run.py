@@ -1,0 +1,161 @@
+"""`make bench`: speed, parallel speed-up and memory of simkit, written to bench.json.
+
+Not a test: nothing here asserts a time. Figures:
+- games per second on one core for each game and strategy (CPU time of a plain loop over
+  `engine.play`, best of three rounds);
+- the `--jobs 2` speed-up: wall time of `simkit simulate` with 1 and with 2 jobs on the same games;
+- peak memory (resident set of the simkit process and its workers, sampled) of a small and a
+  25x larger run: flat memory means the larger run stays within 1.2x.
+
+SIMKIT_BENCH_SCALE (default 1) scales every game count, e.g. 0.1 for a quick look.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from simkit import __version__
+from simkit.core.registry import all_games
+
+SCALE = float(os.environ.get("SIMKIT_BENCH_SCALE", "1"))
+# games per timing round, per strategy (slow players get fewer)
+ROUND = {"random": 600, "greedy": 2000, "lookahead": 150}
+SPEEDUP_GAMES = 50_000
+MEMORY_GAMES = (20_000, 500_000)
+
+
+def scaled(n: int) -> int:
+    return max(10, int(n * SCALE))
+
+
+def games_per_second(engine, strategy: str) -> dict:
+    settings = {s.name: s.default for s in engine.settings}
+    n = scaled(ROUND.get(strategy, 300))
+    for i in range(min(n, 50)):  # warm the memo tables
+        engine.play(settings, [strategy], 999, i)
+    best, turns = 0.0, 0
+    for _ in range(3):
+        start = time.process_time()
+        turns = sum(engine.play(settings, [strategy], 1, i).record["length"] for i in range(n))
+        best = max(best, n / (time.process_time() - start))
+    return {
+        "game": engine.id,
+        "strategy": strategy,
+        "games": n,
+        "games_per_s": round(best, 1),
+        "mean_length": round(turns / n, 2),
+    }
+
+
+def _tree_rss_kb(root: int) -> int:
+    """Resident memory of a process and all its descendants (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{entry}/statm") as f:
+                pages = int(f.read().split()[1])
+        except OSError:
+            continue
+        pid, ppid = int(entry), int(fields[1])
+        children.setdefault(ppid, []).append(pid)
+        rss[pid] = pages * os.sysconf("SC_PAGE_SIZE") // 1024
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        total += rss.get(pid, 0)
+        stack.extend(children.get(pid, []))
+    return total
+
+
+def timed_simulate(args: list[str]) -> tuple[float, int]:
+    """Wall time and peak resident memory (kB, process tree) of one `simkit simulate`."""
+    cmd = [sys.executable, "-m", "simkit.cli", "simulate", *args, "--quiet"]
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    peak = 0
+    while proc.poll() is None:
+        peak = max(peak, _tree_rss_kb(proc.pid))
+        time.sleep(0.1)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"benchmark run failed: {' '.join(cmd)}")
+    return elapsed, peak
+
+
+def main() -> None:
+    results: dict = {
+        "simkit_version": __version__,
+        "python": platform.python_version(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+        "scale": SCALE,
+    }
+    print(f"simkit {__version__} benchmarks (scale {SCALE})\n")
+    speed = []
+    for engine in all_games():
+        for strategy in engine.strategies:
+            row = games_per_second(engine, strategy)
+            speed.append(row)
+            print(
+                f"  {row['game']:<20} {strategy:<10} {row['games_per_s']:>8.1f} games/s on one core"
+                f"  ({row['mean_length']} turns a game)"
+            )
+    results["games_per_second_one_core"] = speed
+
+    work = Path(tempfile.mkdtemp(prefix="simkit-bench-"))
+    try:
+        n = scaled(SPEEDUP_GAMES)
+        common = ["eight-bit-invaders", "-n", str(n), "--seed", "1", "--strategy", "greedy"]
+        t1, _ = timed_simulate([*common, "--jobs", "1", "--out", str(work / "j1")])
+        t2, _ = timed_simulate([*common, "--jobs", "2", "--out", str(work / "j2")])
+        results["jobs_speedup"] = {
+            "games": n,
+            "jobs1_s": round(t1, 2),
+            "jobs2_s": round(t2, 2),
+            "speedup": round(t1 / t2, 3),
+        }
+        print(f"\n  --jobs 2 speed-up on {n} greedy games: {t1:.1f} s -> {t2:.1f} s = {t1 / t2:.2f}x")
+
+        memory = []
+        for m in MEMORY_GAMES:
+            games = scaled(m)
+            args = [
+                "eight-bit-invaders",
+                "-n",
+                str(games),
+                "--seed",
+                "2",
+                "--strategy",
+                "greedy",
+                "--jobs",
+                "2",
+            ]
+            elapsed, peak = timed_simulate([*args, "--out", str(work / f"m{games}")])
+            memory.append(
+                {"games": games, "peak_rss_mb": round(peak / 1024, 1), "seconds": round(elapsed, 1)}
+            )
+            print(f"  peak memory, {games} games on 2 jobs: {peak / 1024:.0f} MB ({elapsed:.0f} s)")
+        ratio = memory[1]["peak_rss_mb"] / memory[0]["peak_rss_mb"]
+        results["memory"] = {"runs": memory, "ratio": round(ratio, 3)}
+        print(f"  memory ratio {memory[1]['games']} / {memory[0]['games']} games: {ratio:.2f}x")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    Path("bench.json").write_text(json.dumps(results, indent=2) + "\n")
+    print("\nwritten to bench.json")
+
+
+if __name__ == "__main__":
+    main()
