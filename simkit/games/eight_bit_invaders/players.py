@@ -21,15 +21,6 @@ MOVE_TWO = tuple(sum(1 for a in range(6) for b in range(6) if a + b == s) / 36 f
 MOVE_ONE = tuple(1 / 6 for _ in range(6))
 
 
-def after_kills(cols: tuple[tuple[int, ...], ...], mask: int) -> list[list[int]]:
-    """The formation once the aliens in `mask` are removed."""
-    nrows = len(cols[0])
-    out = [list(col) for col in cols]
-    for c, r in rules.mask_positions(mask, nrows):
-        out[c][r] = EMPTY
-    return out
-
-
 class Player:
     """Defaults: never trade a shield, play bonus cards never (subclasses decide otherwise)."""
 
@@ -89,8 +80,13 @@ class GreedyPlayer(Player):
     newcomer plays."""
 
     def allocate(self, view: View, dice: tuple[int, ...]) -> rules.Placement:
+        formation = None  # built on first use: many turns never need it
+
         def survives(mask: int) -> bool:
-            return not rules.is_lethal(view.cols, view.shields, view.aliens, view.n_types, mask)
+            nonlocal formation
+            if formation is None:
+                formation = rules.Formation(view.cols, view.aliens)
+            return max(rules.type_counts(formation.living(mask), view.shields, view.aliens, view.n_types)) < 3
 
         plans = rules.kill_plans(
             view.cols, view.shields, dice, view.aliens, best_only=True, acceptable=survives
@@ -166,39 +162,40 @@ class LookaheadPlayer(Player):
 
     def _best(self, view: View, dice: tuple[int, ...]) -> tuple[float, int, dict]:
         plans = rules.kill_plans(view.cols, view.shields, dice, view.aliens)
+        formation = rules.Formation(view.cols, view.aliens)
+        table = MOVE_ONE if ("rocket_fuel" in view.hand and self.rocket_fuel(view)) else MOVE_TWO
         best_score, best_mask = None, 0
         for mask in sorted(plans):
-            score = self.score(view, mask)
+            score = self.score(view, formation, table, mask)
             if best_score is None or score > best_score:
                 best_score, best_mask = score, mask
         return best_score, best_mask, plans
 
-    def score(self, view: View, mask: int) -> float:
-        """The value of making the kills in `mask` this turn (higher is better)."""
+    def score(self, view: View, formation: rules.Formation, table: tuple[float, ...], mask: int) -> float:
+        """The value of making the kills in `mask` this turn (higher is better); `table` gives the
+        probability of each movement total."""
         kills = mask.bit_count()
         left = view.aliens_left - kills
         if left == 0:
             return self.DEAD  # cleared: the game is won
-        cols = after_kills(view.cols, mask)
+        living = formation.living(mask)
         aliens, n_types = view.aliens, view.n_types
         value = self.KILL * kills
-        if rules.is_lethal(cols, view.shields, aliens, n_types):
+        if max(rules.type_counts(living, view.shields, aliens, n_types)) >= 3:
             if "extra_life" not in view.hand:
                 return -self.DEAD + kills
             value -= self.EXTRA_LIFE
-        shields = [s for s in view.shields if s not in rules.bombed_shields(cols, view.shields, aliens)]
+        bombed = rules.bombers_over(living, view.shields, aliens)
+        shields = [s for s in view.shields if s not in bombed]
         value += self.SHIELD * len(shields)
         # Movement: the chance of losing a countdown card (and of landing on the last one), and
         # the danger left after the shields move left (even total) or right (odd total).
-        table = MOVE_ONE if ("rocket_fuel" in view.hand and self.rocket_fuel(view)) else MOVE_TWO
         p_card = sum(p for s, p in enumerate(table) if view.track + s >= left)
-        if view.countdown == 1:
-            value -= self.DEAD * p_card
-        else:
-            value -= self.CARD * p_card
+        value -= (self.DEAD if view.countdown == 1 else self.CARD) * p_card
+        first, last = living[0][0], living[-1][0]
         for odd in (False, True):
             p = sum(pr for s, pr in enumerate(table) if s % 2 == odd)
-            moved = rules.moved_shields(shields, cols, odd)
-            excess = sum(n - 2 for n in rules.unshielded_type_counts(cols, moved, aliens, n_types) if n > 2)
+            moved = rules.shift_shields(shields, first, last, odd)
+            excess = sum(n - 2 for n in rules.type_counts(living, moved, aliens, n_types) if n > 2)
             value -= self.DANGER * p * excess
         return value

@@ -50,72 +50,86 @@ def firing_positions(cols: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
     return [(c, r) for c, col in enumerate(cols) for r in bottom_rows(col, depth)]
 
 
-def unshielded_type_counts(
-    cols: Sequence[Sequence[int]],
-    shields: Sequence[int],
-    aliens: Sequence[Alien],
-    n_types: int,
-    removed: int = 0,
+class Formation:
+    """The formation seen through a kill mask (bit c * rows + r: an alien counted as gone), so the
+    rules of the alien actions can be applied to the outcome of many plans without copying it."""
+
+    def __init__(self, cols: Sequence[Sequence[int]], aliens: Sequence[Alien]) -> None:
+        nrows = len(cols[0]) if cols else 0
+        self.aliens = aliens
+        # (column, ((mask bit, alien), ...) bottom-up) for each non-empty column
+        self.columns = [
+            (c, items)
+            for c, col in enumerate(cols)
+            if (items := tuple((1 << (c * nrows + r), a) for r, a in enumerate(col) if a != EMPTY))
+        ]
+
+    def living(self, removed: int = 0) -> list[tuple[int, list[int]]]:
+        """(column, its aliens bottom-up) for every column still holding one."""
+        out = []
+        for c, items in self.columns:
+            alive = [a for bit, a in items if not removed & bit] if removed else [a for _, a in items]
+            if alive:
+                out.append((c, alive))
+        return out
+
+
+def type_counts(
+    living: list[tuple[int, list[int]]], shields: Sequence[int], aliens: Sequence[Alien], n_types: int
 ) -> list[int]:
-    """How many unshielded firing aliens of each picture type there are; `removed` is a kill mask
-    (bit c * rows + r) of aliens to count as gone, so a plan can be judged without a copy."""
-    nrows = len(cols[0]) if cols else 0
-    living = []
-    for c, col in enumerate(cols):
-        if removed:
-            base = c * nrows
-            living.append([a for r, a in enumerate(col) if a != EMPTY and not removed >> (base + r) & 1])
-        else:
-            living.append([a for a in col if a != EMPTY])
-    depth = firing_depth(sum(1 for alive in living if alive))
-    counts = [0] * n_types
-    for c, alive in enumerate(living):
+    """[B1] Unshielded firing aliens of each picture type: with 5+ columns the bottom alien of each
+    column fires, with 3-4 the bottom 2, with 1-2 the bottom 3; a shield covers its column."""
+    depth = firing_depth(len(living))
+    out = [0] * n_types
+    for c, alive in living:
         if c not in shields:
             for a in alive[:depth]:
-                counts[aliens[a].type] += 1
-    return counts
+                out[aliens[a].type] += 1
+    return out
+
+
+def unshielded_type_counts(
+    cols: Sequence[Sequence[int]], shields: Sequence[int], aliens: Sequence[Alien], n_types: int
+) -> list[int]:
+    """How many unshielded firing aliens of each picture type there are."""
+    return type_counts(Formation(cols, aliens).living(), shields, aliens, n_types)
 
 
 def is_lethal(
-    cols: Sequence[Sequence[int]],
-    shields: Sequence[int],
-    aliens: Sequence[Alien],
-    n_types: int,
-    removed: int = 0,
+    cols: Sequence[Sequence[int]], shields: Sequence[int], aliens: Sequence[Alien], n_types: int
 ) -> bool:
     """[B1]: three or more unshielded firing aliens of one type destroy the ship."""
-    return max(unshielded_type_counts(cols, shields, aliens, n_types, removed)) >= 3
+    return max(unshielded_type_counts(cols, shields, aliens, n_types)) >= 3
+
+
+def bombers_over(
+    living: list[tuple[int, list[int]]], shields: Sequence[int], aliens: Sequence[Alien]
+) -> list[int]:
+    """[B2]: shields under a column whose bottom alien is a heavy bomber."""
+    return [c for c, alive in living if c in shields and aliens[alive[0]].bomber]
 
 
 def bombed_shields(
     cols: Sequence[Sequence[int]], shields: Sequence[int], aliens: Sequence[Alien]
 ) -> list[int]:
-    """[B2]: shields under a column whose bottom alien is a heavy bomber."""
-    out = []
-    for s in shields:
-        for a in cols[s]:
-            if a != EMPTY:
-                if aliens[a].bomber:
-                    out.append(s)
-                break
-    return out
+    return bombers_over(Formation(cols, aliens).living(), shields, aliens)
+
+
+def shift_shields(shields: Sequence[int], first: int, last: int, odd: bool) -> list[int]:
+    """[B3.3]: even -> one column left, odd -> one right; all together, and not at all if the
+    outermost shield would pass the outermost non-empty column (`first`, `last`) on that side."""
+    if not shields:
+        return []
+    if odd:
+        return list(shields) if shields[-1] + 1 > last else [s + 1 for s in shields]
+    return list(shields) if shields[0] - 1 < first else [s - 1 for s in shields]
 
 
 def moved_shields(shields: Sequence[int], cols: Sequence[Sequence[int]], odd: bool) -> list[int]:
-    """[B3.3]: even -> one column left, odd -> one right; all together, and not at all if the
-    outermost shield would pass the outermost non-empty column on that side."""
-    if not shields:
-        return list(shields)
     occupied = [c for c, col in enumerate(cols) if any(a != EMPTY for a in col)]
     if not occupied:
         return list(shields)
-    if odd:
-        if shields[-1] + 1 > occupied[-1]:
-            return list(shields)
-        return [s + 1 for s in shields]
-    if shields[0] - 1 < occupied[0]:
-        return list(shields)
-    return [s - 1 for s in shields]
+    return shift_shields(shields, occupied[0], occupied[-1], odd)
 
 
 def movement_sum(dice: Sequence[int]) -> int:
@@ -297,6 +311,70 @@ def _candidates(
     return cand, dependents
 
 
+def _walk_window(
+    cand: list[tuple],
+    dependents: list[int],
+    counts0: tuple[int, ...],
+    ndice: int,
+    min_need: int,
+    target: int,
+    on_plan: Callable[[int, int, list], bool],
+) -> bool:
+    """Every plan of one window (a chain started at one column's bottom alien) that can still
+    reach `target` kills: `on_plan(kill mask, kills, path)` sees each plan with no pending
+    stepping stone; it returns True to stop the search, and then so does this function."""
+    # A stepping stone stays "pending" until a later diced candidate needs it; once the search has
+    # passed its last dependent it never can be, and the branch is dropped (the same kills
+    # without that stone are found anyway).
+    last_dep = [d.bit_length() - 1 for d in dependents]
+    path: list[tuple] = []
+
+    def walk(
+        lo: int, open_: int, counts: tuple, total: int, stones: int, pending: int, killed: int, nkilled: int
+    ) -> bool:
+        """Extend the plan by one more diced candidate, in index order, so each plan is built
+        once. True = stop searching."""
+        if not pending and on_plan(killed, nkilled, path):
+            return True
+        free = total - stones
+        if free < min_need or nkilled + free // min_need < target:
+            return False
+        todo = open_ >> lo << lo
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            j = low.bit_length() - 1
+            if pending:
+                p = pending
+                while p:
+                    if last_dep[(p & -p).bit_length() - 1] < j:
+                        return False
+                    p &= p - 1
+            bit, cc, r, memo, need, alien = cand[j]
+            now_open = open_ | dependents[j]
+            justified = pending & ~need
+            options = memo.get(counts)
+            if options is None:
+                options = memo[counts] = _compute_options(counts, alien)
+            for left, used in options:
+                rest = total - len(used)
+                if rest >= stones:
+                    path.append((cc, r, used))
+                    if walk(j + 1, now_open, left, rest, stones, justified, killed | bit, nkilled + 1):
+                        return True
+                    path.pop()
+            if dependents[j] and free - 1 >= min_need:
+                path.append((cc, r, None))
+                if walk(j + 1, now_open, counts, total, stones + 1, justified | low, killed, nkilled):
+                    return True
+                path.pop()
+            if not need:
+                return False  # column c's bottom alien starts every chain: nothing without it
+        return False
+
+    return walk(0, 1, counts0, ndice, 0, 0, 0, 0)
+
+
 def kill_plans(
     cols: Sequence[Sequence[int]],
     shields: Sequence[int],
@@ -312,126 +390,87 @@ def kill_plans(
     that kills nothing but lets the chain reach further. The empty plan (mask 0) is always there.
     Turn a witness into dice with `witness_placement`.
 
-    With `best_only`, the result is one plan with the most kills (plus the empty plan): a
-    branch-and-bound search that stops as soon as the dice can do no better. If `acceptable` is
-    given (a test of a kill mask), among plans with the most kills an acceptable one is preferred,
-    and the search stops early only on an acceptable plan. Start columns are
-    tried by how many aliens near them the dice could kill (most first, then left to right) and
-    each column's candidates bottom row first, so among equal plans the first found is near the
-    most targets and kills the lowest aliens.
+    With `best_only`, the result is one plan with the most kills (plus the empty plan). If
+    `acceptable` is given (a test of a kill mask), among plans with the most kills an acceptable
+    one is preferred. The search deepens downward: first only plans that could make the most
+    kills the dice allow are followed (every other branch is cut at once), then one kill fewer,
+    and so on; the first pass that finds a plan answers. Windows are tried by their bound (most
+    first, then left to right) and each window's candidates bottom row first, so among equal
+    plans the first found is near the most targets and kills the lowest aliens.
     """
     counts_l = [0] * 7
     for d in dice:
         counts_l[d] += 1
     counts0 = tuple(counts_l)
-    plans: dict[int, tuple] = {0: ()}
     ndice = len(dice)
-    if ndice == 0:
-        return plans
+    starts = [c for c in range(len(cols)) if c not in shields and any(a != EMPTY for a in cols[c])]
+    if ndice == 0 or not starts:
+        return {0: ()}
     # One pass over the formation: the fewest dice any alien needs (bounds the kills left) and,
     # for best_only, how many aliens per column these dice could kill on their own.
     min_need = 6
     killable = [0] * len(cols)
     for c, col in enumerate(cols):
+        n = 0
         for a in col:
             if a != EMPTY:
                 alien = aliens[a]
                 if alien.need < min_need:
                     min_need = alien.need
-                if best_only and kill_options(counts0, alien):
-                    killable[c] += 1
-    ceiling = ndice // min_need  # no plan kills more
-    if best_only:
-        ceiling = min(ceiling, sum(killable))
-    path: list[tuple] = []
-    # best_only: most kills found so far, that plan's mask, and whether it is acceptable
-    best: list = [0, 0, acceptable is None or acceptable(0)]
-
-    starts = [c for c in range(len(cols)) if c not in shields and any(a != EMPTY for a in cols[c])]
-    if best_only:
-        # Windows with the most killable aliens first: a good plan found early prunes the rest.
-        reach = {c: min(ceiling, sum(killable[max(c - 1, 0) : c + 2])) for c in starts}
-        starts.sort(key=lambda c: -reach[c])
-    for c in starts:
-        if best_only and (reach[c] < best[0] or (reach[c] == best[0] and best[2])):
-            break
-        cand, dependents = _candidates(cols, c, aliens)
-        # A stepping stone stays "pending" until a later diced candidate needs it; once the search
-        # has passed its last dependent it never can be, and the branch is dropped (the same kills
-        # without that stone are found anyway).
-        last_dep = [d.bit_length() - 1 for d in dependents]
-
-        def walk(
-            lo: int,
-            open_: int,
-            counts: tuple,
-            total: int,
-            stones: int,
-            pending: int,
-            killed: int,
-            nkilled: int,
-            cand: list[tuple] = cand,  # this window's, bound now (and read as fast locals)
-            dependents: list[int] = dependents,
-            last_dep: list[int] = last_dep,
-        ) -> bool:
-            """Extend the plan by one more diced candidate, in index order, so each plan is built
-            once; a plan with no pending stone is recorded as it stands. True = stop searching."""
-            if not pending:
                 if best_only:
-                    if nkilled > best[0] or (nkilled == best[0] and not best[2]):
-                        ok = acceptable is None or acceptable(killed)
-                        if nkilled > best[0] or ok:
-                            best[0], best[1], best[2] = nkilled, killed, ok
-                            plans[killed] = tuple(path)
-                            if ok and nkilled >= ceiling:
-                                return True
-                elif killed not in plans:
-                    plans[killed] = tuple(path)
-            free = total - stones
-            if free < min_need:
-                return False
-            if best_only:
-                bound = nkilled + free // min_need
-                if bound < best[0] or (bound == best[0] and best[2]):
-                    return False
-            todo = open_ >> lo << lo
-            while todo:
-                low = todo & -todo
-                todo ^= low
-                j = low.bit_length() - 1
-                if pending:
-                    p = pending
-                    while p:
-                        if last_dep[(p & -p).bit_length() - 1] < j:
-                            return False
-                        p &= p - 1
-                bit, cc, r, memo, need, alien = cand[j]
-                now_open = open_ | dependents[j]
-                justified = pending & ~need
-                options = memo.get(counts)
-                if options is None:
-                    options = memo[counts] = _compute_options(counts, alien)
-                for left, used in options:
-                    rest = total - len(used)
-                    if rest >= stones:
-                        path.append((cc, r, used))
-                        if walk(j + 1, now_open, left, rest, stones, justified, killed | bit, nkilled + 1):
-                            return True
-                        path.pop()
-                if dependents[j] and free - 1 >= min_need:
-                    path.append((cc, r, None))
-                    if walk(j + 1, now_open, counts, total, stones + 1, justified | low, killed, nkilled):
-                        return True
-                    path.pop()
-                if not need:
-                    return False  # column c's bottom alien starts every chain: nothing without it
+                    options = alien.options.get(counts0)
+                    if options is None:
+                        options = kill_options(counts0, alien)
+                    if options:
+                        n += 1
+        killable[c] = n
+
+    if not best_only:
+        plans: dict[int, tuple] = {0: ()}
+
+        def record(killed: int, nkilled: int, path: list) -> bool:
+            if killed not in plans:
+                plans[killed] = tuple(path)
             return False
 
-        if walk(0, 1, counts0, ndice, 0, 0, 0, 0):
-            break
-    if best_only:
-        return {0: (), best[1]: plans[best[1]]}
-    return plans
+        for c in starts:
+            _walk_window(*_candidates(cols, c, aliens), counts0, ndice, min_need, 0, record)
+        return plans
+
+    # A bound on each window's kills: its killable aliens, and the dice; when the bottom alien of
+    # column c (every chain's first die) cannot be killed, one die is a stepping stone.
+    reach = {}
+    for c in starts:
+        bottom = next(a for a in cols[c] if a != EMPTY)
+        dice_left = ndice if kill_options(counts0, aliens[bottom]) else ndice - 1
+        reach[c] = min(sum(killable[max(c - 1, 0) : c + 2]), dice_left // min_need)
+    starts.sort(key=lambda c: -reach[c])
+    windows: dict[int, tuple] = {}
+    found: list = [None, None]  # the first acceptable plan of this pass, the first plan of it
+
+    for target in range(reach[starts[0]], 0, -1):
+
+        def keep(killed: int, nkilled: int, path: list, target: int = target) -> bool:
+            if nkilled < target:
+                return False
+            if acceptable is None or acceptable(killed):
+                found[0] = (killed, tuple(path))
+                return True
+            if found[1] is None:
+                found[1] = (killed, tuple(path))
+            return False
+
+        for c in starts:
+            if reach[c] < target:
+                break
+            if c not in windows:
+                windows[c] = _candidates(cols, c, aliens)
+            if _walk_window(*windows[c], counts0, ndice, min_need, target, keep):
+                break
+        plan = found[0] or found[1]
+        if plan is not None:
+            return {0: (), plan[0]: plan[1]}
+    return {0: ()}
 
 
 def witness_placement(witness: tuple, dice: Sequence[int]) -> Placement:
