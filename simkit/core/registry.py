@@ -109,6 +109,11 @@ class Engine(Protocol):
         """Component files the game reads under these settings (hashed into the manifest)."""
         ...
 
+    def data_sources(self, settings: dict[str, Any]) -> dict[str, dict[str, str]]:
+        """For each component file, where each part of it comes from ("rulebook", "derived",
+        "invented", "published"): the report names the invented ones."""
+        ...
+
 
 _GAMES: dict[str, Engine] = {}
 _discovered = False

@@ -97,8 +97,7 @@ def manifest_for(scenario: Scenario, command: str | None = None) -> dict[str, An
     for cell in scenario.cells:
         for path in engine.data_files(cell.settings):
             data_files[str(path)] = _sha256(path)
-        if hasattr(engine, "data_sources"):
-            sources[str(engine.data_files(cell.settings)[0])] = engine.data_sources(cell.settings)
+        sources.update(engine.data_sources(cell.settings))
     return {
         "format": 1,
         "simkit_version": __version__,

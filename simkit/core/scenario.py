@@ -21,12 +21,12 @@ Every fault is a `UserError` naming the file, the key and what is allowed.
 from __future__ import annotations
 
 import itertools
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from simkit.core.errors import UserError
+from simkit.core.files import read_toml
 from simkit.core.registry import Cell, Engine, get_game, resolve_settings, resolve_strategies
 
 MAX_CELLS = 10_000
@@ -144,18 +144,7 @@ def parse(doc: dict[str, Any], where: str) -> Scenario:
 
 def load(path: str | Path) -> Scenario:
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read scenario ({exc.strerror})") from None
-    if not raw.strip():
-        raise UserError(f"{path}: empty scenario file")
-    try:
-        doc = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise UserError(f"{path}: not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{path}: malformed TOML ({exc})") from None
+    doc, _ = read_toml(path, "scenario")
     scenario = parse(doc, str(path))
     scenario.source = str(path)
     return scenario

@@ -23,7 +23,7 @@ Decisions:
   `<name>-end-reasons.{png,svg}` and `<name>-length.{png,svg}`.
 - The summary CSV has one row per cell: cell, label, one column per setting, strategy, n (games
   played), n_win_loss (games with a recorded win or loss), wins, win_rate, win_low, win_high
-  (95 % Wilson), score_n, score_mean, score_low, score_high (95 % normal interval),
+  (95 % Wilson), score_n, score_mean, score_low, score_high (95 % Student t interval),
   length_mean, length_median, failed (games that raised), planned (games per cell in the
   manifest). Undefined values (no games) are empty fields.
 - The unit of `length` is "turns" unless the manifest names another (`length_unit`).

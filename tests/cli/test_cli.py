@@ -62,7 +62,7 @@ BAD_SCENARIO_TOML = (
             {"bad.toml": BAD_SCENARIO_TOML.replace("[grid]", "[grids]")},
             "unknown section [grids]",
         ),
-        (["run", "bad.toml"], {"bad.toml": ""}, "empty scenario file"),
+        (["run", "bad.toml"], {"bad.toml": ""}, "empty scenario"),
         (["run", "missing.toml"], {}, "missing.toml: cannot read scenario"),
         (["report", "not-a-dataset"], {}, "not a simkit dataset"),
         (["replay", "eight-bit-invaders", "--seed", "abc"], {}, "--seed expects an integer"),

@@ -43,8 +43,9 @@ class EightBitInvaders:
     def data_files(self, settings: dict[str, Any]) -> list[Path]:
         return [Path(components.load(settings.get("data")).path)]
 
-    def data_sources(self, settings: dict[str, Any]) -> dict[str, str]:
-        return components.load(settings.get("data")).sources
+    def data_sources(self, settings: dict[str, Any]) -> dict[str, dict[str, str]]:
+        comp = components.load(settings.get("data"))
+        return {comp.path: comp.sources}
 
     def _game(
         self,

@@ -6,13 +6,13 @@ Every fault names the file, the key and what is wrong, as a `UserError` (one lin
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from simkit.core.errors import UserError
+from simkit.core.files import read_toml
 
 DEFAULT_FILE = Path(__file__).parent / "data" / "components.toml"
 BONUS_NAMES = ("rapid_fire", "time_slip", "smart_bomb", "extra_life", "rocket_fuel")
@@ -107,16 +107,7 @@ def load(path: str | Path | None = None) -> Components:
 @lru_cache(maxsize=8)
 def _load_cached(path_text: str) -> Components:
     path = Path(path_text)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read component file ({exc.strerror})") from None
-    try:
-        doc = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise UserError(f"{path}: not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{path}: malformed TOML ({exc})") from None
+    doc, raw = read_toml(path, "component file")
 
     top = {"meta", "formation", "shields", "countdown", "dice", "bonus", "aliens"}
     unknown = set(doc) - top

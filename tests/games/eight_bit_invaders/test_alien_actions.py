@@ -15,6 +15,7 @@ import pytest
 
 from simkit.games.eight_bit_invaders import components, game, rules
 from simkit.games.eight_bit_invaders.state import EMPTY, State
+from tests.games.eight_bit_invaders.scripted import Scripted
 
 COMP = components.load()
 ALIENS = COMP.aliens
@@ -59,24 +60,6 @@ def occupied(columns: set[int], per_column: int = 1) -> list[list[int]]:
         for r in range(per_column):
             cols[c][r] = of_type(names[(n // 2 + r) % len(names)])[n % 2]
     return cols
-
-
-class Scripted(random.Random):
-    """A random stream that yields chosen die faces, then `fallback` (or fails if None)."""
-
-    def __init__(self, faces=(), fallback: float | None = None) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-        self.fallback = fallback
-        self.used = 0
-
-    def random(self) -> float:
-        if self.faces:
-            self.used += 1
-            return (self.faces.pop(0) - 0.5) / 6
-        if self.fallback is None:
-            raise AssertionError("the engine drew a die the test did not script")
-        return self.fallback
 
 
 class Player:

@@ -14,6 +14,7 @@ import pytest
 
 from simkit.games.eight_bit_invaders import components, game
 from simkit.games.eight_bit_invaders.state import EMPTY, State
+from tests.games.eight_bit_invaders.scripted import Scripted
 
 COMP = components.load()
 ALIENS = COMP.aliens
@@ -50,24 +51,6 @@ def lethal_formation() -> list[list[int]]:
     cols = safe_formation()
     cols[2][0] = of_type("squid")[3]  # a third squid on the bottom row, in place of a crab
     return cols
-
-
-class Scripted(random.Random):
-    """A random stream that yields chosen die faces, then `fallback` (or fails if None)."""
-
-    def __init__(self, faces=(), fallback: float | None = None) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-        self.fallback = fallback
-        self.used = 0
-
-    def random(self) -> float:
-        if self.faces:
-            self.used += 1
-            return (self.faces.pop(0) - 0.5) / 6
-        if self.fallback is None:
-            raise AssertionError("the engine drew a die the test did not script")
-        return self.fallback
 
 
 class Player:
