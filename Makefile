@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: demo test bench lint clean
 
@@ -14,7 +15,7 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	rm -rf reports/demo-data
-	$(BIN)/simkit run scenarios/quick.toml --out reports/demo-data
+	$(BIN)/simkit run scenarios/quick.toml --jobs $(JOBS) --out reports/demo-data
 	$(BIN)/simkit report reports/demo-data --out reports/demo
 	@echo "Report: $(CURDIR)/reports/demo/index.html"
 
