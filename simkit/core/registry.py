@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -201,6 +201,3 @@ def resolve_strategies(
     elif len(names) != 1:
         raise UserError(f"{where}: {engine.id} is played by one crew: give one strategy, not {len(names)}")
     return names
-
-
-StrategyFactory = Callable[..., Any]

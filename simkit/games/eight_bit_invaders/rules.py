@@ -490,14 +490,3 @@ def witness_placement(witness: tuple, dice: Sequence[int]) -> Placement:
     for (c, r), i in zip(stones, spare, strict=False):
         out.append((i, c, r))
     return tuple(sorted(out))
-
-
-def mask_positions(mask: int, nrows: int) -> list[tuple[int, int]]:
-    out = []
-    bit = 0
-    while mask:
-        if mask & 1:
-            out.append(divmod(bit, nrows))
-        mask >>= 1
-        bit += 1
-    return out

@@ -32,12 +32,16 @@ def test_the_deal_is_shuffled_and_seeded():
 
 @pytest.mark.parametrize("dice", [6, 5])
 def test_attack_dice_setting_sets_the_roll(dice):
-    log = get_game("eight-bit-invaders").replay({"countdown": 7, "dice": dice, "data": None}, ["greedy"], 3, 0)
+    log = get_game("eight-bit-invaders").replay(
+        {"countdown": 7, "dice": dice, "data": None}, ["greedy"], 3, 0
+    )
     rolls = [e["dice"] for e in log if e["event"] == "roll"]
     assert rolls and all(len(r) == dice for r in rolls)  # greedy plays no Rapid Fire
 
 
 @pytest.mark.parametrize("countdown", [7, 6])
 def test_countdown_setting_sets_the_cards(countdown):
-    log = get_game("eight-bit-invaders").replay({"countdown": countdown, "dice": 6, "data": None}, ["greedy"], 3, 1)
+    log = get_game("eight-bit-invaders").replay(
+        {"countdown": countdown, "dice": 6, "data": None}, ["greedy"], 3, 1
+    )
     assert next(e for e in log if e["event"] == "turn")["countdown"] == countdown
