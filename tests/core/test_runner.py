@@ -173,3 +173,25 @@ def test_a_killed_run_resumes_to_the_same_rows(tmp_path):
     got = rows(killed)
     assert got.height == 1200 and got["game_index"].n_unique() == 1200
     assert_frame_equal(got, rows(whole))
+
+
+def test_a_failing_game_is_recorded_and_the_rest_are_played(tmp_path, monkeypatch):
+    from simkit.core.registry import get_game
+
+    engine = get_game("eight-bit-invaders")
+    real_play = type(engine).play
+
+    def flaky(self, settings, strategies, root_seed, game_index):
+        if game_index == 7:
+            raise RuntimeError("boom in game 7")
+        return real_play(self, settings, strategies, root_seed, game_index)
+
+    monkeypatch.setattr(type(engine), "play", flaky)
+    sc = scenario.parse({"scenario": {"name": "f", "game": "eight-bit-invaders", "games": 20, "seed": 1}}, "test")
+    summary = runner.run(sc, tmp_path / "d", backend="sequential", progress=False)
+    assert (summary.games, summary.failures) == (19, 1)
+    ds = dataset.load(tmp_path / "d")
+    assert 7 not in ds.games["game_index"].to_list() and ds.games.height == 19
+    failure = ds.failures.row(0, named=True)
+    assert (failure["game_index"], failure["seed"], failure["cell"]) == (7, 1, "c000")
+    assert "boom in game 7" in failure["error"] and "Traceback" in failure["traceback"]

@@ -99,7 +99,7 @@ class Game:
         self.log = log
         # Dice drawn per turn do not depend on the settings or on Rapid Fire, so that cells
         # with 5 and 6 attack dice see the same dice (common random numbers).
-        self.dice_per_turn = comp.attack_dice + comp.bonus_deck.count("rapid_fire")
+        self.dice_per_turn = max(comp.attack_dice, attack_dice) + comp.bonus_deck.count("rapid_fire")
         self.state = new_game(comp, countdown, streams.setup)
         self.stats = dict.fromkeys(
             (
