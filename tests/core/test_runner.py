@@ -187,7 +187,9 @@ def test_a_failing_game_is_recorded_and_the_rest_are_played(tmp_path, monkeypatc
         return real_play(self, settings, strategies, root_seed, game_index)
 
     monkeypatch.setattr(type(engine), "play", flaky)
-    sc = scenario.parse({"scenario": {"name": "f", "game": "eight-bit-invaders", "games": 20, "seed": 1}}, "test")
+    sc = scenario.parse(
+        {"scenario": {"name": "f", "game": "eight-bit-invaders", "games": 20, "seed": 1}}, "test"
+    )
     summary = runner.run(sc, tmp_path / "d", backend="sequential", progress=False)
     assert (summary.games, summary.failures) == (19, 1)
     ds = dataset.load(tmp_path / "d")
