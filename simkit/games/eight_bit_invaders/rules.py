@@ -55,20 +55,20 @@ class Formation:
     rules of the alien actions can be applied to the outcome of many plans without copying it."""
 
     def __init__(self, cols: Sequence[Sequence[int]], aliens: Sequence[Alien]) -> None:
-        nrows = len(cols[0]) if cols else 0
+        self.cols = cols
         self.aliens = aliens
-        # (column, ((mask bit, alien), ...) bottom-up) for each non-empty column
-        self.columns = [
-            (c, items)
-            for c, col in enumerate(cols)
-            if (items := tuple((1 << (c * nrows + r), a) for r, a in enumerate(col) if a != EMPTY))
-        ]
+        self.nrows = len(cols[0]) if cols else 0
 
     def living(self, removed: int = 0) -> list[tuple[int, list[int]]]:
         """(column, its aliens bottom-up) for every column still holding one."""
         out = []
-        for c, items in self.columns:
-            alive = [a for bit, a in items if not removed & bit] if removed else [a for _, a in items]
+        nrows = self.nrows
+        for c, col in enumerate(self.cols):
+            if removed >> (c * nrows) & ((1 << nrows) - 1):
+                base = c * nrows
+                alive = [a for r, a in enumerate(col) if a != EMPTY and not removed >> (base + r) & 1]
+            else:
+                alive = [a for a in col if a != EMPTY]
             if alive:
                 out.append((c, alive))
         return out
@@ -334,7 +334,7 @@ def _walk_window(
     ) -> bool:
         """Extend the plan by one more diced candidate, in index order, so each plan is built
         once. True = stop searching."""
-        if not pending and on_plan(killed, nkilled, path):
+        if not pending and nkilled >= target and on_plan(killed, nkilled, path):
             return True
         free = total - stones
         if free < min_need or nkilled + free // min_need < target:
@@ -403,17 +403,18 @@ def kill_plans(
         counts_l[d] += 1
     counts0 = tuple(counts_l)
     ndice = len(dice)
-    starts = [c for c in range(len(cols)) if c not in shields and any(a != EMPTY for a in cols[c])]
-    if ndice == 0 or not starts:
-        return {0: ()}
-    # One pass over the formation: the fewest dice any alien needs (bounds the kills left) and,
-    # for best_only, how many aliens per column these dice could kill on their own.
+    # One pass over the formation: each column's bottom alien (where a chain starts), the fewest
+    # dice any alien needs (bounds the kills left) and, for best_only, how many aliens per column
+    # these dice could kill on their own.
     min_need = 6
     killable = [0] * len(cols)
+    bottoms = [EMPTY] * len(cols)
     for c, col in enumerate(cols):
         n = 0
         for a in col:
             if a != EMPTY:
+                if bottoms[c] == EMPTY:
+                    bottoms[c] = a
                 alien = aliens[a]
                 if alien.need < min_need:
                     min_need = alien.need
@@ -424,6 +425,9 @@ def kill_plans(
                     if options:
                         n += 1
         killable[c] = n
+    starts = [c for c, a in enumerate(bottoms) if a != EMPTY and c not in shields]
+    if ndice == 0 or not starts:
+        return {0: ()}
 
     if not best_only:
         plans: dict[int, tuple] = {0: ()}
@@ -441,8 +445,7 @@ def kill_plans(
     # column c (every chain's first die) cannot be killed, one die is a stepping stone.
     reach = {}
     for c in starts:
-        bottom = next(a for a in cols[c] if a != EMPTY)
-        dice_left = ndice if kill_options(counts0, aliens[bottom]) else ndice - 1
+        dice_left = ndice if kill_options(counts0, aliens[bottoms[c]]) else ndice - 1
         reach[c] = min(sum(killable[max(c - 1, 0) : c + 2]), dice_left // min_need)
     starts.sort(key=lambda c: -reach[c])
     windows: dict[int, tuple] = {}
@@ -450,9 +453,7 @@ def kill_plans(
 
     for target in range(reach[starts[0]], 0, -1):
 
-        def keep(killed: int, nkilled: int, path: list, target: int = target) -> bool:
-            if nkilled < target:
-                return False
+        def keep(killed: int, nkilled: int, path: list) -> bool:
             if acceptable is None or acceptable(killed):
                 found[0] = (killed, tuple(path))
                 return True
