@@ -119,6 +119,7 @@ class Game:
     # --- log helpers -------------------------------------------------------------------------
 
     def _emit(self, event: str, **data: Any) -> None:
+        """Log an event; callers that build costly arguments check `self.log` first."""
         if self.log is not None:
             self.log.append({"event": event, "turn": self.state.turn, **data})
 
@@ -200,7 +201,8 @@ class Game:
         rng = self.streams.attack
         drawn = [_d6(rng) for _ in range(self.dice_per_turn)]
         dice = drawn[: self.attack_dice + rapid]
-        self._emit("roll", dice=list(dice))
+        if self.log is not None:
+            self._emit("roll", dice=list(dice))
         # Time Slip and Smart Bomb: after rolling, as often as cards are held and wanted.
         while "time_slip" in s.hand or "smart_bomb" in s.hand:
             action = self.player.adjust_roll(view_of(s, self.comp, self.attack_dice), tuple(dice))
@@ -309,26 +311,28 @@ class Game:
             s.countdown -= 1
             s.track = 0
             self.stats["countdown_removed"] += 1
-        self._emit(
-            "movement",
-            dice=dice,
-            sum=step,
-            track_before=before,
-            track_after=s.track,
-            aliens_left=s.aliens_left,
-            countdown_removed=removed,
-            countdown=s.countdown,
-        )
+        if self.log is not None:
+            self._emit(
+                "movement",
+                dice=dice,
+                sum=step,
+                track_before=before,
+                track_after=s.track,
+                aliens_left=s.aliens_left,
+                countdown_removed=removed,
+                countdown=s.countdown,
+            )
         if s.countdown <= 0:
             return True
         odd = step % 2 == 1
         new = rules.moved_shields(s.shields, s.cols, odd)
-        self._emit(
-            "shield_move",
-            direction="right" if odd else "left",
-            moved=new != s.shields,
-            shields=[c + 1 for c in new],
-        )
+        if self.log is not None:
+            self._emit(
+                "shield_move",
+                direction="right" if odd else "left",
+                moved=new != s.shields,
+                shields=[c + 1 for c in new],
+            )
         s.shields = new
         return False
 

@@ -358,12 +358,13 @@ def _walk_window(
                 options = memo[counts] = _compute_options(counts, alien)
             for left, used in options:
                 rest = total - len(used)
-                if rest >= stones:
+                # the child's own bound, checked here to spare the call
+                if rest >= stones and nkilled + 1 + (rest - stones) // min_need >= target:
                     path.append((cc, r, used))
                     if walk(j + 1, now_open, left, rest, stones, justified, killed | bit, nkilled + 1):
                         return True
                     path.pop()
-            if dependents[j] and free - 1 >= min_need:
+            if dependents[j] and free - 1 >= min_need and nkilled + (free - 1) // min_need >= target:
                 path.append((cc, r, None))
                 if walk(j + 1, now_open, counts, total, stones + 1, justified | low, killed, nkilled):
                     return True
