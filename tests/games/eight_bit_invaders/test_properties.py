@@ -91,3 +91,60 @@ def test_same_deal_and_dice_under_every_difficulty():
     rolls = [next(e for e in log if e["event"] == "roll")["dice"] for log in logs]
     assert all(f == firsts[0] for f in firsts)
     assert rolls[0] == rolls[2] and rolls[1] == rolls[3] == rolls[0][:5]
+
+
+BY_FACE = {(COMP.types[a.type], a.label): i for i, a in enumerate(COMP.aliens)}
+
+
+def formation_from_log(snapshot):
+    """cols[c][r] (r = 0 bottom) from a logged formation (rows top first, "type label" or null)."""
+    rows = snapshot["formation"]
+    cols = [[-1] * len(rows) for _ in range(len(rows[0]))]
+    for top, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            if cell is not None:
+                kind, label = cell.split(" ", 1)
+                cols[c][len(rows) - 1 - top] = BY_FACE[(kind, label)]
+    return cols
+
+
+@pytest.mark.parametrize("strategy, games", [("greedy", 60), ("lookahead", 12), ("random", 60)])
+def test_every_attack_can_be_rechecked_from_the_log_alone(strategy, games):
+    """From each turn's logged formation, shields and final dice, the logged placement is legal,
+    the logged kills are exactly the aliens whose dice match, and the logged counterattack and
+    bombers follow from the formation after the kills."""
+    placed = attacks = 0
+    for i in range(games):
+        events = ENGINE.replay({"countdown": 7, "dice": 6, "data": None}, [strategy], 55, i)
+        turns: dict[int, list] = {}
+        for e in events:
+            turns.setdefault(e["turn"], []).append(e)
+        for turn in turns.values():
+            snap = next((e for e in turn if e["event"] == "turn"), None)
+            if snap is None:
+                continue
+            cols = formation_from_log(snap)
+            shields = [s - 1 for s in snap["shields"]]
+            traded = [e["column"] - 1 for e in turn if e["event"] == "trade_shield"]
+            shields = [s for s in shields if s not in traded]
+            dice = [e for e in turn if e["event"] in ("roll", "time_slip", "smart_bomb")][-1]["dice"]
+            rows = len(cols[0])
+            placement = tuple(
+                (e["die"], e["column"] - 1, rows - e["row"]) for e in turn if e["event"] == "place"
+            )
+            assert rules.placement_error(cols, shields, dice, placement) is None
+            placed += len(placement)
+            killed = [(e["column"] - 1, rows - e["row"]) for e in turn if e["event"] == "kill"]
+            assert killed == rules.kills(cols, COMP.aliens, dice, placement)
+            for c, r in killed:
+                cols[c][r] = -1
+            attack = next((e for e in turn if e["event"] == "counterattack"), None)
+            if attack is not None:
+                attacks += 1
+                counts = rules.unshielded_type_counts(cols, shields, COMP.aliens, len(COMP.types))
+                expected = {COMP.types[t]: n for t, n in enumerate(counts) if n}
+                assert attack["unshielded_by_type"] == expected
+                bombed = sorted(e["shield_destroyed"] - 1 for e in turn if e["event"] == "bomber")
+                if not attack["lethal"] or any(e["event"] == "extra_life" for e in turn):
+                    assert bombed == rules.bombed_shields(cols, shields, COMP.aliens)
+    assert placed > 2 * games and attacks > games  # the check ran on real turns
