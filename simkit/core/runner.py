@@ -46,7 +46,7 @@ def settings_columns(settings: dict[str, Any]) -> dict[str, Any]:
 
 
 def strategy_label(strategies: Sequence[str]) -> str:
-    return strategies[0] if len(set(strategies)) == 1 and len(strategies) == 1 else ",".join(strategies)
+    return ",".join(strategies)
 
 
 def play_chunk(game_id: str, cell: Cell, root_seed: int, start: int, stop: int, out: str) -> tuple[int, int]:
