@@ -2,7 +2,8 @@
 
 Not a test: nothing here asserts a time. Figures:
 - games per second on one core for each game and strategy (CPU time of a plain loop over
-  `engine.play`, best of three rounds);
+  `engine.play` with the default settings, best of three rounds);
+- the runner's overhead: a whole `simkit simulate --jobs 1` against a bare loop over the same games;
 - the `--jobs 2` speed-up: wall time of `simkit simulate` with 1 and with 2 jobs on the same games;
 - peak memory (resident set of the simkit process and its workers, sampled) of a small and a
   25x larger run: flat memory means the larger run stays within 1.2x.
@@ -24,13 +25,13 @@ import time
 from pathlib import Path
 
 from simkit import __version__
-from simkit.core.registry import all_games
+from simkit.core.registry import all_games, resolve_strategies
 
 SCALE = float(os.environ.get("SIMKIT_BENCH_SCALE", "1"))
 ONLY_SPEED = os.environ.get("SIMKIT_BENCH_ONLY") == "speed"
-# games per timing round, per strategy (slow players get fewer)
-ROUND = {"random": 600, "greedy": 2000, "lookahead": 150}
+ROUND_SECONDS = 2.0  # CPU time per timing round of one game and strategy (best of three rounds)
 SPEEDUP_GAMES = 50_000
+OVERHEAD_GAMES = 20_000
 MEMORY_GAMES = (20_000, 500_000)
 
 
@@ -39,21 +40,51 @@ def scaled(n: int) -> int:
 
 
 def games_per_second(engine, strategy: str) -> dict:
+    """Games per CPU second of a plain loop over `engine.play` with the game's default settings,
+    the strategy in every seat; best of three rounds of about ROUND_SECONDS each."""
     settings = {s.name: s.default for s in engine.settings}
-    n = scaled(ROUND.get(strategy, 300))
-    for i in range(min(n, 50)):  # warm the memo tables
-        engine.play(settings, [strategy], 999, i)
-    best, turns = 0.0, 0
-    for _ in range(3):
+    strategies = resolve_strategies(engine, [strategy], settings.get("players"), "bench")
+    for i in range(3):  # warm memo tables and imports
+        engine.play(settings, strategies, 999, i)
+    best, turns, played = 0.0, 0, 0
+    for round_ in range(3):
         start = time.process_time()
-        turns = sum(engine.play(settings, [strategy], 1, i).record["length"] for i in range(n))
-        best = max(best, n / (time.process_time() - start))
+        played = turns = 0
+        while time.process_time() - start < ROUND_SECONDS * min(SCALE, 1) or played < 5:
+            turns += engine.play(settings, strategies, 1 + round_, played).record["length"]
+            played += 1
+        best = max(best, played / (time.process_time() - start))
     return {
         "game": engine.id,
         "strategy": strategy,
-        "games": n,
+        "seats": len(strategies),
+        "settings": {k: v for k, v in settings.items() if v is not None},
+        "games": played,
         "games_per_s": round(best, 1),
-        "mean_length": round(turns / n, 2),
+        "mean_length": round(turns / played, 2),
+    }
+
+
+def runner_overhead(work: Path) -> dict:
+    """Wall time of a whole `simkit simulate` (start-up, workers, Parquet, manifest) against a bare
+    loop over `engine.play` for the same games, both in fresh processes on one core."""
+    n = scaled(OVERHEAD_GAMES)
+    bare_code = (
+        "import time; from simkit.core.registry import get_game; e = get_game('eight-bit-invaders'); "
+        "s = {x.name: x.default for x in e.settings}; t = time.perf_counter(); "
+        f"[e.play(s, ['greedy'], 1, i) for i in range({n})]; print(time.perf_counter() - t)"
+    )
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", bare_code], check=True, capture_output=True)
+    bare = time.perf_counter() - start
+    full, _ = timed_simulate(
+        ["eight-bit-invaders", "-n", str(n), "--seed", "1", "--jobs", "1", "--out", str(work / "overhead")]
+    )
+    return {
+        "games": n,
+        "bare_loop_s": round(bare, 2),
+        "simkit_simulate_s": round(full, 2),
+        "overhead": round(full / bare - 1, 4),
     }
 
 
@@ -122,6 +153,13 @@ def main() -> None:
 
     work = Path(tempfile.mkdtemp(prefix="simkit-bench-"))
     try:
+        overhead = runner_overhead(work)
+        results["runner_overhead"] = overhead
+        print(
+            f"\n  runner overhead on {overhead['games']} greedy games, one core: bare loop "
+            f"{overhead['bare_loop_s']:.1f} s, simkit simulate {overhead['simkit_simulate_s']:.1f} s "
+            f"= {100 * overhead['overhead']:+.1f} %"
+        )
         n = scaled(SPEEDUP_GAMES)
         common = ["eight-bit-invaders", "-n", str(n), "--seed", "1", "--strategy", "greedy"]
         t1, _ = timed_simulate([*common, "--jobs", "1", "--out", str(work / "j1")])

@@ -15,6 +15,12 @@ import typer
 
 from simkit.core.errors import UserError
 
+JOBS_HELP = "worker processes (default 1; a local Dask cluster: one per core)"
+BACKEND_HELP = "loky, sequential or dask"
+SCHEDULER_HELP = "a running Dask scheduler, e.g. tcp://host:8786 (with --backend dask)"
+PRECISION_HELP = "stop each cell once its win rate's 95 % interval is at most this wide on each side"
+MAX_GAMES_HELP = "with --precision: the most games a cell may play (default 1,000,000)"
+
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
@@ -76,15 +82,18 @@ def simulate(
         list[str] | None, typer.Option(help="strategy; one per seat for competitive games")
     ] = None,
     seed: Annotated[int, typer.Option(help="root seed")] = 0,
-    jobs: Annotated[int, typer.Option(help="parallel worker processes")] = 1,
+    jobs: Annotated[int | None, typer.Option(help=JOBS_HELP)] = None,
     out: Annotated[Path | None, typer.Option(help="dataset folder (default runs/GAME-sSEED-nN)")] = None,
-    backend: Annotated[str, typer.Option(help="loky or sequential")] = "loky",
+    backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "loky",
+    scheduler: Annotated[str | None, typer.Option(help=SCHEDULER_HELP)] = None,
     chunk_size: Annotated[
         int | None, typer.Option(help="games per Parquet file (default: about 32 chunks)")
     ] = None,
+    precision: Annotated[float | None, typer.Option(help=PRECISION_HELP)] = None,
+    max_games: Annotated[int | None, typer.Option(help=MAX_GAMES_HELP)] = None,
     quiet: Annotated[bool, typer.Option(help="no progress bar")] = False,
 ) -> None:
-    """Play N games of one setting and write a dataset."""
+    """Play N games of one setting (or until --precision is reached) and write a dataset."""
     from simkit.core import runner, scenario
 
     settings = _parse_sets(set_)
@@ -92,30 +101,42 @@ def simulate(
         settings["players"] = str(players)
     if chunk_size is not None and chunk_size < 1:
         raise UserError(f"--chunk-size must be at least 1, got {chunk_size}")
-    sc = scenario.single_cell(game, n, seed, settings, strategy or [], chunk_size)
-    out = out or Path("runs") / f"{game}-s{seed}-n{n}"
-    _finish(runner.run(sc, out, jobs, backend, progress=not quiet, command=_command_line()))
+    if max_games is not None and precision is None:
+        raise UserError("--max-games is the cap of a --precision run; without --precision use -n")
+    games = n if precision is None else (max_games or scenario.MAX_GAMES_DEFAULT)
+    sc = scenario.single_cell(game, games, seed, settings, strategy or [], chunk_size, precision)
+    default_out = f"{game}-s{seed}-n{n}" if precision is None else f"{game}-s{seed}-p{precision:g}"
+    out = out or Path("runs") / default_out
+    _finish(runner.run(sc, out, jobs, backend, not quiet, _command_line(), scheduler), sc.precision)
 
 
 @app.command()
 def run(
     scenario_file: Annotated[Path, typer.Argument(metavar="SCENARIO.toml", help="scenario file")],
     out: Annotated[Path | None, typer.Option(help="dataset folder (default runs/<file stem>)")] = None,
-    jobs: Annotated[int, typer.Option(help="parallel worker processes")] = 1,
-    backend: Annotated[str, typer.Option(help="loky or sequential")] = "loky",
+    jobs: Annotated[int | None, typer.Option(help=JOBS_HELP)] = None,
+    backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "loky",
+    scheduler: Annotated[str | None, typer.Option(help=SCHEDULER_HELP)] = None,
+    precision: Annotated[float | None, typer.Option(help=PRECISION_HELP)] = None,
+    max_games: Annotated[int | None, typer.Option(help=MAX_GAMES_HELP)] = None,
     quiet: Annotated[bool, typer.Option(help="no progress bar")] = False,
 ) -> None:
     """Play every cell of a scenario file and write a dataset (resumes an interrupted run)."""
     from simkit.core import runner, scenario
 
     sc = scenario.load(scenario_file)
+    if precision is not None or max_games is not None:
+        sc = scenario.with_precision(sc, precision, max_games, "run")
     out = out or Path("runs") / scenario_file.stem
-    _finish(runner.run(sc, out, jobs, backend, progress=not quiet, command=_command_line()))
+    _finish(runner.run(sc, out, jobs, backend, not quiet, _command_line(), scheduler), sc.precision)
 
 
-def _finish(summary) -> None:
+def _finish(summary, precision: float | None = None) -> None:
     resumed = f", {summary.skipped_chunks} chunks already on disk" if summary.skipped_chunks else ""
     typer.echo(f"{summary.games} games written to {summary.out}{resumed}")
+    if precision is not None:
+        counts = ", ".join(f"{cell}: {n}" for cell, n in summary.games_per_cell.items())
+        typer.echo(f"precision {precision:g} (95 % half-width): games per cell {counts}")
     if summary.failures:
         typer.echo(
             f"{summary.failures} games failed; see {summary.out}/failures/ (replay them with their seed)",
@@ -134,6 +155,86 @@ def report(
 
     index = build.write_report(datasets, out)
     typer.echo(f"report: {index}")
+
+
+@app.command()
+def compare(
+    dataset_dir: Annotated[Path, typer.Argument(metavar="DATASET", help="dataset folder")],
+    a: Annotated[str, typer.Option("--a", help="cell A: id (c001), label, or key=value[,key=value]")],
+    b: Annotated[str, typer.Option("--b", help="cell B, named the same way")],
+) -> None:
+    """Compare two cells of a dataset as pairs (game i of each shares its seed): B minus A."""
+    from simkit.core import compare as comparing
+    from simkit.core import dataset
+
+    result = comparing.compare(dataset.load(dataset_dir), a, b)
+    for line in comparing.describe(result):
+        typer.echo(line)
+
+
+@app.command()
+def calibrate(
+    game: Annotated[str, typer.Argument(help="game id")],
+    target: Annotated[float, typer.Option(help="the win rate to aim at")] = 0.5,
+    over: Annotated[str, typer.Option(help="settings to search, comma-separated (e.g. countdown,dice)")] = "",
+    players: Annotated[int | None, typer.Option(help="player count, where the game has one")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="fixed setting as key=value")] = None,
+    strategy: Annotated[list[str] | None, typer.Option(help="strategy (one per seat if competitive)")] = None,
+    seed: Annotated[int, typer.Option(help="root seed")] = 0,
+    tolerance: Annotated[
+        float, typer.Option(help="stop refining rates once their 95 % half-width is below this")
+    ] = 0.01,
+    max_games: Annotated[int, typer.Option(help="the most games one combination may play")] = 51_200,
+    jobs: Annotated[int | None, typer.Option(help=JOBS_HELP)] = None,
+    backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "loky",
+    out: Annotated[Path | None, typer.Option(help="dataset folder (default runs/calibrate-GAME-sSEED)")] = (
+        None
+    ),
+    quiet: Annotated[bool, typer.Option(help="no progress bar")] = False,
+) -> None:
+    """Find the settings whose win rate is nearest the target, playing more games only where
+    they decide the answer; prints every combination ranked, with 95 % intervals."""
+    from simkit.core.calibrate import calibrate as search
+
+    settings = _parse_sets(set_)
+    if players is not None:
+        settings["players"] = str(players)
+    names = [name.strip() for name in over.split(",") if name.strip()]
+    out = out or Path("runs") / f"calibrate-{game}-s{seed}"
+    ranked = search(
+        game,
+        target,
+        names,
+        out=out,
+        strategies=strategy or None,
+        settings=settings,
+        seed=seed,
+        jobs=jobs,
+        backend=backend,
+        tolerance=tolerance,
+        max_games=max_games,
+        progress=not quiet,
+        command=_command_line(),
+    )
+    typer.echo(f"target win rate {target:g}; dataset {out}")
+    header = ("rank", "settings", "games", "win rate [95 % CI]", "|rate - target|")
+    typer.echo(f"{header[0]:>4}  {header[1]:<28} {header[2]:>7}  {header[3]:<26} {header[4]:>15}")
+    for rank, c in enumerate(ranked, 1):
+        label = " ".join(f"{k}={v}" for k, v in c.settings.items())
+        w = c.win_rate
+        ci = f"{100 * w.estimate:6.2f}% [{100 * w.low:5.2f}, {100 * w.high:5.2f}]"
+        note = "" if c.contender else "  (ruled out)"
+        typer.echo(f"{rank:>4}  {label:<28} {c.games:>7}  {ci:<26} {100 * c.distance:14.2f}%{note}")
+    if all(c.win_rate.high < target for c in ranked):
+        typer.echo(f"no combination reaches {target:g}: every interval lies below it")
+    elif all(c.win_rate.low > target for c in ranked):
+        typer.echo(f"no combination comes down to {target:g}: every interval lies above it")
+    contenders = [c for c in ranked if c.contender]
+    if len(contenders) > 1:
+        typer.echo(
+            f"{len(contenders)} combinations could still be the nearest (their intervals overlap in distance "
+            f"to the target) and each is known to within +-{tolerance:g}"
+        )
 
 
 @app.command()
@@ -163,7 +264,16 @@ def replay(
         index = game_index
     if engine.competitive:
         strategies = seat_order(strategies, index)
-    events = engine.replay(settings, strategies, root, index)
+    try:
+        events = engine.replay(settings, strategies, root, index)
+    except Exception as exc:  # the game itself failed: show it as the run recorded it, traceback too
+        import traceback
+
+        from simkit.core.players import describe_failure
+
+        traceback.print_exc()
+        typer.echo(f"simkit: game {root}:{index} failed: {describe_failure(exc, strategies)}", err=True)
+        raise typer.Exit(1) from None
     if as_json:
         typer.echo(
             json.dumps(
@@ -186,7 +296,7 @@ def replay(
 
 def main() -> None:
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)  # click returns, rather than raises, a command's Exit code
     except UserError as exc:
         typer.echo(f"simkit: error: {exc}", err=True)
         sys.exit(2)
@@ -198,6 +308,8 @@ def main() -> None:
     except typer.TyperException as exc:  # usage errors: unknown option, bad value type...
         typer.echo(f"simkit: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
+    if isinstance(code, int) and code:
+        sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -7,9 +7,13 @@ seats and failures files of a chunk are renamed into place before its games file
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +23,7 @@ import polars as pl
 from simkit.core.errors import UserError
 
 MANIFEST = "manifest.json"
+LOCK = ".simkit.lock"
 GAMES, SEATS, FAILURES = "games", "seats", "failures"
 CHUNK_NAME = re.compile(r"^(c\d{3,})-(\d{9,})\.parquet$")
 # Manifest fields that may differ between a run and its resumption: how it was invoked, when,
@@ -31,6 +36,7 @@ def _comparable(manifest: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in manifest.items() if k not in VOLATILE}
     out["scenario"] = {k: v for k, v in manifest.get("scenario", {}).items() if k != "source"}
     out["data_files"] = sorted(manifest.get("data_files", {}).values())
+    out["strategy_files"] = sorted(manifest.get("strategy_files", {}).values())
     out["data_sources"] = sorted(
         json.dumps(v, sort_keys=True) for v in manifest.get("data_sources", {}).values()
     )
@@ -48,8 +54,43 @@ def chunk_file(cell: str, start: int) -> str:
 
 def write_atomic(frame: pl.DataFrame, path: Path) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    frame.write_parquet(tmp)
-    os.replace(tmp, path)
+    try:
+        frame.write_parquet(tmp)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise UserError(f"{path.parent.parent}: cannot write the dataset ({exc.strerror or exc})") from None
+
+
+@contextmanager
+def lock(out: Path) -> Iterator[None]:
+    """Hold the dataset folder for one run: a second run into it at the same time is refused.
+
+    An advisory lock on a file in the folder, released by the kernel when the process ends, so a
+    killed run leaves no stale lock. A folder this call had to create is removed again if the run
+    is refused before it wrote a manifest.
+    """
+    created = not out.exists()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        handle = open(out / LOCK, "a")  # noqa: SIM115 (held open for the run)
+    except OSError as exc:
+        raise UserError(f"{out}: cannot write the dataset ({exc.strerror})") from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise UserError(
+            f"{out}: another simkit run is writing to this folder; wait for it or use another --out"
+        ) from None
+    try:
+        yield
+    except BaseException:
+        if created and not (out / MANIFEST).exists():
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+    finally:
+        handle.close()
 
 
 def write_chunk(
@@ -68,6 +109,12 @@ def remove_partial_files(out: Path) -> None:
     for sub in (GAMES, SEATS, FAILURES):
         for tmp in (out / sub).glob(".*.tmp"):
             tmp.unlink(missing_ok=True)
+
+
+def chunk_tally(out: Path, cell: str, start: int) -> tuple[int, int, int]:
+    """(wins, games with a verdict, games) of one finished chunk on disk."""
+    won = pl.read_parquet(out / GAMES / chunk_file(cell, start), columns=["won"])["won"]
+    return int(won.sum() or 0), int(won.is_not_null().sum()), won.len()
 
 
 def finished_chunks(out: Path) -> set[str]:
@@ -93,7 +140,7 @@ def prepare(out: Path, manifest: dict[str, Any]) -> None:
                     "use another --out or delete it"
                 )
         return
-    if out.exists() and any(out.iterdir()):
+    if out.exists() and any(p.name != LOCK for p in out.iterdir()):
         raise UserError(f"{out}: folder is not empty and holds no simkit manifest; use another --out")
     try:
         for sub in (GAMES, SEATS, FAILURES):

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from simkit.core.errors import UserError
+from simkit.core.players import is_user_spec, load_class
 
 
 @dataclass(frozen=True)
@@ -187,7 +188,12 @@ def resolve_strategies(
     """Validate strategy names; a competitive game gets one per seat, a crew or solo game one name."""
     names = tuple(given) if given else (engine.default_strategy,)
     for name in names:
-        if name not in engine.strategies:
+        if is_user_spec(name):
+            try:
+                load_class(name)  # refuse a missing file, a syntax error or a missing class now
+            except UserError as exc:
+                raise UserError(f"{where}: {exc}") from None
+        elif name not in engine.strategies:
             allowed = ", ".join(engine.strategies)
             raise UserError(f"{where}: unknown strategy '{name}' for {engine.id} (strategies: {allowed})")
     if engine.competitive:

@@ -7,12 +7,14 @@ the chunk size: game i of a cell is a pure function of (settings, strategies, ro
 from __future__ import annotations
 
 import hashlib
+import os
 import traceback
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from joblib import Parallel, delayed
 from rich.progress import (
@@ -25,12 +27,12 @@ from rich.progress import (
 )
 
 from simkit import __version__
-from simkit.core import dataset
+from simkit.core import dataset, players, stats
 from simkit.core.errors import UserError
 from simkit.core.registry import Cell, get_game
 from simkit.core.scenario import Scenario
 
-BACKENDS = ("loky", "sequential")
+BACKENDS = ("loky", "sequential", "dask")
 
 
 def seat_order(strategies: Sequence[str], game_index: int) -> tuple[str, ...]:
@@ -49,11 +51,15 @@ def strategy_label(strategies: Sequence[str]) -> str:
     return ",".join(strategies)
 
 
-def play_chunk(game_id: str, cell: Cell, root_seed: int, start: int, stop: int, out: str) -> tuple[int, int]:
-    """Play games [start, stop) of a cell and write them; returns (games written, failures).
+def play_chunk(
+    game_id: str, cell: Cell, root_seed: int, start: int, stop: int, user_sources: dict[str, str]
+) -> tuple[str, int, list[dict], list[dict], list[dict]]:
+    """Play games [start, stop) of a cell; returns (cell, start, games, seats, failures) rows.
 
-    Runs in a worker: it receives seeds and settings only, and returns two numbers.
+    Runs in a worker: it receives seeds, settings and the text of any user player files, and
+    returns plain rows that the parent writes, so a worker on another machine needs no shared disk.
     """
+    players.install(user_sources)
     engine = get_game(game_id)
     base = {"game": game_id, "cell": cell.name}
     fixed = settings_columns(cell.settings)
@@ -69,7 +75,8 @@ def play_chunk(game_id: str, cell: Cell, root_seed: int, start: int, stop: int, 
                     **base,
                     "game_index": i,
                     "seed": root_seed,
-                    "error": f"{type(exc).__name__}: {exc}",
+                    "strategy": label,
+                    "error": players.describe_failure(exc, strategies),
                     "traceback": traceback.format_exc(),
                 }
             )
@@ -82,8 +89,7 @@ def play_chunk(game_id: str, cell: Cell, root_seed: int, start: int, stop: int, 
                 seats.append(
                     {"game_index": i, "cell": cell.name, "seat": seat, "strategy": strategies[seat], **row}
                 )
-    dataset.write_chunk(Path(out), dataset.chunk_file(cell.name, start), games, seats or None, failures)
-    return len(games), len(failures)
+    return cell.name, start, games, seats, failures
 
 
 def _sha256(path: Path) -> str:
@@ -109,7 +115,8 @@ def manifest_for(scenario: Scenario, command: str | None = None) -> dict[str, An
             "source": scenario.source,
             "spec": scenario.spec,
         },
-        "games_per_cell": scenario.games,
+        "games_per_cell": scenario.games,  # the cap when precision is set
+        "precision": scenario.precision,
         "root_seed": scenario.seed,
         "chunk_size": scenario.chunk_size,
         "grid_keys": scenario.grid_keys,
@@ -124,6 +131,10 @@ def manifest_for(scenario: Scenario, command: str | None = None) -> dict[str, An
             for c in scenario.cells
         ],
         "data_files": data_files,
+        "strategy_files": {
+            path: players.source_hash(path)
+            for path in sorted(players.sources_for({s for c in scenario.cells for s in c.strategies}))
+        },
         "data_sources": sources,
         "command": command,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -152,35 +163,180 @@ class RunSummary:
     games: int  # games played now
     skipped_chunks: int  # chunks found on disk (resumed)
     failures: int
+    games_per_cell: dict[str, int] = field(default_factory=dict)  # games on disk per cell at the end
+
+
+def games_for_precision(p: float, half_width: float, cap: int) -> int:
+    """The smallest game count whose 95 % Wilson interval at rate `p` is at most `half_width`
+    wide on each side (the interval is widest at p = 0.5), or `cap` if none below it is."""
+    lo, hi = 1, cap
+    if stats.wilson_half_width(p, hi) > half_width:
+        return cap
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if stats.wilson_half_width(p, mid) <= half_width:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _round_up(n: int, step: int, cap: int) -> int:
+    return min(cap, -(-n // step) * step)
+
+
+Tally = tuple[int, int, int]  # (wins, games with a verdict, games)
+
+
+class StoppingRule(Protocol):
+    """Decides how many games each cell plays, round by round, from the results so far.
+
+    A round ends when every planned chunk is on disk; the rule then sees each cell's tally over
+    its planned games and returns the new per-cell game counts (a count never shrinks; no change
+    ends the run). The rule sees only whole rounds, so its decisions, and the rows, are the same
+    on every backend and job count.
+    """
+
+    def first(self, cells: Sequence[str]) -> dict[str, int]: ...
+
+    def after_round(self, tallies: dict[str, Tally], targets: dict[str, int]) -> dict[str, int]: ...
+
+
+@dataclass(frozen=True)
+class FixedCount:
+    games: int
+
+    def first(self, cells: Sequence[str]) -> dict[str, int]:
+        return dict.fromkeys(cells, self.games)
+
+    def after_round(self, tallies: dict[str, Tally], targets: dict[str, int]) -> dict[str, int]:
+        return targets
+
+
+@dataclass(frozen=True)
+class Precision:
+    """Each cell on its own: play until its win rate's 95 % half-width is at most `half_width`."""
+
+    half_width: float
+    chunk: int
+    cap: int
+
+    def first(self, cells: Sequence[str]) -> dict[str, int]:
+        return dict.fromkeys(cells, first_target(self.half_width, self.chunk, self.cap))
+
+    def after_round(self, tallies: dict[str, Tally], targets: dict[str, int]) -> dict[str, int]:
+        out = dict(targets)
+        for cell, (wins, decided, _) in tallies.items():
+            after = next_target(wins, decided, targets[cell], self.half_width, self.chunk, self.cap)
+            if after is not None:
+                out[cell] = after
+        return out
+
+
+def first_target(precision: float, chunk: int, cap: int) -> int:
+    """Games in a precision run's first round: 1/32 of the worst case (rate 0.5), whole chunks."""
+    return _round_up(max(games_for_precision(0.5, precision, cap) // 32, chunk), chunk, cap)
+
+
+def next_target(wins: int, decided: int, played: int, precision: float, chunk: int, cap: int) -> int | None:
+    """The stopping rule of a precision run, applied after each round: None once the 95 % Wilson
+    interval of `wins`/`decided` is at most `precision` on each side (or the cap is reached), else
+    the game count the observed rate predicts is enough, in whole chunks and at least one more.
+
+    It reads the interval's width only. Stopping when a result looks significant would bias the
+    estimate and shrink the coverage below 95 %; the width barely depends on the estimate, so
+    stopping on it leaves the intervals honest (tests/core/test_precision.py measures coverage).
+    """
+    if played >= cap or (decided and stats.wilson(wins, decided).half_width <= precision):
+        return None
+    need = games_for_precision(wins / decided if decided else 0.5, precision, cap)
+    return _round_up(max(need, played + chunk), chunk, cap)
+
+
+def _sum_tally(
+    tally: dict[tuple[str, int], tuple[int, int, int]], cell: str, stop: int, chunk: int
+) -> tuple[int, int, int]:
+    """Wins, games with a verdict and games over the cell's chunks below `stop` (a chunk found on
+    disk beyond the current round, left by a killed run, waits for its round)."""
+    parts = [tally[cell, start] for start in range(0, stop, chunk)]
+    return sum(p[0] for p in parts), sum(p[1] for p in parts), sum(p[2] for p in parts)
+
+
+@contextmanager
+def _workers(backend: str, jobs: int | None, scheduler: str | None) -> Iterator[Parallel]:
+    """A joblib Parallel for the backend, kept alive over every round of the run.
+
+    `dask` uses an existing cluster when given a scheduler address, else starts a local one with
+    one single-threaded worker process per job (per core when --jobs is not given).
+    """
+    if backend != "dask":
+        if scheduler:
+            raise UserError("--scheduler is only for --backend dask")
+        n_jobs = 1 if backend == "sequential" else (jobs or 1)
+        with Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered") as parallel:
+            yield parallel
+        return
+    import logging
+
+    from distributed import Client, LocalCluster
+    from joblib import parallel_config
+
+    cluster = None
+    try:
+        if scheduler:
+            client = Client(scheduler, timeout="10s")
+        else:
+            cluster = LocalCluster(
+                n_workers=jobs or os.cpu_count() or 1,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",
+                silence_logs=logging.ERROR,
+            )
+            client = Client(cluster)
+    except (OSError, TimeoutError, ValueError) as exc:
+        where = f"at {scheduler}" if scheduler else "(local cluster)"
+        raise UserError(f"cannot reach the Dask scheduler {where}: {exc}") from None
+    try:
+        with (
+            parallel_config(backend="dask"),
+            Parallel(n_jobs=-1, return_as="generator_unordered") as parallel,
+        ):
+            yield parallel
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def run(
     scenario: Scenario,
     out: str | Path,
-    jobs: int = 1,
+    jobs: int | None = 1,
     backend: str = "loky",
     progress: bool = True,
     command: str | None = None,
+    scheduler: str | None = None,
+    stopping: StoppingRule | None = None,
 ) -> RunSummary:
-    """Play every cell of the scenario into the dataset folder `out` (resuming if it exists)."""
+    """Play every cell of the scenario into the dataset folder `out` (resuming if it exists).
+
+    Each cell plays `scenario.games` games, unless a stopping rule says otherwise: with
+    `scenario.precision` set, each cell plays in rounds of whole chunks until the 95 % Wilson
+    interval of its win rate is at most that wide on each side, or `scenario.games` (the cap) are
+    played (see `next_target`). `simkit calibrate` passes its own rule.
+    """
     if backend not in BACKENDS:
         raise UserError(f"unknown backend '{backend}' (allowed: {', '.join(BACKENDS)})")
-    if jobs < 1:
+    if jobs is not None and jobs < 1:
         raise UserError(f"--jobs must be at least 1, got {jobs}")
     out = Path(out)
-    dataset.prepare(out, manifest_for(scenario, command))
-    dataset.remove_partial_files(out)
-    done = dataset.finished_chunks(out)
-    tasks = []
-    skipped = 0
-    for cell in scenario.cells:
-        for start in range(0, scenario.games, scenario.chunk_size):
-            if dataset.chunk_file(cell.name, start) in done:
-                skipped += 1
-                continue
-            tasks.append((cell, start, min(start + scenario.chunk_size, scenario.games)))
-    total = sum(stop - start for _, start, stop in tasks)
-    played = failed = 0
+    chunk, cap = scenario.chunk_size, scenario.games
+    if stopping is None:
+        precision = scenario.precision
+        stopping = FixedCount(cap) if precision is None else Precision(precision, chunk, cap)
+    manifest = manifest_for(scenario, command)
+    user_sources = players.sources_for({s for cell in scenario.cells for s in cell.strategies})
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -188,20 +344,50 @@ def run(
         TimeElapsedColumn(),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, disable=not progress, transient=False) as bar:
-        task = bar.add_task(f"{scenario.game}", total=total)
-        if tasks:
-            parallel = Parallel(
-                n_jobs=1 if backend == "sequential" else jobs,
-                backend=backend,
-                return_as="generator_unordered",
-            )
-            results = parallel(
-                delayed(play_chunk)(scenario.game, cell, scenario.seed, start, stop, str(out))
-                for cell, start, stop in tasks
-            )
-            for n_games, n_failed in results:
-                played += n_games
-                failed += n_failed
-                bar.advance(task, n_games + n_failed)
-    return RunSummary(out, played, skipped, failed)
+    names = [cell.name for cell in scenario.cells]
+    with _workers(backend, jobs, scheduler) as parallel, dataset.lock(out):
+        dataset.prepare(out, manifest)
+        dataset.remove_partial_files(out)
+        done = dataset.finished_chunks(out)
+        # (wins, games with a verdict, games) per finished chunk: what the stopping rule reads
+        tally: dict[tuple[str, int], Tally] = {}
+        target = {name: min(cap, n) for name, n in stopping.first(names).items()}
+        played = failed = skipped = 0
+        planned: set[tuple[str, int]] = set()
+        with Progress(*columns, disable=not progress, transient=False) as bar:
+            task = bar.add_task(f"{scenario.game}", total=0)
+            while True:
+                tasks = []
+                for cell in scenario.cells:
+                    for start in range(0, target[cell.name], chunk):
+                        if (cell.name, start) in planned:
+                            continue
+                        planned.add((cell.name, start))
+                        if dataset.chunk_file(cell.name, start) in done:
+                            skipped += 1
+                            tally[cell.name, start] = dataset.chunk_tally(out, cell.name, start)
+                        else:
+                            tasks.append((cell, start, min(start + chunk, cap)))
+                bar.update(task, total=bar.tasks[0].total + sum(b - a for _, a, b in tasks))
+                results = parallel(
+                    delayed(play_chunk)(scenario.game, cell, scenario.seed, start, stop, user_sources)
+                    for cell, start, stop in tasks
+                )
+                for name, start, games, seats, failures in results:
+                    dataset.write_chunk(out, dataset.chunk_file(name, start), games, seats or None, failures)
+                    tally[name, start] = (
+                        sum(1 for g in games if g.get("won")),
+                        sum(1 for g in games if g.get("won") is not None),
+                        len(games),
+                    )
+                    played += len(games)
+                    failed += len(failures)
+                    bar.advance(task, len(games) + len(failures))
+                tallies = {name: _sum_tally(tally, name, target[name], chunk) for name in names}
+                after = stopping.after_round(tallies, dict(target))
+                after = {name: max(target[name], _round_up(after[name], chunk, cap)) for name in names}
+                if after == target:
+                    break
+                target = after
+    per_cell = {name: _sum_tally(tally, name, target[name], chunk)[2] for name in names}
+    return RunSummary(out, played, skipped, failed, per_cell)

@@ -21,7 +21,7 @@ Every fault is a `UserError` naming the file, the key and what is allowed.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +40,22 @@ def default_chunk(games: int) -> int:
     return min(1000, max(25, -(-games // 32)))
 
 
-SCENARIO_KEYS = {"name", "game", "games", "seed", "chunk_size", "description"}
+SCENARIO_KEYS = {"name", "game", "games", "seed", "chunk_size", "description", "precision"}
+MAX_GAMES_DEFAULT = 1_000_000  # the per-cell cap of a precision run when none is given
+
+
+def precision_chunk(precision: float, cap: int) -> int:
+    """Games per chunk in a precision run: about 32 chunks for the worst case (rate 0.5), so the
+    rounds of the stopping rule stay fine-grained whatever the cap."""
+    z = 1.959963984540054
+    worst = min(cap, int((z * 0.5 / precision) ** 2) + 1)
+    return default_chunk(worst)
+
+
+def check_precision(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0005 <= value <= 0.25:
+        raise UserError(f"{where}: precision must be a number in 0.0005..0.25 (a half-width), got {value!r}")
+    return float(value)
 
 
 @dataclass
@@ -55,6 +70,7 @@ class Scenario:
     description: str = ""
     source: str | None = None  # the file it came from
     spec: dict[str, Any] = field(default_factory=dict)  # the parsed file, for the manifest
+    precision: float | None = None  # stop each cell at this 95 % half-width; `games` is then the cap
 
 
 def _int_key(table: dict, key: str, where: str, lo: int, hi: int) -> int:
@@ -125,9 +141,11 @@ def parse(doc: dict[str, Any], where: str) -> Scenario:
     engine = get_game(head["game"])
     games = _int_key(head, "games", where, 1, MAX_GAMES)
     seed = _int_key(head, "seed", where, 0, 2**63 - 1)
-    chunk = (
-        _int_key(head, "chunk_size", where, 1, 10_000_000) if "chunk_size" in head else default_chunk(games)
-    )
+    precision = check_precision(head["precision"], f"{where}: [scenario]") if "precision" in head else None
+    if "chunk_size" in head:
+        chunk = _int_key(head, "chunk_size", where, 1, 10_000_000)
+    else:
+        chunk = default_chunk(games) if precision is None else precision_chunk(precision, games)
     description = head.get("description", "")
     if not isinstance(description, str):
         raise UserError(f"{where}: [scenario] description must be a string")
@@ -139,7 +157,9 @@ def parse(doc: dict[str, Any], where: str) -> Scenario:
     if both:
         raise UserError(f"{where}: '{sorted(both)[0]}' is in both [grid] and [fixed]")
     cells = build_cells(engine, grid, fixed, where)
-    return Scenario(head["name"], engine.id, games, seed, cells, list(grid), chunk, description, None, doc)
+    return Scenario(
+        head["name"], engine.id, games, seed, cells, list(grid), chunk, description, None, doc, precision
+    )
 
 
 def load(path: str | Path) -> Scenario:
@@ -157,6 +177,7 @@ def single_cell(
     settings: dict[str, Any],
     strategies: list[str],
     chunk_size: int | None = None,
+    precision: float | None = None,
 ) -> Scenario:
     """The one-cell scenario behind `simkit simulate`."""
     where = "simulate"
@@ -172,9 +193,30 @@ def single_cell(
     typed = {k: v for k, v in cells[0].settings.items() if k in settings}  # as parsed, not as typed
     if strategies:
         typed["strategy"] = fixed["strategy"]
-    spec = {
-        "scenario": {"name": f"simulate {game}", "game": game, "games": games, "seed": seed},
-        "fixed": typed,
-    }
-    chunk = chunk_size or default_chunk(games)
-    return Scenario(f"simulate {game}", engine.id, games, seed, cells, [], chunk, "", None, spec)
+    head: dict[str, Any] = {"name": f"simulate {game}", "game": game, "games": games, "seed": seed}
+    if precision is not None:
+        head["precision"] = check_precision(precision, where)
+    spec = {"scenario": head, "fixed": typed}
+    chunk = chunk_size or (default_chunk(games) if precision is None else precision_chunk(precision, games))
+    return Scenario(
+        f"simulate {game}", engine.id, games, seed, cells, [], chunk, "", None, spec, head.get("precision")
+    )
+
+
+def with_precision(
+    scenario: Scenario, precision: float | None, max_games: int | None, where: str
+) -> Scenario:
+    """The scenario with a precision target (and cap) from the command line."""
+    precision = check_precision(precision, where) if precision is not None else scenario.precision
+    if precision is None:
+        raise UserError(f"{where}: --max-games is the cap of a --precision run; without it set games")
+    cap = scenario.games if max_games is None else max_games
+    if not 1 <= cap <= MAX_GAMES:
+        raise UserError(f"{where}: --max-games must be in 1..{MAX_GAMES}, got {cap}")
+    chunk = scenario.chunk_size
+    if "chunk_size" not in scenario.spec.get("scenario", {}):
+        chunk = precision_chunk(precision, cap)
+    head = {**scenario.spec.get("scenario", {}), "precision": precision, "games": cap}
+    return replace(
+        scenario, precision=precision, games=cap, chunk_size=chunk, spec={**scenario.spec, "scenario": head}
+    )

@@ -35,10 +35,15 @@ def wilson(successes: int, n: int, z: float = Z95) -> Interval:
     p = successes / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    half = wilson_half_width(p, n, z)
     low = 0.0 if successes == 0 else max(0.0, centre - half)  # exact at the edges, no rounding fuzz
     high = 1.0 if successes == n else min(1.0, centre + half)
     return Interval(p, low, high, n)
+
+
+def wilson_half_width(p: float, n: int, z: float = Z95) -> float:
+    """Half the width of the Wilson interval at observed rate `p` over `n` trials."""
+    return z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
 
 
 def mean_interval(values: np.ndarray, level: float = 0.95) -> Interval:

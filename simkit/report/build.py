@@ -49,8 +49,8 @@ import polars as pl
 from markupsafe import Markup
 
 from simkit import __version__
+from simkit.core import compare, stats
 from simkit.core import dataset as ds_io
-from simkit.core import stats
 from simkit.core.errors import UserError
 from simkit.report import charts
 
@@ -268,6 +268,7 @@ class Section:
     provenance: list[dict[str, Any]]  # [{path, sha256, components: [(name, source)]}]
     notes: list[str] = field(default_factory=list)
     repro: dict[str, Any] = field(default_factory=dict)
+    comparisons: list[dict[str, Any]] = field(default_factory=list)  # see paired_comparisons
 
 
 def _invented(manifest: dict[str, Any]) -> list[dict[str, Any]]:
@@ -334,6 +335,40 @@ def _notes(d: ds_io.Dataset, summary: pl.DataFrame) -> list[str]:
             "that do (column 'n win/loss')."
         )
     return notes
+
+
+MAX_COMPARISONS = 40
+
+
+def _grid_value(info: CellInfo, key: str) -> str:
+    return info.strategy if key == "strategy" else str(info.settings.get(key))
+
+
+def paired_comparisons(d: ds_io.Dataset, infos: Sequence[CellInfo]) -> list[dict[str, Any]]:
+    """For each setting the grid varies: every cell against the cell that differs from it only in
+    that setting, at the setting's first value, compared as pairs (`simkit compare`'s function)."""
+    games = d.games.with_columns(pl.col("won").cast(pl.Boolean), pl.col("score").cast(pl.Float64))
+    by_cell = {key[0]: part for key, part in games.partition_by("cell", as_dict=True).items()}
+    keys = [str(k) for k in d.manifest.get("grid_keys") or []]
+    rows: list[dict[str, Any]] = []
+    for key in keys:
+        values = list(dict.fromkeys(_grid_value(i, key) for i in infos))
+        if len(values) < 2:
+            continue
+
+        def rest(info: CellInfo, key: str = key) -> tuple:
+            return tuple(_grid_value(info, k) for k in keys if k != key)
+
+        baseline = {rest(i): i for i in infos if _grid_value(i, key) == values[0]}
+        for info in infos:
+            base = baseline.get(rest(info))
+            if base is None or base is info or info.cell not in by_cell or base.cell not in by_cell:
+                continue
+            c = compare.compare_frames(
+                by_cell[base.cell], by_cell[info.cell], base.cell, info.cell, (base.label, info.label)
+            )
+            rows.append({"key": key, "a": base.label, "b": info.label, "c": c})
+    return rows[:MAX_COMPARISONS]
 
 
 def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.DataFrame]:
@@ -444,6 +479,7 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
         provenance=_provenance(m),
         notes=_notes(d, summary),
         repro=_repro(d),
+        comparisons=paired_comparisons(d, infos),
     )
     return section, summary
 

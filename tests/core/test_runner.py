@@ -1,14 +1,7 @@
-"""The runner's contract: identical rows whatever the jobs, chunk size or global random state,
-and a resumed run equal to an uninterrupted one."""
+"""The runner's contract: shared seeds across cells, the dataset layout, resuming from the chunks
+on disk, and refusing another run's folder. (Backends and job counts: test_backends.py; kills,
+failures and bad input: test_trust.py.)"""
 
-import os
-import random
-import signal
-import subprocess
-import sys
-import time
-
-import numpy as np
 import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
@@ -36,23 +29,6 @@ def small_scenario(games=120, chunk=40, strategies=("greedy", "random")):
 
 def rows(out):
     return dataset.load(out).games
-
-
-def test_rows_do_not_depend_on_jobs_chunks_or_global_random(tmp_path):
-    runs = []
-    for name, jobs, backend, chunk in [
-        ("seq", 1, "sequential", 40),
-        ("loky1", 1, "loky", 40),
-        ("loky2", 2, "loky", 25),
-    ]:
-        random.seed(len(name))
-        np.random.seed(len(name))
-        sc = small_scenario(chunk=chunk)
-        runner.run(sc, tmp_path / name, jobs=jobs, backend=backend, progress=False)
-        runs.append(rows(tmp_path / name))
-    assert runs[0].height == 4 * 120
-    for other in runs[1:]:
-        assert_frame_equal(runs[0], other)
 
 
 def test_cells_share_seeds_so_game_i_sees_the_same_deal(tmp_path):
@@ -135,65 +111,3 @@ def test_seats_rotate_in_balanced_order():
         ("c", "a", "b"),
         ("a", "b", "c"),
     ]
-
-
-SCENARIO = """
-[scenario]
-name = "kill test"
-game = "eight-bit-invaders"
-games = 1200
-seed = 3
-chunk_size = 50
-
-[grid]
-strategy = ["greedy"]
-"""
-
-
-def test_a_killed_run_resumes_to_the_same_rows(tmp_path):
-    """A real subprocess, killed with SIGKILL once some chunks are on disk, then run again."""
-    spec = tmp_path / "s.toml"
-    spec.write_text(SCENARIO)
-    cmd = [sys.executable, "-m", "simkit.cli", "run", str(spec), "--backend", "sequential", "--quiet"]
-    killed = tmp_path / "killed"
-    proc = subprocess.Popen(
-        [*cmd, "--out", str(killed)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and len(dataset.finished_chunks(killed)) < 3:
-        time.sleep(0.05)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    done_before = len(dataset.finished_chunks(killed))
-    assert 3 <= done_before < 24, "the kill should land mid-run"
-    resumed = subprocess.run([*cmd, "--out", str(killed)], capture_output=True, text=True, check=True)
-    assert f"{done_before} chunks already on disk" in resumed.stdout
-    whole = tmp_path / "whole"
-    runner.run(scenario.load(spec), whole, backend="sequential", progress=False)
-    got = rows(killed)
-    assert got.height == 1200 and got["game_index"].n_unique() == 1200
-    assert_frame_equal(got, rows(whole))
-
-
-def test_a_failing_game_is_recorded_and_the_rest_are_played(tmp_path, monkeypatch):
-    from simkit.core.registry import get_game
-
-    engine = get_game("eight-bit-invaders")
-    real_play = type(engine).play
-
-    def flaky(self, settings, strategies, root_seed, game_index):
-        if game_index == 7:
-            raise RuntimeError("boom in game 7")
-        return real_play(self, settings, strategies, root_seed, game_index)
-
-    monkeypatch.setattr(type(engine), "play", flaky)
-    sc = scenario.parse(
-        {"scenario": {"name": "f", "game": "eight-bit-invaders", "games": 20, "seed": 1}}, "test"
-    )
-    summary = runner.run(sc, tmp_path / "d", backend="sequential", progress=False)
-    assert (summary.games, summary.failures) == (19, 1)
-    ds = dataset.load(tmp_path / "d")
-    assert 7 not in ds.games["game_index"].to_list() and ds.games.height == 19
-    failure = ds.failures.row(0, named=True)
-    assert (failure["game_index"], failure["seed"], failure["cell"]) == (7, 1, "c000")
-    assert "boom in game 7" in failure["error"] and "Traceback" in failure["traceback"]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from simkit.core import seeds
+from simkit.core.players import player_class
 from simkit.core.registry import GameResult, Setting, register
 from simkit.games.eight_bit_invaders import components, players
 from simkit.games.eight_bit_invaders.game import Game, Streams
@@ -22,6 +24,14 @@ STRATEGIES = {
         "scores every kill set by the counterattack, bombers, movement and next danger; plays bonus cards",
     ),
 }
+
+
+PLAYER_CLASSES = {name: cls for name, (cls, _) in STRATEGIES.items()}
+
+
+def _player(name: str, rng: random.Random) -> players.Player:
+    """A built-in strategy by name, or a user's `path/file.py:Class` (see RULES.md, "Players")."""
+    return player_class(name, PLAYER_CLASSES)(rng)
 
 
 class EightBitInvaders:
@@ -59,8 +69,7 @@ class EightBitInvaders:
         seq = seeds.game_sequence(root_seed, game_index)
         attack, movement, misc = seeds.streams(seq, 3, seeds.CHANCE)
         streams = Streams(setup=seeds.stream(seq, seeds.SETUP), attack=attack, movement=movement, misc=misc)
-        player_cls = STRATEGIES[strategies[0]][0]
-        player = player_cls(seeds.stream(seq, seeds.FIRST_SEAT))
+        player = _player(strategies[0], seeds.stream(seq, seeds.FIRST_SEAT))
         return Game(comp, settings.get("countdown", 7), settings.get("dice", 6), player, streams, log)
 
     def play(

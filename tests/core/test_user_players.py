@@ -1,0 +1,146 @@
+"""Users' own players: loaded from `file.py:Class` under every backend, confined to what a player
+at the table sees, and their mistakes reported with file, line and decision."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from simkit.core import dataset, players, runner, scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "scenarios" / "strategies" / "eight_bit_kill_bombers.py"
+
+
+def simkit(*args, **kwargs):
+    return subprocess.run(
+        [sys.executable, "-m", "simkit.cli", *map(str, args)], capture_output=True, text=True, **kwargs
+    )
+
+
+def one_cell(strategy, games=40, chunk=10):
+    return scenario.single_cell("eight-bit-invaders", games, 2, {}, [strategy], chunk)
+
+
+def test_the_example_player_gives_the_same_rows_on_every_backend(tmp_path):
+    spec = f"{EXAMPLE}:KillBombersFirst"
+    frames = {}
+    for name, backend, jobs in [("seq", "sequential", 1), ("loky", "loky", 2), ("dask", "dask", 2)]:
+        runner.run(one_cell(spec), tmp_path / name, jobs=jobs, backend=backend, progress=False)
+        ds = dataset.load(tmp_path / name)
+        assert ds.failures is None
+        frames[name] = ds.games
+    assert frames["seq"]["strategy"].unique().to_list() == [spec]
+    assert_frame_equal(frames["seq"], frames["loky"])
+    assert_frame_equal(frames["seq"], frames["dask"])
+    # it plays its own game: not the default player's rows
+    runner.run(one_cell("greedy"), tmp_path / "greedy", backend="sequential", progress=False)
+    greedy = dataset.load(tmp_path / "greedy").games
+    assert frames["seq"].drop("strategy").rows() != greedy.drop("strategy").rows()
+
+
+def test_a_player_travels_by_value_to_workers_that_lack_its_file(tmp_path):
+    """Workers compile the text shipped with each task: deleting the file after the run starts
+    (as on a remote machine that never had it) changes nothing."""
+    path = tmp_path / "mine.py"
+    path.write_text(EXAMPLE.read_text())
+    spec = f"{path}:KillBombersFirst"
+    cell = one_cell(spec).cells[0]
+    sources = players.sources_for([spec])
+    path.unlink()
+    players._sources.clear()  # this process forgets it too, as a fresh worker would
+    players._modules.clear()
+    _, _, games, _, failures = runner.play_chunk("eight-bit-invaders", cell, 2, 0, 5, sources)
+    assert len(games) == 5 and not failures
+
+
+CHEATS = {
+    "reads_the_bonus_pile": (
+        "def allocate(self, view, dice):\n        return view.bonus_pile[0]",
+        "AttributeError",
+    ),
+    "reads_the_streams": (
+        "def allocate(self, view, dice):\n        return view.game.streams",
+        "AttributeError",
+    ),
+    "illegal_die": (
+        "def allocate(self, view, dice):\n        return ((99, 0, 0),)",
+        "RuleViolation: allocate:",
+    ),
+    "malformed": (
+        "def allocate(self, view, dice):\n        return 'kill them all'",
+        "RuleViolation: allocate:",
+    ),
+    "raises": ("def allocate(self, view, dice):\n        return 1 / 0", "ZeroDivisionError"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CHEATS))
+def test_a_player_that_cheats_or_errs_fails_its_game_with_file_line_and_decision(tmp_path, case):
+    body, error = CHEATS[case]
+    path = tmp_path / "cheat.py"
+    path.write_text(
+        f"from simkit.games.eight_bit_invaders.players import Player\n\n\nclass Cheat(Player):\n    {body}\n"
+    )
+    out = tmp_path / "d"
+    result = simkit("simulate", "eight-bit-invaders", "-n", 6, "--strategy", f"{path}:Cheat", "--out", out)
+    assert result.returncode == 1 and "6 games failed" in result.stderr
+    errors = pl.read_parquet(out / "failures" / "*.parquet")["error"].to_list()  # no game finished
+    assert len(errors) == 6
+    for text in errors:
+        assert error in text, text
+        if error.startswith("RuleViolation"):
+            assert f"(user player: {path}:Cheat)" in text
+        else:
+            assert f"(in decision allocate, at {path}, line 6)" in text
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("class Mine:\n    def allocate(self, view, dice)\n        return ()\n", "line 2: syntax error"),
+        ("class Other:\n    pass\n", "defines no class named 'Mine'"),
+        ("raise ImportError('no numpy here')\n", "importing it raised ImportError: no numpy here"),
+    ],
+)
+def test_a_broken_player_file_is_refused_before_the_run(tmp_path, source, expected):
+    path = tmp_path / "mine.py"
+    path.write_text(source)
+    result = simkit(
+        "simulate", "eight-bit-invaders", "-n", 5, "--strategy", f"{path}:Mine", "--out", tmp_path / "o"
+    )
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and expected in lines[0] and str(path) in lines[0], lines
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_missing_player_file_is_refused(tmp_path):
+    result = simkit("replay", "eight-bit-invaders", "--strategy", "nowhere.py:Mine", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "strategy file not found: nowhere.py" in result.stderr
+
+
+def test_a_scenario_names_a_user_player_and_the_manifest_hashes_it(tmp_path):
+    spec = tmp_path / "s.toml"
+    spec.write_text(
+        '[scenario]\nname = "mine"\ngame = "eight-bit-invaders"\ngames = 20\nseed = 1\n'
+        f'[grid]\nstrategy = ["greedy", "{EXAMPLE}:KillBombersFirst"]\n'
+    )
+    result = simkit("run", spec, "--out", tmp_path / "d", "--quiet")
+    assert result.returncode == 0, result.stderr
+    ds = dataset.load(tmp_path / "d")
+    assert set(ds.games["strategy"].unique()) == {"greedy", f"{EXAMPLE}:KillBombersFirst"}
+    assert list(ds.manifest["strategy_files"]) == [str(EXAMPLE)]
+    assert len(ds.manifest["strategy_files"][str(EXAMPLE)]) == 64
+
+
+def test_replay_with_a_user_player_reads_like_the_game(tmp_path):
+    result = simkit(
+        "replay", "eight-bit-invaders", "--seed", "2:3", "--strategy", f"{EXAMPLE}:KillBombersFirst"
+    )
+    assert result.returncode == 0, result.stderr
+    assert "allocate" in result.stdout or "kill" in result.stdout
