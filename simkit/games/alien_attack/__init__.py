@@ -1,0 +1,200 @@
+"""Alien Attack: USA (competitive, 2-4 players; semi-cooperative variant): the registered engine."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from simkit.core import seeds
+from simkit.core.players import player_class
+from simkit.core.registry import GameResult, Setting, register
+from simkit.games.alien_attack import components, players, rules
+from simkit.games.alien_attack.game import SEMI_COOP_BASES, Game, new_game
+from simkit.games.alien_attack.state import BASE, POWER_NAMES
+
+STRATEGIES = {
+    "random": (players.RandomPlayer, "uniform over the open markers; a coin for every power"),
+    "greedy": (
+        players.GreedyPlayer,
+        "most points from this placement, then bases destroyed, then a park; powers by simple rules",
+    ),
+    "missions": (
+        players.MissionsPlayer,
+        "greedy plus marginal mission, Global card and Global Protection value; avoids likely captures",
+    ),
+    "rollout": (
+        players.RolloutPlayer,
+        "flat Monte Carlo: each open marker scored by `rollouts` playouts (missions players) to the end",
+    ),
+}
+
+
+PLAYER_CLASSES = {name: cls for name, (cls, _) in STRATEGIES.items()}
+
+
+def _player(name: str, rng: random.Random, settings: dict[str, Any] | None = None):
+    """Build one seat's player: the one place where strategies become objects (the rollout player
+    takes the `rollouts` setting)."""
+    cls = player_class(name, PLAYER_CLASSES)
+    if cls is players.RolloutPlayer:
+        return cls(rng, rollouts=(settings or {}).get("rollouts") or 8)
+    return cls(rng)
+
+
+class AlienAttack:
+    id = "alien-attack"
+    title = "Alien Attack: USA"
+    min_players = 2
+    max_players = 4
+    competitive = True
+    settings = (
+        Setting("players", "int", 2, "number of players (30 / 24 / 20 rounds)", choices=(2, 3, 4)),
+        Setting(
+            "variant",
+            "str",
+            "standard",
+            "standard, or semi-coop: fewer than 24 bases destroyed and everybody loses",
+            choices=("standard", "semi-coop"),
+        ),
+        Setting("data", "path", None, "board file (TOML); default: the built-in invented board"),
+        Setting(
+            "rollouts", "int", 8, "playouts per candidate for the rollout player (K)", minimum=1, maximum=1000
+        ),
+    )
+    strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
+    default_strategy = "greedy"
+
+    def data_files(self, settings: dict[str, Any]) -> list[Path]:
+        return [Path(components.load(settings.get("data")).path)]
+
+    def data_sources(self, settings: dict[str, Any]) -> dict[str, dict[str, str]]:
+        board = components.load(settings.get("data"))
+        return {board.path: board.sources}
+
+    def _game(
+        self,
+        settings: dict[str, Any],
+        strategies: Sequence[str],
+        root_seed: int,
+        game_index: int,
+        log: list | None,
+    ) -> Game:
+        board = components.load(settings.get("data"))
+        n = settings.get("players") or len(strategies)
+        if len(strategies) != n:
+            raise ValueError(f"{len(strategies)} strategies for {n} players")
+        seq = seeds.game_sequence(root_seed, game_index)
+        st = new_game(board, n, seeds.stream(seq, seeds.SETUP), seeds.stream(seq, seeds.CHANCE))
+        seats = [
+            _player(name, seeds.stream(seq, seeds.FIRST_SEAT + k), settings)
+            for k, name in enumerate(strategies)
+        ]
+        return Game(st, seats, log)
+
+    def _result(self, game: Game, variant: str) -> tuple[dict, list[dict]]:
+        st = game.st
+        final = rules.final_scores(st)
+        totals = [f["total"] for f in final]
+        win = rules.winners(totals, [f["best_city"] for f in final])
+        destroyed = sum(st.bases)
+        earth = destroyed >= SEMI_COOP_BASES
+        if variant == "semi-coop" and not earth:
+            win = []
+        ranked = sorted(totals, reverse=True)
+        record = {
+            "won": earth if variant == "semi-coop" else None,
+            "score": ranked[0],
+            "length": st.round,
+            "end_reason": ("earth_wins" if earth else "invasion_succeeds")
+            if variant == "semi-coop"
+            else "bag_empty",
+            "winners": len(win),
+            "winning_seat": win[0] if len(win) == 1 else -1,
+            "margin": ranked[0] - ranked[1],
+            "bases_destroyed": destroyed,
+            "bases_left": sum(1 for s in range(1, st.board.n + 1) if st.cell[s] == BASE),
+            "discs_captured": sum(st.captured),
+            "mean_score": sum(totals) / len(totals),
+        }
+        seats = []
+        for p, f in enumerate(final):
+            used = {POWER_NAMES[b]: not st.powers[p] & b for b in POWER_NAMES}
+            seats.append(
+                {
+                    "city_card": st.city_card[p],
+                    "border_card": st.border_card[p],
+                    "score": f["total"],
+                    "won": p in win,
+                    "placement_points": f["placement_points"],
+                    "city_mission": f["city_mission"],
+                    "border_mission": f["border_mission"],
+                    "parks": f["parks"],
+                    "bases": f["bases"],
+                    "territory": f["territory"],
+                    "protection": f["protection"],
+                    "discs_placed": st.placed[p],
+                    "discs_captured": st.captured[p],
+                    "bases_destroyed": st.bases[p],
+                    "parks_taken": st.parks[p],
+                    "largest_group": f["largest_group"],
+                    "city_card_cities": f["city_cards"],
+                    "border_discs": f["border_discs"],
+                    "powers_used": sum(used.values()),
+                    **{f"used_{k}": v for k, v in used.items()},
+                }
+            )
+        return record, seats
+
+    def play(
+        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
+    ) -> GameResult:
+        game = self._game(settings, strategies, root_seed, game_index, None)
+        game.play_rest()
+        record, seats = self._result(game, settings.get("variant", "standard"))
+        return GameResult(record, seats)
+
+    def replay(
+        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
+    ) -> list[dict]:
+        log: list[dict] = []
+        game = self._game(settings, strategies, root_seed, game_index, log)
+        st = game.st
+        log.append(
+            {
+                "event": "setup",
+                "turn": 0,
+                "players": st.players,
+                "seats": [
+                    {
+                        "seat": p,
+                        "strategy": strategies[p],
+                        "city_card": st.city_card[p],
+                        "border_card": st.border_card[p],
+                    }
+                    for p in range(st.players)
+                ],
+                "rounds": st.rounds,
+            }
+        )
+        game.play_rest()
+        variant = settings.get("variant", "standard")
+        record, seats = self._result(game, variant)
+        final = rules.final_scores(st)
+        for p, f in enumerate(final):
+            log.append({"event": "final", "turn": st.round, "seat": p, **f})
+        log.append(
+            {
+                "event": "end",
+                "turn": st.round,
+                "reason": record["end_reason"],
+                "winners": [p for p, row in enumerate(seats) if row["won"]],
+                "scores": [row["score"] for row in seats],
+                "bases_destroyed": record["bases_destroyed"],
+            }
+        )
+        return log
+
+
+ENGINE = register(AlienAttack())
