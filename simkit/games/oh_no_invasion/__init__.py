@@ -1,0 +1,142 @@
+"""Oh no... INVASION!!! (cooperative, 3-5 players; 2 outside the box): the registered engine."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from simkit.core import seeds
+from simkit.core.registry import GameResult, Setting, register
+from simkit.games.oh_no_invasion import components, players
+from simkit.games.oh_no_invasion.game import Game, Streams
+
+STRATEGIES = {
+    "random": (players.RandomPlayer, "legal choices at random (the Final Conflict: 1 in 10 at each chance)"),
+    "cautious": (
+        players.CautiousCrew,
+        "clears stations early, zaps freely, passes weapons; calls the Final Conflict at the threshold",
+    ),
+    "bold": (
+        players.BoldCrew,
+        "hoards weapons, zaps and clears only big threats; calls the Final Conflict at the threshold",
+    ),
+}
+DEFAULT_THRESHOLD = 6.0
+
+
+class SeatStream(random.Random):
+    """`seeds.stream(seq, FIRST_SEAT + seat)`, made on its first draw: the same numbers, but a
+    scripted crew that never draws does not pay for deriving four seed streams per game."""
+
+    def __init__(self, seq, seat: int) -> None:
+        super().__init__(0)
+        self._seq = seq
+        self._seat = seat
+        self._started = False
+
+    def _start(self) -> None:
+        self.setstate(seeds.stream(self._seq, seeds.FIRST_SEAT + self._seat).getstate())
+        self._started = True
+
+    def random(self) -> float:
+        if not self._started:
+            self._start()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        if not self._started:
+            self._start()
+        return super().getrandbits(k)
+
+
+def _player(name: str, rng: random.Random, final_conflict: float = DEFAULT_THRESHOLD) -> Any:
+    """The one place a strategy name becomes a player object (one per seat): a built-in crew, or
+    a user's `path/file.py:Class` through `simkit.core.players` (built as `Class(rng)`, or with
+    `final_conflict=` when it extends `players.Crew`)."""
+    if name in STRATEGIES:
+        cls = STRATEGIES[name][0]
+    else:
+        from simkit.core.players import player_class  # users' classes: loaded by core
+
+        cls = player_class(name, {n: c for n, (c, _) in STRATEGIES.items()})
+    if isinstance(cls, type) and issubclass(cls, players.Crew):
+        return cls(rng, final_conflict=final_conflict)
+    return cls(rng)
+
+
+class OhNoInvasion:
+    id = "oh-no-invasion"
+    title = "Oh no... INVASION!!!"
+    min_players = 2
+    max_players = 5
+    competitive = False
+    settings = (
+        Setting(
+            "players",
+            "int",
+            4,
+            "crew size: 3-5 as in the box; 2 is outside the box (an extension, not in the rulebook)",
+            choices=(2, 3, 4, 5),
+        ),
+        Setting(
+            "level",
+            "int",
+            1,
+            "0 Mister Vanilla, 1 Private McEasy (the rulebook's game), 2 Commander Roughit, "
+            "3 Captain Fabulous",
+            choices=(0, 1, 2, 3),
+        ),
+        Setting(
+            "final_conflict",
+            "float",
+            DEFAULT_THRESHOLD,
+            "crews call the Final Conflict when the crew's weapons in hand reach this many per strike "
+            "still needed (Shield aliens in play + 1)",
+            minimum=0.0,
+            maximum=20.0,
+        ),
+        Setting("data", "path", None, "component file (TOML); default: the built-in invented set"),
+    )
+    strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
+    default_strategy = "cautious"
+
+    def data_files(self, settings: dict[str, Any]) -> list[Path]:
+        return [Path(components.load(settings.get("data")).path)]
+
+    def data_sources(self, settings: dict[str, Any]) -> dict[str, dict[str, str]]:
+        comp = components.load(settings.get("data"))
+        return {comp.path: comp.sources}
+
+    def _game(
+        self,
+        settings: dict[str, Any],
+        strategies: Sequence[str],
+        root_seed: int,
+        game_index: int,
+        log: list | None,
+    ) -> Game:
+        comp = components.load(settings.get("data"))
+        n = settings.get("players", 4)
+        seq = seeds.game_sequence(root_seed, game_index)
+        resistance, spawn = seeds.streams(seq, 2, seeds.CHANCE)
+        streams = Streams(setup=seeds.stream(seq, seeds.SETUP), resistance=resistance, spawn=spawn)
+        threshold = settings.get("final_conflict", DEFAULT_THRESHOLD)
+        crew = [_player(strategies[0], SeatStream(seq, k), threshold) for k in range(n)]
+        return Game(comp, n, settings.get("level", 1), crew, streams, log)
+
+    def play(
+        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
+    ) -> GameResult:
+        return GameResult(self._game(settings, strategies, root_seed, game_index, None).play())
+
+    def replay(
+        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
+    ) -> list[dict]:
+        log: list[dict] = []
+        self._game(settings, strategies, root_seed, game_index, log).play()
+        return log
+
+
+ENGINE = register(OhNoInvasion())

@@ -1,0 +1,886 @@
+"""One game of Oh no... INVASION!!!: the turn sequence, the players' decisions and the event log.
+
+A game is a pure function of (components, settings, players, seed): all chance comes from the
+streams handed in, never from global random state. Rule references in brackets name rulebook
+sections; RULES.md lists every decision taken where the rulebook is open.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from simkit.games.oh_no_invasion import rules
+from simkit.games.oh_no_invasion.components import (
+    BLACK,
+    CATALYST,
+    EVAPORALIEN,
+    HUB,
+    INVALIEN,
+    MORPH_BOX,
+    WEAPON,
+    Components,
+)
+from simkit.games.oh_no_invasion.state import State, new_game, shuffle
+
+MAX_TURNS = 2_000  # a safety net far above any real game (the Spawn deck forces the end)
+MONSTER = -1  # the strike target "Spawnmonster" in a strike answer
+
+
+class RuleViolation(Exception):
+    """A player returned something the rules do not allow; names the decision and the seat."""
+
+
+class HiddenInformation(Exception):
+    """A player asked for something it cannot see at the table (another hand at level 3)."""
+
+
+class View:
+    """What one seat sees at a decision: the public table and its own hand; at levels 0-2 also
+    the others' hands (open cards at level 0, table talk at 1-2: RULINGS §2). Never the order of
+    either deck. Every accessor returns tuples: the view cannot change the game."""
+
+    __slots__ = ("_s", "comp", "seat")
+
+    def __init__(self, state: State, comp: Components, seat: int) -> None:
+        self._s = state
+        self.comp = comp
+        self.seat = seat
+
+    # --- the game ---
+    @property
+    def level(self) -> int:
+        return self._s.level
+
+    @property
+    def players(self) -> int:
+        return self._s.n
+
+    @property
+    def turn(self) -> int:
+        return self._s.turn
+
+    @property
+    def active(self) -> int:
+        return self._s.active
+
+    @property
+    def in_final_conflict(self) -> bool:
+        return self._s.final_conflict
+
+    @property
+    def open_hands(self) -> bool:
+        return self._s.level < 3
+
+    # --- hands ---
+    @property
+    def hand(self) -> tuple[int, ...]:
+        return tuple(self._s.hands[self.seat])
+
+    def hand_of(self, seat: int) -> tuple[int, ...]:
+        if seat != self.seat and self._s.level >= 3:
+            raise HiddenInformation("level 3: no discussion, other hands are hidden")
+        return tuple(self._s.hands[seat])
+
+    def hand_size(self, seat: int) -> int:
+        return len(self._s.hands[seat])
+
+    # --- stations (public) ---
+    @property
+    def alive(self) -> tuple[bool, ...]:
+        return tuple(self._s.alive)
+
+    def is_alive(self, seat: int) -> bool:
+        return self._s.alive[seat]
+
+    def modules(self, seat: int) -> tuple[tuple[int, int, bool], ...]:
+        """(Resistance card, Sabotalien card or -1, sabotaged) per module, the Hub first."""
+        s = self._s
+        return tuple(zip(s.mods[seat], s.sabo[seat], s.flipped[seat], strict=True))
+
+    def sabotaliens(self, seat: int) -> list[tuple[int, int, bool]]:
+        """(module card, Sabotalien card, sabotaged) for each module with a Sabotalien."""
+        s = self._s
+        sabo = s.sabo[seat]
+        return [(s.mods[seat][i], a, s.flipped[seat][i]) for i, a in enumerate(sabo) if a >= 0]
+
+    def aliens(self, seat: int) -> tuple[int, ...]:
+        """The Invalien and Evaporalien cards at the station (Sabotaliens: see `modules`)."""
+        return tuple(self._s.aliens[seat])
+
+    def figures(self, seat: int, colour: int) -> int:
+        """Alien figures of an Invalien/Evaporalien colour at the station."""
+        return self._s.figs[seat][colour]
+
+    def figures_of(self, seat: int) -> tuple[int, ...]:
+        """Alien figures of each of the 8 colours at the station (0 for Sabotalien colours)."""
+        return tuple(self._s.figs[seat])
+
+    def working(self, seat: int, category: int) -> int:
+        return rules.working(self.comp, self._s, seat, category)
+
+    def hub_works(self, seat: int) -> bool:
+        return rules.hub_works(self.comp, self._s, seat)
+
+    def teleport_partners(self, seat: int | None = None) -> list[int]:
+        return rules.teleport_partners(self.comp, self._s, self.seat if seat is None else seat)
+
+    # --- the Spawnmonster and the piles (public) ---
+    @property
+    def shield_count(self) -> int:
+        return len(self._s.shields)
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Cards in each hand (0 for eliminated players)."""
+        return tuple(map(len, self._s.hands))
+
+    @property
+    def cards_in_hands(self) -> int:
+        """All hand cards at the table (0 for eliminated players)."""
+        return sum(map(len, self._s.hands))
+
+    @property
+    def shields(self) -> tuple[int, ...]:
+        """Colours of the Shield aliens next to the Spawnmonster."""
+        col = self.comp.spawn_colour
+        return tuple(col[c] for c in self._s.shields)
+
+    @property
+    def deck_size(self) -> int:
+        return len(self._s.deck)
+
+    @property
+    def discard(self) -> tuple[int, ...]:
+        return tuple(self._s.discard)
+
+    @property
+    def spawn_deck_size(self) -> int:
+        return len(self._s.spawn_deck)
+
+    @property
+    def spawn_discard(self) -> tuple[int, ...]:
+        return tuple(self._s.spawn_discard)
+
+
+@dataclass
+class Streams:
+    """The chance streams of one game (core/seeds.py): the setup shuffles, the Resistance
+    reshuffles and the Spawn reshuffles (Final Conflict), kept apart."""
+
+    setup: random.Random
+    resistance: random.Random
+    spawn: random.Random
+
+
+STAT_KEYS = (
+    "actions",
+    "draws",
+    "transports",
+    "cards_drawn",
+    "resistance_reshuffles",
+    "spawn_drawn",
+    "shields_placed",
+    "aliens_zapped",
+    "aliens_flown_off",
+    "invasions",
+    "cards_evaporated",
+    "sabotages",
+    "modules_destroyed",
+    "modules_built",
+    "attacks",
+    "teleport_attacks",
+    "aliens_removed",
+    "weapons_discarded",
+    "morph_box_uses",
+    "setbacks_level0",
+    "players_eliminated",
+    "eliminated_invaliens",
+    "eliminated_sabotage",
+    "eliminated_kamikaze",
+    "kamikazes",
+    "kamikazes_countered",
+    "teleport_helps",
+    "shields_destroyed",
+    "spawn_reshuffles",
+)
+
+
+class Game:
+    """Runs one game. `log`, when a list, receives the event log (schema in RULES.md)."""
+
+    def __init__(
+        self,
+        comp: Components,
+        n: int,
+        level: int,
+        players: list[Any],
+        streams: Streams,
+        log: list | None = None,
+    ) -> None:
+        self.comp = comp
+        self.players = players
+        self.streams = streams
+        self.log = log
+        self.state = new_game(comp, n, level, streams.setup)
+        self._views = [View(self.state, comp, p) for p in range(n)]
+        self.stats = dict.fromkeys(STAT_KEYS, 0)
+        self.fc_turn = 0
+        self.fc_shields = -1
+        self.fc_weapons = -1
+        self.fc_moment = ""
+
+    # --- log helpers -------------------------------------------------------------------------
+
+    def _emit(self, event: str, **data: Any) -> None:
+        """Log an event; callers that build costly arguments check `self.log` first."""
+        if self.log is not None:
+            self.log.append({"event": event, "turn": self.state.turn, **data})
+
+    def _names(self, cards) -> list[str]:
+        return [self.comp.res_name[c] for c in cards]
+
+    def _seat(self, seat: int) -> str:
+        return f"P{seat + 1}"
+
+    def station(self, seat: int) -> str:
+        """One player's table as a line: hand | modules (Sabotaliens, sabotage) | alien figures."""
+        s, comp = self.state, self.comp
+        if not s.alive[seat]:
+            return "eliminated"
+        mods = []
+        for m, a, f in zip(s.mods[seat], s.sabo[seat], s.flipped[seat], strict=True):
+            text = comp.res_name[m]
+            if m in comp.hubs:
+                text += " [" + " ".join(comp.colours[c] for c in comp.res_symbols[m]) + "]"
+            if a >= 0:
+                text += f" + {comp.colours[comp.spawn_colour[a]]} Sabotalien"
+            if f:
+                text += " (sabotaged)"
+            mods.append(text)
+        figures = ", ".join(f"{comp.colours[c]} {k}" for c, k in enumerate(s.figs[seat]) if k)
+        hand = ", ".join(self._names(s.hands[seat]))
+        return f"hand: {hand or '-'} | modules: {', '.join(mods) or '-'} | aliens: {figures or '-'}"
+
+    def snapshot(self) -> dict:
+        s, comp = self.state, self.comp
+        return {
+            "player": self._seat(s.active),
+            "final_conflict": s.final_conflict,
+            "shields": [comp.colours[comp.spawn_colour[c]] for c in s.shields],
+            "piles": {
+                "deck": len(s.deck),
+                "discard": len(s.discard),
+                "spawn_deck": len(s.spawn_deck),
+                "spawn_discard": len(s.spawn_discard),
+            },
+            "stations": {self._seat(p): self.station(p) for p in range(s.n)},
+        }
+
+    # --- helpers -----------------------------------------------------------------------------
+
+    def _view(self, seat: int) -> View:
+        view = self._views[seat]
+        if view._s is not self.state:  # a test swapped in its own state
+            self._views = [View(self.state, self.comp, p) for p in range(self.state.n)]
+            view = self._views[seat]
+        return view
+
+    def _violation(self, decision: str, seat: int, problem: str) -> RuleViolation:
+        return RuleViolation(f"{decision} ({self._seat(seat)}): {problem}")
+
+    def _seats_from_active(self) -> list[int]:
+        s = self.state
+        return [(s.active + k) % s.n for k in range(s.n)]
+
+    def crew_weapons(self) -> int:
+        s, cat = self.state, self.comp.res_category
+        return sum(1 for p in range(s.n) if s.alive[p] for c in s.hands[p] if cat[c] == WEAPON)
+
+    # --- the Resistance deck -----------------------------------------------------------------
+
+    def _draw_resistance(self, seat: int, count: int) -> list[int]:
+        """[Action phase] draw; an empty deck is remade from the shuffled discards."""
+        s = self.state
+        got = []
+        for _ in range(count):
+            if not s.deck:
+                if not s.discard:
+                    break
+                s.deck = s.discard
+                s.discard = []
+                shuffle(self.streams.resistance, s.deck)
+                self.stats["resistance_reshuffles"] += 1
+                self._emit("reshuffle_resistance", cards=len(s.deck))
+            card = s.deck.pop()
+            s.hands[seat].append(card)
+            got.append(card)
+        self.stats["cards_drawn"] += len(got)
+        return got
+
+    def _discard_from_hand(self, seat: int, cards) -> None:
+        hand = self.state.hands[seat]
+        for c in cards:
+            hand.remove(c)
+            self.state.discard.append(c)
+
+    # --- elimination -------------------------------------------------------------------------
+
+    def eliminate(self, seat: int, cause: str) -> None:
+        """Players that are eliminated discard everything; the Hub goes to the box. Level 0,
+        eliminated by Invaliens: discard hand, extra modules and aliens, but stay in the game."""
+        s, comp = self.state, self.comp
+        stays = s.level == 0 and cause == "invaliens"
+        if self.log is not None:
+            self._emit("eliminated", player=self._seat(seat), cause=cause, stays_in_game=stays)
+        s.discard.extend(s.hands[seat])
+        s.hands[seat] = []
+        s.spawn_discard.extend(s.aliens[seat])
+        s.aliens[seat] = []
+        s.figs[seat] = [0] * 8
+        s.spawn_discard.extend(a for a in s.sabo[seat] if a >= 0)
+        keep = []
+        for m in s.mods[seat]:
+            if stays and comp.res_category[m] == HUB:
+                keep.append(m)
+            elif comp.res_category[m] == HUB:
+                s.box.append(m)
+            else:
+                s.discard.append(m)
+        s.mods[seat] = keep
+        s.sabo[seat] = [-1] * len(keep)
+        s.flipped[seat] = [False] * len(keep)
+        s.recount(seat)
+        if stays:
+            self.stats["setbacks_level0"] += 1
+            return
+        s.alive[seat] = False
+        self.stats["players_eliminated"] += 1
+        self.stats["eliminated_" + cause] += 1
+        if not any(s.alive):
+            s.end_reason = "crew_eliminated"
+
+    # --- the invasion ------------------------------------------------------------------------
+
+    def spawn(self, seat: int) -> None:
+        """[Action: The Invasion] draw a Spawn card after an action and resolve it."""
+        s, comp = self.state, self.comp
+        if not s.spawn_deck:  # cannot happen before the 8th shield; kept for odd data files
+            self._reshuffle_spawn()
+            if not s.spawn_deck:
+                return
+        card = s.spawn_deck.pop()
+        self.stats["spawn_drawn"] += 1
+        if comp.spawn_shield[card]:
+            s.shields.append(card)
+            self.stats["shields_placed"] += 1
+            if len(s.shields) >= comp.shields_total:
+                s.end_reason = "shields_complete"
+            if self.log is not None:
+                self._emit(
+                    "shield", player=self._seat(seat), alien=comp.spawn_name[card], shields=len(s.shields)
+                )
+            return
+        s.flying = card
+        path, target = rules.flight(comp, s, seat, card)
+        if self.log is not None:
+            self._emit(
+                "spawn",
+                player=self._seat(seat),
+                alien=comp.spawn_name[card],
+                path=[self._seat(p) for p in path],
+                target=self._seat(target) if target >= 0 else None,
+            )
+        if target < 0:
+            s.flying = -1
+            s.spawn_discard.append(card)
+            self.stats["aliens_flown_off"] += 1
+            if self.log is not None:
+                self._emit("flies_off", alien=comp.spawn_name[card])
+            return
+        colour = comp.spawn_colour[card]
+        # [ZAPPING] the active player, then every player it flies past or is about to invade
+        zappers = comp.zappers[colour]
+        for p in path:
+            hand = s.hands[p]
+            if zappers.isdisjoint(hand):
+                continue
+            options = rules.zap_cards(comp, hand, colour)
+            answer = self.players[p].zap(self._view(p), card, target)
+            if answer is None:
+                continue
+            if answer not in options:
+                raise self._violation(
+                    "zap", p, f"{answer!r} is not a weapon in hand of the alien's colour or black"
+                )
+            hand.remove(answer)
+            s.discard.append(answer)
+            s.flying = -1
+            s.spawn_discard.append(card)
+            self.stats["aliens_zapped"] += 1
+            if self.log is not None:
+                self._emit(
+                    "zap", player=self._seat(p), weapon=comp.res_name[answer], alien=comp.spawn_name[card]
+                )
+            return
+        self.place(target, card)
+        if s.end_reason is None:
+            self.attack_order(card)
+
+    def place(self, target: int, card: int) -> None:
+        """[Flying] the alien joins the station; a Sabotalien takes a free module with its symbol
+        (the station's owner chooses among several)."""
+        s, comp = self.state, self.comp
+        kind = comp.spawn_kind[card]
+        s.flying = -1
+        self.stats["invasions"] += 1
+        if kind == INVALIEN or kind == EVAPORALIEN:
+            s.aliens[target].append(card)
+            s.figs[target][comp.spawn_colour[card]] += comp.spawn_aliens[card]
+            if self.log is not None:
+                self._emit("invade", player=self._seat(target), alien=comp.spawn_name[card])
+            return
+        options = rules.free_slots(comp, s, target, comp.spawn_colour[card])
+        slot = options[0]
+        if len(options) > 1:
+            slot = self.players[target].sabotalien_module(self._view(target), card, tuple(options))
+            if slot not in options:
+                raise self._violation("sabotalien_module", target, f"{slot!r} is not one of {options}")
+        s.sabo[target][slot] = card
+        if self.log is not None:
+            self._emit(
+                "invade",
+                player=self._seat(target),
+                alien=comp.spawn_name[card],
+                module=comp.res_name[s.mods[target][slot]],
+            )
+
+    def attack_order(self, card: int) -> None:
+        """[Attack orders] every alien of the ordered colour on every station attacks."""
+        s, comp = self.state, self.comp
+        kind = comp.spawn_kind[card]
+        order = comp.spawn_orders[card]
+        seats = self._seats_from_active()
+        if kind == INVALIEN:
+            threshold = comp.spawn_threshold[card]
+            if self.log is not None:
+                counts = {self._seat(p): s.figs[p][order] for p in seats if s.alive[p] and s.figs[p][order]}
+                self._emit("order", ordered=comp.colours[order], threshold=threshold, figures=counts)
+            for p in seats:
+                if s.alive[p] and s.figs[p][order] >= threshold:
+                    self.eliminate(p, "invaliens")
+                    if s.end_reason is not None:
+                        return
+        elif kind == EVAPORALIEN:
+            if self.log is not None:
+                counts = {self._seat(p): s.figs[p][order] for p in seats if s.alive[p] and s.figs[p][order]}
+                self._emit("order", ordered=comp.colours[order], figures=counts)
+            for p in seats:
+                need = s.figs[p][order]
+                hand = s.hands[p]
+                if not s.alive[p] or not need or not hand:
+                    continue
+                if need >= len(hand):
+                    lost = list(hand)
+                else:
+                    answer = self.players[p].discard(self._view(p), need)
+                    try:
+                        lost = list(answer)
+                    except TypeError:
+                        raise self._violation("discard", p, f"{answer!r} is not a list of cards") from None
+                    if len(lost) != need or len(set(lost)) != need or not all(c in hand for c in lost):
+                        raise self._violation("discard", p, f"{answer!r} is not {need} distinct hand cards")
+                self._discard_from_hand(p, lost)
+                self.stats["cards_evaporated"] += len(lost)
+                if self.log is not None:
+                    self._emit("evaporate", player=self._seat(p), cards=self._names(lost))
+        else:
+            if self.log is not None:
+                self._emit("order", ordered=comp.colours[order])
+            for p in seats:
+                if not s.alive[p]:
+                    continue
+                hits = [i for i, a in enumerate(s.sabo[p]) if a >= 0 and comp.spawn_colour[a] == order]
+                destroyed = False
+                for i in reversed(hits):
+                    module = s.mods[p][i]
+                    if not s.flipped[p][i]:
+                        s.flipped[p][i] = True
+                        s.recount(p)
+                        self.stats["sabotages"] += 1
+                        if self.log is not None:
+                            self._emit("sabotage", player=self._seat(p), module=comp.res_name[module])
+                    elif s.level >= 2:
+                        # Level 2: a sabotaged module attacked again is discarded with its Sabotalien
+                        s.spawn_discard.append(s.sabo[p][i])
+                        (s.box if comp.res_category[module] == HUB else s.discard).append(module)
+                        del s.mods[p][i], s.sabo[p][i], s.flipped[p][i]
+                        s.recount(p)
+                        self.stats["modules_destroyed"] += 1
+                        destroyed = True
+                        if self.log is not None:
+                            self._emit("module_destroyed", player=self._seat(p), module=comp.res_name[module])
+                if destroyed and not s.mods[p]:
+                    self.eliminate(p, "sabotage")
+                    if s.end_reason is not None:
+                        return
+
+    # --- the turn ----------------------------------------------------------------------------
+
+    def action(self, seat: int, number: int) -> bool:
+        """[Action] one Draw or Transport, then a Spawn card; False when the player ends actions."""
+        s, comp = self.state, self.comp
+        answer = self.players[seat].action(self._view(seat), number)
+        if not isinstance(answer, tuple) or not answer:
+            raise self._violation("action", seat, f"{answer!r} is not an action tuple")
+        if answer[0] == "end" and len(answer) == 1:
+            if number == 0:
+                raise self._violation("action", seat, "the first action cannot be 'end' (one or two actions)")
+            return False
+        if answer[0] == "draw" and len(answer) == 1:
+            count = 1
+            if rules.working(comp, s, seat, CATALYST) and not (s.level >= 2 and s.catalyst_used):
+                count = 2
+                if s.level >= 2:
+                    s.catalyst_used = True
+            got = self._draw_resistance(seat, count)
+            self.stats["draws"] += 1
+            if self.log is not None:
+                self._emit("draw", player=self._seat(seat), cards=self._names(got))
+        elif answer[0] == "transport" and len(answer) == 3:
+            _, to, cards = answer
+            hand = s.hands[seat]
+            if not rules.hub_works(comp, s, seat):
+                raise self._violation("action", seat, "transport needs a working Transport Hub")
+            if type(to) is not int or not 0 <= to < s.n or to == seat or not s.alive[to]:
+                raise self._violation("action", seat, f"transport to {to!r}: not another living player")
+            try:
+                cards = list(cards)
+            except TypeError:
+                raise self._violation("action", seat, f"transport cards {cards!r} are not a list") from None
+            if not cards or len(set(cards)) != len(cards) or not all(c in hand for c in cards):
+                raise self._violation(
+                    "action", seat, f"transport cards {cards!r}: give one or more hand cards"
+                )
+            for c in cards:
+                hand.remove(c)
+                s.hands[to].append(c)
+            self.stats["transports"] += 1
+            if self.log is not None:
+                self._emit("transport", player=self._seat(seat), to=self._seat(to), cards=self._names(cards))
+        else:
+            raise self._violation(
+                "action", seat, f"{answer!r} is not ('draw',), ('transport', seat, cards) or ('end',)"
+            )
+        self.stats["actions"] += 1
+        self.spawn(seat)
+        return True
+
+    def build(self, seat: int) -> None:
+        """[Build phase] place Module cards from hand; they work at once."""
+        s, comp = self.state, self.comp
+        hand = s.hands[seat]
+        is_module = comp.res_is_module
+        if not any(is_module[c] for c in hand):
+            return
+        answer = self.players[seat].build(self._view(seat))
+        try:
+            cards = list(answer)
+        except TypeError:
+            raise self._violation("build", seat, f"{answer!r} is not a list of cards") from None
+        if len(set(cards)) != len(cards) or not all(c in hand and is_module[c] for c in cards):
+            raise self._violation("build", seat, f"{answer!r} is not a set of module cards in hand")
+        for c in cards:
+            hand.remove(c)
+            s.add_module(seat, c)
+        self.stats["modules_built"] += len(cards)
+        if cards and self.log is not None:
+            self._emit("build", player=self._seat(seat), modules=self._names(cards))
+
+    def combat(self, seat: int) -> None:
+        """[Combat phase] one attack: the active player on their own station, or with working
+        Teleporters on both sides, the active player on another's station or another on theirs."""
+        s, comp = self.state, self.comp
+        answer = self.players[seat].combat(self._view(seat))
+        if answer is None:
+            return
+        if not (isinstance(answer, tuple) and len(answer) == 2):
+            raise self._violation("combat", seat, f"{answer!r} is not None or (attacker, target)")
+        attacker, target = answer
+        if not (attacker == seat and target == seat) and not (
+            (attacker == seat or target == seat)
+            and (attacker if target == seat else target) in rules.teleport_partners(comp, s, seat)
+        ):
+            raise self._violation(
+                "combat", seat, f"attacker {attacker!r} on station {target!r} is not allowed"
+            )
+        plan = self.players[attacker].attack(self._view(attacker), target)
+        hand = s.hands[attacker]
+        error = rules.attack_error(comp, hand, plan, rules.working(comp, s, attacker, MORPH_BOX))
+        if error:
+            raise self._violation("attack", attacker, error)
+        plays, morphs = tuple(plan[0]), tuple(plan[1])
+        if not plays and not morphs:
+            return
+        colours = {c for _, c in plays} | {c for _, c in morphs}
+        lost = rules.attack_discards(comp, plays)
+        for (a, b), _ in morphs:
+            lost += [a, b]
+        self._discard_from_hand(attacker, lost)
+        removed = [a for a in s.aliens[target] if comp.spawn_colour[a] in colours]
+        if removed:
+            s.aliens[target] = [a for a in s.aliens[target] if comp.spawn_colour[a] not in colours]
+            s.spawn_discard.extend(removed)
+            for c in colours:
+                s.figs[target][c] = 0
+        sabo, flipped = s.sabo[target], s.flipped[target]
+        for i, a in enumerate(sabo):
+            if a >= 0 and comp.spawn_colour[a] in colours:
+                s.spawn_discard.append(a)
+                removed.append(a)
+                sabo[i] = -1
+                if flipped[i]:
+                    flipped[i] = False
+                    s.recount(target)
+        self.stats["attacks"] += 1
+        self.stats["teleport_attacks"] += attacker != target
+        self.stats["aliens_removed"] += len(removed)
+        self.stats["weapons_discarded"] += len(lost) - 2 * len(morphs)
+        self.stats["morph_box_uses"] += len(morphs)
+        if self.log is not None:
+            self._emit(
+                "combat",
+                attacker=self._seat(attacker),
+                station=self._seat(target),
+                played=[f"{comp.res_name[c]} as {comp.colours[k]}" for c, k in plays],
+                morph_box=[
+                    f"{comp.res_name[a]} + {comp.res_name[b]} as {comp.colours[k]}" for (a, b), k in morphs
+                ],
+                cleared=sorted(comp.colours[c] for c in colours),
+                removed=[comp.spawn_name[a] for a in removed],
+                discarded=self._names(lost),
+            )
+
+    def ask_final_conflict(self, seat: int, moment: str) -> bool:
+        """[The Final Conflict] the active player may call it at the start of the turn or after
+        combat (RULINGS §2); the active player then faces the first kamikaze at once."""
+        s = self.state
+        if not self.players[seat].final_conflict(self._view(seat), moment):
+            return False
+        s.final_conflict = True
+        self.fc_turn = s.turn
+        self.fc_shields = len(s.shields)
+        self.fc_weapons = self.crew_weapons()
+        self.fc_moment = moment
+        if self.log is not None:
+            self._emit(
+                "final_conflict",
+                player=self._seat(seat),
+                moment=moment,
+                shields=len(s.shields),
+                crew_weapons=self.fc_weapons,
+                hands={self._seat(p): self._names(s.hands[p]) for p in range(s.n) if s.alive[p]},
+            )
+        self.final_conflict_turn(seat)
+        return True
+
+    def turn(self, seat: int) -> None:
+        s = self.state
+        if self.ask_final_conflict(seat, "start"):
+            return
+        for number in (0, 1):
+            if not self.action(seat, number):
+                break
+            if s.end_reason is not None or not s.alive[seat]:
+                return
+        self.build(seat)
+        self.combat(seat)
+        self.ask_final_conflict(seat, "after_combat")
+
+    # --- the Final Conflict ------------------------------------------------------------------
+
+    def _reshuffle_spawn(self) -> None:
+        s = self.state
+        if s.spawn_discard:
+            s.spawn_deck = s.spawn_discard
+            s.spawn_discard = []
+            shuffle(self.streams.spawn, s.spawn_deck)
+            self.stats["spawn_reshuffles"] += 1
+            self._emit("reshuffle_spawn", cards=len(s.spawn_deck))
+
+    def _use(
+        self, decision: str, who: int, answer, colour: int, strike: bool
+    ) -> tuple[list[int], int] | None:
+        """Check a counter/strike answer by `who` and return (cards spent, colour hit), or None
+        for no answer. `colour` is the kamikaze's colour (counter) or ignored (strike)."""
+        s, comp = self.state, self.comp
+        hand = s.hands[who]
+        if answer is None:
+            return None
+        if not isinstance(answer, tuple) or len(answer) != (3 if strike else 2):
+            raise self._violation(decision, who, f"{answer!r} is not a valid answer")
+        how, what = answer[0], answer[1]
+        if strike:
+            colour = answer[2]
+            shield_colours = {comp.spawn_colour[c] for c in s.shields}
+            if s.shields:
+                if colour not in shield_colours:
+                    raise self._violation(decision, who, f"no Shield alien of colour {colour!r}")
+            elif colour != MONSTER or how != "weapon":
+                raise self._violation(
+                    decision, who, "no Shield alien left: strike the Spawnmonster with a weapon"
+                )
+        if how == "weapon":
+            if what not in hand or comp.res_category[what] != WEAPON:
+                raise self._violation(decision, who, f"{what!r} is not a weapon in hand")
+            wc = comp.res_colour[what]
+            ok = wc == colour or (strike and (wc == BLACK or colour == MONSTER))
+            if not ok:
+                raise self._violation(
+                    decision, who, f"{comp.res_name[what]} cannot hit {comp.colours[colour]}"
+                )
+            return [what], colour
+        if how == "morph":
+            if not rules.working(comp, s, who, MORPH_BOX):
+                raise self._violation(decision, who, "no working Morph-box")
+            if not (isinstance(what, tuple | list) and len(what) == 2):
+                raise self._violation(decision, who, f"{what!r} is not two cards")
+            a, b = what
+            if a not in hand or b not in hand or not rules.morph_pair_ok(comp, a, b):
+                raise self._violation(decision, who, f"{what!r} are not two hand cards of one colour or type")
+            self.stats["morph_box_uses"] += 1
+            return [a, b], colour
+        raise self._violation(decision, who, f"{answer!r}: use 'weapon' or 'morph'")
+
+    def final_conflict_turn(self, seat: int) -> None:
+        """[The Final Conflict] 1. kamikaze: counter or be eliminated; 2. strike."""
+        s, comp = self.state, self.comp
+        if not s.spawn_deck:
+            self._reshuffle_spawn()
+        if s.spawn_deck:
+            card = s.spawn_deck.pop()
+            s.flying = card
+            self.stats["kamikazes"] += 1
+            colour = comp.spawn_colour[card]
+            if self.log is not None:
+                self._emit(
+                    "kamikaze",
+                    player=self._seat(seat),
+                    alien=comp.spawn_name[card],
+                    colour=comp.colours[colour],
+                )
+            answer = self.players[seat].counter(self._view(seat), card)
+            who = seat
+            if isinstance(answer, tuple) and len(answer) == 2 and answer[0] == "help":
+                helper = answer[1]
+                if helper not in rules.teleport_partners(comp, s, seat):
+                    raise self._violation("counter", seat, f"{helper!r} is not a Teleporter partner")
+                who = helper
+                answer = self.players[helper].help_counter(self._view(helper), card, seat)
+                self.stats["teleport_helps"] += answer is not None
+            used = self._use("help_counter" if who != seat else "counter", who, answer, colour, False)
+            s.flying = -1
+            s.spawn_discard.append(card)
+            if used is None:
+                self.eliminate(seat, "kamikaze")
+                return
+            self._discard_from_hand(who, used[0])
+            self.stats["kamikazes_countered"] += 1
+            if self.log is not None:
+                self._emit(
+                    "counter",
+                    player=self._seat(who),
+                    helping=self._seat(seat) if who != seat else None,
+                    cards=self._names(used[0]),
+                    alien=comp.spawn_name[card],
+                )
+        # 2. Strike!!! one strike per turn: a Shield alien, or with none left the Spawnmonster
+        answer = self.players[seat].strike(self._view(seat))
+        who = seat
+        if isinstance(answer, tuple) and len(answer) == 2 and answer[0] == "help":
+            helper = answer[1]
+            if s.level != 0 or not s.shields or helper not in rules.teleport_partners(comp, s, seat):
+                raise self._violation(
+                    "strike", seat, "Teleporter help at the strike: level 0, Shield aliens only"
+                )
+            who = helper
+            answer = self.players[helper].help_strike(self._view(helper), seat)
+            self.stats["teleport_helps"] += answer is not None
+        used = self._use("help_strike" if who != seat else "strike", who, answer, MONSTER, True)
+        if used is None:
+            if self.log is not None:
+                self._emit("no_strike", player=self._seat(seat))
+            return
+        self._discard_from_hand(who, used[0])
+        if used[1] == MONSTER:
+            s.end_reason = "spawnmonster_destroyed"
+            if self.log is not None:
+                self._emit("spawnmonster_destroyed", player=self._seat(who), weapon=self._names(used[0]))
+            return
+        shield = next(c for c in s.shields if comp.spawn_colour[c] == used[1])
+        s.shields.remove(shield)
+        s.spawn_discard.append(shield)
+        self.stats["shields_destroyed"] += 1
+        if self.log is not None:
+            self._emit(
+                "strike",
+                player=self._seat(who),
+                helping=self._seat(seat) if who != seat else None,
+                cards=self._names(used[0]),
+                shield=comp.colours[used[1]],
+                shields_left=len(s.shields),
+            )
+
+    # --- the game ----------------------------------------------------------------------------
+
+    def play(self) -> dict[str, Any]:
+        s, comp = self.state, self.comp
+        if self.log is not None:
+            self._emit(
+                "setup",
+                players=s.n,
+                level=s.level,
+                hubs={
+                    self._seat(p): comp.res_name[m]
+                    + " ["
+                    + " ".join(comp.colours[c] for c in comp.res_symbols[m])
+                    + "]"
+                    for p in range(s.n)
+                    for m in s.mods[p][:1]
+                },
+                deck=len(s.deck),
+                spawn_deck=len(s.spawn_deck),
+            )
+        while s.end_reason is None:
+            s.turn += 1
+            if s.turn > MAX_TURNS:
+                raise RuntimeError(f"game did not end within {MAX_TURNS} turns")
+            seat = s.active
+            s.catalyst_used = False
+            if self.log is not None:
+                self._emit("turn", **self.snapshot())
+            if s.final_conflict:
+                self.final_conflict_turn(seat)
+            else:
+                self.turn(seat)
+            if s.end_reason is None:
+                s.active = rules.next_alive(s, seat)
+        won = s.end_reason == "spawnmonster_destroyed"
+        survivors = sum(s.alive)
+        score = comp.points[s.level] * survivors if won else 0
+        self._emit("end", reason=s.end_reason, won=won, survivors=survivors, score=score)
+        return {
+            "won": won,
+            "score": score,
+            "length": s.turn,
+            "end_reason": s.end_reason,
+            "survivors": survivors,
+            "final_conflict_called": self.fc_turn > 0,
+            "final_conflict_turn": self.fc_turn,
+            "final_conflict_moment": self.fc_moment,
+            "final_conflict_shields": self.fc_shields,
+            "final_conflict_weapons": self.fc_weapons,
+            "shields_in_play": len(s.shields),
+            **self.stats,
+        }

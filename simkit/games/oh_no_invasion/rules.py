@@ -1,0 +1,160 @@
+"""Legal moves and rule look-ups on a `State`, with no strategy in them (RULES.md cites each rule)."""
+
+from __future__ import annotations
+
+from simkit.games.oh_no_invasion.components import (
+    BLACK,
+    HUB,
+    SABOTALIEN,
+    TELEPORTER,
+    WEAPON,
+    Components,
+)
+from simkit.games.oh_no_invasion.state import State
+
+
+def working(comp: Components, state: State, seat: int, category: int) -> int:
+    """How many unsabotaged modules of `category` the station of `seat` has."""
+    return state.works[seat][category]
+
+
+def hub_works(comp: Components, state: State, seat: int) -> bool:
+    """The Hub is there (level 2 can destroy it) and not sabotaged."""
+    return state.works[seat][HUB] > 0
+
+
+def teleport_partners(comp: Components, state: State, seat: int) -> list[int]:
+    """Other living players who, with `seat`, both have a working Teleporter (Component notes)."""
+    works = state.works
+    if not works[seat][TELEPORTER]:
+        return []
+    return [p for p in range(state.n) if p != seat and state.alive[p] and works[p][TELEPORTER]]
+
+
+def free_slots(comp: Components, state: State, seat: int, colour: int) -> list[int]:
+    """Modules of the station that show `colour` and have no Sabotalien next to them."""
+    syms = comp.res_symbols
+    sabo = state.sabo[seat]
+    return [i for i, m in enumerate(state.mods[seat]) if sabo[i] < 0 and colour in syms[m]]
+
+
+def shows(comp: Components, state: State, seat: int, colour: int) -> bool:
+    """The station shows `colour` on any module (sabotaged modules still show their symbols)."""
+    return state.shown[seat][colour] > 0
+
+
+def flight(comp: Components, state: State, start: int, card: int) -> tuple[list[int], int]:
+    """(stations visited, target) for a drawn invader (rulebook, Flying; RULINGS §2): from the
+    active player's station round the table in the card's direction, each living station once;
+    the first with a matching symbol (Sabotaliens: a free module with it) is the target, -1 if
+    none (the alien is discarded). The path ends at the target."""
+    colour = comp.spawn_colour[card]
+    step = comp.spawn_flies[card]
+    sabotalien = comp.spawn_kind[card] == SABOTALIEN
+    n = state.n
+    path: list[int] = []
+    seat = start
+    for _ in range(n):
+        if state.alive[seat]:
+            path.append(seat)
+            if free_slots(comp, state, seat, colour) if sabotalien else shows(comp, state, seat, colour):
+                return path, seat
+        seat = (seat + step) % n
+    return path, -1
+
+
+def zap_cards(comp: Components, hand: list[int] | tuple[int, ...], colour: int) -> list[int]:
+    """Weapons that can ZAP a flying alien of `colour`: that colour, or black (RULINGS §2)."""
+    zappers = comp.zappers[colour]
+    return [c for c in hand if c in zappers]
+
+
+def counter_cards(comp: Components, hand: list[int] | tuple[int, ...], colour: int) -> list[int]:
+    """Weapons that counter a kamikaze alien of `colour`: that colour only, never black."""
+    rc, cat = comp.res_colour, comp.res_category
+    return [c for c in hand if cat[c] == WEAPON and rc[c] == colour]
+
+
+def weapons(comp: Components, hand: list[int] | tuple[int, ...]) -> list[int]:
+    cat = comp.res_category
+    return [c for c in hand if cat[c] == WEAPON]
+
+
+def morph_pair_ok(comp: Components, a: int, b: int) -> bool:
+    """Two hand cards of the same colour or the same type (Morph-box: "2 bombs, 2 yellows or 2
+    Modules"). Colour is a weapon's colour (black pairs with black); modules pair as a type."""
+    if a == b:
+        return False
+    cat, rc, rt = comp.res_category, comp.res_colour, comp.res_type
+    if rt[a] == rt[b]:
+        return True
+    return cat[a] == WEAPON and cat[b] == WEAPON and rc[a] == rc[b]
+
+
+def morph_pairs(comp: Components, hand: list[int] | tuple[int, ...]) -> list[tuple[int, int]]:
+    h = list(hand)
+    return [(a, b) for i, a in enumerate(h) for b in h[i + 1 :] if morph_pair_ok(comp, a, b)]
+
+
+def attack_error(comp: Components, hand: list[int], plan, morph_uses: int) -> str | None:
+    """Why a combat plan `(plays, morphs)` is illegal, or None.
+
+    plays: ((weapon card, colour), ...) weapons played from hand; a black weapon names any colour,
+    another weapon its own. morphs: (((card, card), colour), ...), at most one per working
+    Morph-box of the attacker's station."""
+    try:
+        plays, morphs = plan
+        plays = tuple(plays)
+        morphs = tuple(morphs)
+    except (TypeError, ValueError):
+        return f"{plan!r} is not (plays, morphs)"
+    used: set[int] = set()
+    cat, rc = comp.res_category, comp.res_colour
+    for p in plays:
+        if not (isinstance(p, tuple | list) and len(p) == 2):
+            return f"play {p!r} is not (card, colour)"
+        card, colour = p
+        if card not in hand or card in used or cat[card] != WEAPON:
+            return f"{card!r} is not a weapon in hand (or is played twice)"
+        if not (type(colour) is int and 0 <= colour < 8):
+            return f"colour {colour!r} is not an alien colour"
+        if rc[card] != BLACK and rc[card] != colour:
+            return f"{comp.res_name[card]} cannot be played as {comp.colours[colour]}"
+        used.add(card)
+    if len(morphs) > morph_uses:
+        return f"{len(morphs)} Morph-box uses, {morph_uses} working Morph-box(es)"
+    for m in morphs:
+        if not (
+            isinstance(m, tuple | list) and len(m) == 2 and isinstance(m[0], tuple | list) and len(m[0]) == 2
+        ):
+            return f"Morph-box use {m!r} is not ((card, card), colour)"
+        (a, b), colour = m
+        if a not in hand or b not in hand or a in used or b in used or not morph_pair_ok(comp, a, b):
+            return f"Morph-box cards {a!r}, {b!r} are not two unused hand cards of one colour or type"
+        if not (type(colour) is int and 0 <= colour < 8):
+            return f"colour {colour!r} is not an alien colour"
+        used.add(a)
+        used.add(b)
+    return None
+
+
+def attack_discards(comp: Components, plays) -> list[int]:
+    """One played card per weapon type used (the first listed of each type); the rest are kept."""
+    seen: set[int] = set()
+    out = []
+    rt = comp.res_type
+    for card, _ in plays:
+        if rt[card] not in seen:
+            seen.add(rt[card])
+            out.append(card)
+    return out
+
+
+def next_alive(state: State, seat: int) -> int:
+    """The next living seat clockwise after `seat` (seat itself if it is the only one)."""
+    n = state.n
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if state.alive[s]:
+            return s
+    return seat
