@@ -1,0 +1,163 @@
+"""Space Alert (cooperative, a crew of 4-5 figures): the registered engine.
+
+The action round (real-time planning) is played by scripted crews; the resolution round is
+simulated exactly (rules.py). See RULES.md for every rule decision.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from simkit.core import seeds
+from simkit.core.errors import UserError
+from simkit.core.players import player_class
+from simkit.core.registry import GameResult, Setting, register
+from simkit.games.space_alert import components, game, players, resolver
+
+STRATEGIES = {
+    "random": (players.RandomPlayer, "each turn a coin for playing, then a uniform half of an unused card"),
+    "scripted": (
+        players.ScriptedPlayer,
+        "a gunner per zone, an energy officer, a security officer (5 figures); reacts to known threats",
+    ),
+    "planner": (
+        players.PlannerPlayer,
+        "scripted rows improved by local search through the engine on the announced threats (slow)",
+    ),
+}
+MISSIONS = ("test", "simulation", "real") + tuple(str(i) for i in range(1, 9))
+
+
+class _LazyStream:
+    """Figure k's own stream, `seeds.stream(seq, FIRST_SEAT + k)`, made on first use: the scripted
+    crew never draws, and making a stream costs more than resolving a turn. Behaves as the
+    `random.Random` it wraps."""
+
+    __slots__ = ("_seq", "_path", "_rng")
+
+    def __init__(self, seq, path: int) -> None:
+        self._seq = seq
+        self._path = path
+        self._rng = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._rng is None:
+            self._rng = seeds.stream(self._seq, self._path)
+        return getattr(self._rng, name)
+
+
+PLAYER_CLASSES = {name: cls for name, (cls, _) in STRATEGIES.items()}
+
+
+def _player(name: str, rng: random.Random) -> Any:
+    """Build one figure's planner: the one place strategies become objects (a user's
+    `file.py:Class` too, see simkit/core/players.py)."""
+    return player_class(name, PLAYER_CLASSES)(rng)
+
+
+class SpaceAlert:
+    id = "space-alert"
+    title = "Space Alert"
+    min_players = 1
+    max_players = 5
+    competitive = False
+    settings = (
+        Setting(
+            "mission",
+            "str",
+            "real",
+            "test | simulation | real (random from the recipe) or a transcribed mission 1-8",
+            choices=MISSIONS,
+        ),
+        Setting("common", "str", "white", "common threat decks", choices=("white", "yellow", "mixed")),
+        Setting("serious", "str", "white", "serious threat decks", choices=("white", "yellow", "mixed")),
+        Setting("players", "int", 4, "human players (androids complete the crew)", minimum=1, maximum=5),
+        Setting("figures", "int", 4, "figures aboard (humans + androids)", choices=(4, 5)),
+        Setting(
+            "hands",
+            "str",
+            "dealt",
+            "dealt action cards, or free (any action any turn; RULINGS §4)",
+            choices=("dealt", "free"),
+        ),
+        Setting(
+            "error_rate",
+            "float",
+            0.0,
+            "chance a human misplays a planned card (trips: delayed next turn)",
+            minimum=0.0,
+            maximum=1.0,
+        ),
+        Setting(
+            "campaign", "int", 1, "missions in a row (3: exploration campaign with repairs)", choices=(1, 3)
+        ),
+        Setting("data", "path", None, "component file (TOML); default: the built-in data"),
+    )
+    strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
+    default_strategy = "scripted"
+
+    def data_files(self, settings: dict[str, Any]) -> list[Path]:
+        return [Path(components.load(settings.get("data")).path)]
+
+    def data_sources(self, settings: dict[str, Any]) -> dict[str, dict[str, str]]:
+        comp = components.load(settings.get("data"))
+        return {comp.path: comp.sources}
+
+    def _settings(self, settings: dict[str, Any]) -> dict[str, Any]:
+        out = {s.name: s.default for s in self.settings}
+        out.update({k: v for k, v in settings.items() if v is not None})
+        out["mission"] = str(out["mission"])
+        self.check_settings(out)
+        return out
+
+    def check_settings(self, settings: dict[str, Any]) -> None:
+        """Settings that are each allowed but not together (the registry calls this up front)."""
+        players, figures = settings.get("players"), settings.get("figures")
+        if players is not None and figures is not None and players > figures:
+            raise UserError(f"space-alert: players = {players} exceeds figures = {figures}")
+
+    def _play(
+        self,
+        settings: dict[str, Any],
+        strategies: Sequence[str],
+        root_seed: int,
+        game_index: int,
+        log: list | None,
+    ) -> dict:
+        s = self._settings(settings)
+        comp = components.load(s.get("data"))
+        seq = seeds.game_sequence(root_seed, game_index)
+        return game.play_game(
+            comp,
+            s,
+            lambda k: _player(strategies[0], _LazyStream(seq, seeds.FIRST_SEAT + k)),
+            seeds.stream(seq, seeds.SETUP),
+            seeds.streams(seq, 2, seeds.CHANCE),
+            log,
+        )
+
+    def play(
+        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
+    ) -> GameResult:
+        return GameResult(self._play(settings, strategies, root_seed, game_index, None))
+
+    def replay(
+        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
+    ) -> list[dict]:
+        log: list[dict] = []
+        self._play(settings, strategies, root_seed, game_index, log)
+        return log
+
+    def resolve(self, plan: str | Path, data: str | Path | None = None) -> tuple[list[dict], dict]:
+        """A resolver plan file (see resolver.py) -> (event log, score): for `simkit resolve`."""
+        return resolver.resolve_file(plan, data)
+
+    def format_resolution(self, log: list[dict], result: dict) -> str:
+        """The resolution as text, turn by turn, then the outcome and the score."""
+        return resolver.format_log(log, result)
+
+
+ENGINE = register(SpaceAlert())
