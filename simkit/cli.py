@@ -257,6 +257,13 @@ def replay(
     settings_raw = _parse_sets(set_)
     if players is not None:
         settings_raw["players"] = str(players)
+    elif (
+        engine.competitive
+        and strategy
+        and len(strategy) > 1
+        and "players" in {s.name for s in engine.settings}
+    ):
+        settings_raw["players"] = str(len(strategy))  # one strategy per seat says how many seats
     settings = resolve_settings(engine, settings_raw, "replay")
     strategies = resolve_strategies(engine, strategy or [], settings.get("players"), "replay")
     root, index = _seed_and_index(seed)
@@ -292,6 +299,31 @@ def replay(
     for event in events:
         rest = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("event", "turn"))
         typer.echo(f"[{event.get('turn', '')}] {event['event']}: {rest}")
+
+
+@app.command()
+def resolve(
+    game: Annotated[str, typer.Argument(help="game id (a game with a resolver: space-alert)")],
+    plan: Annotated[Path, typer.Argument(metavar="PLAN.toml", help="the mission and every figure's cards")],
+    data: Annotated[Path | None, typer.Option(help="component file (default: the built-in one)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="the event log and score as JSON")] = False,
+) -> None:
+    """Resolve a fixed plan turn by turn and print the outcome and score (Space Alert's resolution
+    round, as the community's resolvers do; the plan format is in the game's RULES.md)."""
+    from simkit.core.registry import get_game
+
+    engine = get_game(game)
+    if not hasattr(engine, "resolve"):
+        raise UserError(f"{engine.id} has no resolver (games with one: space-alert)")
+    if data is not None and not data.is_file():
+        raise UserError(f"--data: file not found: {data}")
+    log, result = engine.resolve(plan, data)
+    if as_json:
+        typer.echo(
+            json.dumps({"game": engine.id, "plan": str(plan), "events": log, "result": result}, indent=1)
+        )
+    else:
+        typer.echo(engine.format_resolution(log, result))
 
 
 def main() -> None:

@@ -44,7 +44,11 @@ class Setting:
                 if isinstance(raw, bool):
                     raise ValueError
                 value = float(raw)
-            elif self.type in ("str", "path"):
+            elif self.type == "str":
+                if isinstance(raw, bool) or not isinstance(raw, str | int):
+                    raise ValueError
+                value = str(raw)  # `mission = 3` in a scenario means the choice "3"
+            elif self.type == "path":
                 if not isinstance(raw, str):
                     raise ValueError
                 value = raw
@@ -115,6 +119,9 @@ class Engine(Protocol):
         "invented", "published"): the report names the invented ones."""
         ...
 
+    # Optional: `check_settings(settings)` raises UserError for values that are allowed one by
+    # one but not together (Space Alert: more players than figures); called by resolve_settings.
+
 
 _GAMES: dict[str, Engine] = {}
 _discovered = False
@@ -179,6 +186,12 @@ def resolve_settings(engine: Engine, given: dict[str, Any], where: str) -> dict[
             if name in given and given[name] is not None
             else setting.default
         )
+    check = getattr(engine, "check_settings", None)  # optional: values allowed alone, not together
+    if check is not None:
+        try:
+            check(out)
+        except UserError as exc:
+            raise UserError(f"{where}: {exc}") from None
     return out
 
 

@@ -106,6 +106,10 @@ def build_cells(engine: Engine, grid: dict[str, list], fixed: dict[str, Any], wh
         given = dict(fixed)
         given.update(zip(keys, combo, strict=True))
         strategy = given.pop("strategy", None)
+        declared = {s.name for s in engine.settings}
+        if engine.competitive and "players" in declared and "players" not in given:
+            if isinstance(strategy, list) and len(strategy) > 1:
+                given["players"] = len(strategy)  # one strategy per seat says how many seats
         settings = resolve_settings(engine, given, where)
         players = settings.get("players")
         strategies = (
