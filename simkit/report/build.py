@@ -52,7 +52,7 @@ from simkit import __version__
 from simkit.core import compare, stats
 from simkit.core import dataset as ds_io
 from simkit.core.errors import UserError
-from simkit.report import charts
+from simkit.report import charts, sections
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = "report.html.j2"
@@ -269,6 +269,7 @@ class Section:
     notes: list[str] = field(default_factory=list)
     repro: dict[str, Any] = field(default_factory=dict)
     comparisons: list[dict[str, Any]] = field(default_factory=list)  # see paired_comparisons
+    game_sections: list[sections.GameSection] = field(default_factory=list)  # the game's analysis.py
 
 
 def _invented(manifest: dict[str, Any]) -> list[dict[str, Any]]:
@@ -480,6 +481,7 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
         notes=_notes(d, summary),
         repro=_repro(d),
         comparisons=paired_comparisons(d, infos),
+        game_sections=sections.game_sections(sections.AnalysisContext(d, out, name, subject)),
     )
     return section, summary
 

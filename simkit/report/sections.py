@@ -1,0 +1,62 @@
+"""A game's own report sections: what a game's `analysis.py` returns and how the report finds it.
+
+A game package may hold `analysis.py` with a function
+
+    def sections(ctx: AnalysisContext) -> list[GameSection]: ...
+
+It reads the dataset (`ctx.dataset`: manifest, games and seats frames), computes its findings with
+`simkit.core.stats` / `simkit.core.compare`, draws its charts with `simkit.report.charts` (files go
+to `ctx.out`, names start with `ctx.name`), and returns sections the report renders after the
+generic ones. Every number it shows carries its interval and the games it rests on; findings are
+sentences the code writes from the numbers. It never calls an engine.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simkit.core.dataset import Dataset
+from simkit.core.registry import get_game
+from simkit.report.charts import Chart
+
+
+@dataclass(frozen=True)
+class Table:
+    caption: str
+    columns: list[str]
+    rows: list[list[str]]  # already formatted text, one list per row; first cell is the row header
+
+
+@dataclass(frozen=True)
+class GameSection:
+    key: str  # short id, unique within the game: the section's anchor is "<dataset id>-<key>"
+    title: str
+    findings: list[str] = field(default_factory=list)  # plain-language, each with interval and n
+    paragraphs: list[str] = field(default_factory=list)  # how to read the section (plain text)
+    charts: list[Chart] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class AnalysisContext:
+    dataset: Dataset
+    out: Path  # the report folder: chart files go here
+    name: str  # file-safe name of this dataset within the report: prefix chart file names with it
+    subject: str  # the scenario's name, for chart titles
+
+
+def game_sections(ctx: AnalysisContext) -> list[GameSection]:
+    """The sections of the game's own `analysis.py`, or none if it has no such module."""
+    game_id = ctx.dataset.manifest.get("game")
+    if not game_id:
+        return []
+    package = type(get_game(str(game_id))).__module__  # the game's package, e.g. simkit.games.x
+    try:
+        module = importlib.import_module(f"{package}.analysis")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"{package}.analysis":
+            return []
+        raise
+    return list(module.sections(ctx))
