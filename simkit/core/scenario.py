@@ -45,11 +45,11 @@ MAX_GAMES_DEFAULT = 1_000_000  # the per-cell cap of a precision run when none i
 
 
 def precision_chunk(precision: float, cap: int) -> int:
-    """Games per chunk in a precision run: about 32 chunks for the worst case (rate 0.5), so the
-    rounds of the stopping rule stay fine-grained whatever the cap."""
+    """Games per chunk in a precision run: rounds end on whole chunks, so a cell overshoots the
+    games it needs by less than one chunk; 1/128 of the worst case (rate 0.5), 25 to 1000 games."""
     z = 1.959963984540054
     worst = min(cap, int((z * 0.5 / precision) ** 2) + 1)
-    return default_chunk(worst)
+    return min(1000, max(25, -(-worst // 128)))
 
 
 def check_precision(value: Any, where: str) -> float:

@@ -10,6 +10,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from simkit.core import dataset, players, runner, scenario
+from simkit.core.registry import all_games
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "scenarios" / "strategies" / "eight_bit_kill_bombers.py"
@@ -144,3 +145,71 @@ def test_replay_with_a_user_player_reads_like_the_game(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert "allocate" in result.stdout or "kill" in result.stdout
+
+
+PEEKER = '''
+import sys
+from simkit.core.registry import get_game
+
+engine = get_game("{game_id}")
+Base = sys.modules[type(engine).__module__].STRATEGIES[engine.default_strategy][0]
+HIDDEN = ("deck", "decks", "bag", "spawn_deck", "bonus_pile", "draw_pile", "order", "state", "game",
+          "streams", "rng", "dice", "future", "setup", "chance", "tiles")
+
+
+class Peeker(Base):
+    """The game's default player, except that before every decision it tries to read what a
+    player at the table cannot see; if any of it is there, the game fails."""
+
+    def __getattribute__(self, name):
+        value = object.__getattribute__(self, name)
+        if name.startswith("_") or not callable(value):
+            return value
+
+        def decide(*args, **kwargs):
+            for arg in args:
+                for hidden in HIDDEN:
+                    if hasattr(type(arg), "__module__") and type(arg).__module__.startswith("simkit.games"):
+                        if hasattr(arg, hidden):
+                            raise AssertionError(f"{{name}}: the view shows {{hidden!r}}")
+            return value(*args, **kwargs)
+
+        return decide
+'''
+
+
+def test_the_peeker_catches_a_view_that_shows_the_deck():
+    import random
+
+    namespace: dict = {}
+    exec(PEEKER.format(game_id="eight-bit-invaders"), namespace)
+
+    class LeakyView:
+        __module__ = "simkit.games.leaky"
+        deck = (3, 1, 2)
+
+    with pytest.raises(AssertionError, match="allocate: the view shows 'deck'"):
+        namespace["Peeker"](random.Random(1)).allocate(LeakyView(), (1, 2, 3))
+
+
+@pytest.mark.parametrize("game_id", [e.id for e in all_games()])
+def test_the_view_holds_no_deck_order_state_or_random_stream(tmp_path, game_id):
+    path = tmp_path / "peek.py"
+    path.write_text(PEEKER.format(game_id=game_id))
+    sc = scenario.single_cell(game_id, 6, 1, {}, [f"{path}:Peeker"], 3)
+    runner.run(sc, tmp_path / "d", backend="sequential", progress=False)
+    ds = dataset.load(tmp_path / "d")
+    assert ds.failures is None, ds.failures["error"].to_list()
+    assert ds.games.height == 6
+
+
+def test_oh_no_level_3_hides_the_other_hands():
+    from simkit.games.oh_no_invasion.game import HiddenInformation, View
+
+    class FakeState:
+        level, hands = 3, [[1, 2], [3]]
+
+    view = View(FakeState(), None, 0)
+    assert view.hand == (1, 2) and view.hand_size(1) == 1
+    with pytest.raises(HiddenInformation):
+        view.hand_of(1)
