@@ -101,6 +101,9 @@ class Game:
         # with 5 and 6 attack dice see the same dice (common random numbers).
         self.dice_per_turn = max(comp.attack_dice, attack_dice) + comp.bonus_deck.count("rapid_fire")
         self.state = new_game(comp, countdown, streams.setup)
+        # The view shown at the trade question, kept for the allocation when nothing changed in
+        # between (no shield traded, no card played): building a view costs a copy of the table.
+        self._unchanged_view: View | None = None
         self.stats = dict.fromkeys(
             (
                 "shields_traded",
@@ -153,6 +156,7 @@ class Game:
     # --- steps -------------------------------------------------------------------------------
 
     def _discard(self, card: str) -> None:
+        self._unchanged_view = None
         self.state.hand.remove(card)
         self.state.bonus_discard.append(card)
         self.stats[card] += 1
@@ -175,10 +179,13 @@ class Game:
     def _trade_shield(self) -> None:
         """[A1] Optionally discard one shield to draw a bonus card at once."""
         s = self.state
+        self._unchanged_view = None
         if not s.shields:
             return
-        choice = self.player.trade_shield(view_of(s, self.comp, self.attack_dice))
+        view = view_of(s, self.comp, self.attack_dice)
+        choice = self.player.trade_shield(view)
         if choice is None:
+            self._unchanged_view = view
             return
         if not _is_index(choice, self.comp.columns) or choice not in s.shields:
             raise RuleViolation(f"trade_shield: no shield under column {choice!r}")
@@ -198,8 +205,8 @@ class Game:
                 self._discard("rapid_fire")
             if rapid:
                 self._emit("rapid_fire", count=rapid)
-        rng = self.streams.attack
-        drawn = [_d6(rng) for _ in range(self.dice_per_turn)]
+        rand = self.streams.attack.random
+        drawn = [int(rand() * 6) + 1 for _ in range(self.dice_per_turn)]  # _d6, inlined
         dice = drawn[: self.attack_dice + rapid]
         if self.log is not None:
             self._emit("roll", dice=list(dice))
@@ -232,13 +239,16 @@ class Game:
     def _attack(self, dice: list[int]) -> None:
         """[A3] allocate, [A4] kill."""
         s, comp = self.state, self.comp
-        answer = self.player.allocate(view_of(s, comp, self.attack_dice), tuple(dice))
+        view = self._unchanged_view or view_of(s, comp, self.attack_dice)
+        self._unchanged_view = None
+        answer = self.player.allocate(view, tuple(dice))
         try:
             placement = tuple(tuple(p) for p in answer)
         except TypeError:
             raise RuleViolation(f"allocate: {answer!r} is not a sequence of (die, column, row)") from None
-        if not all(len(p) == 3 and all(type(v) is int for v in p) for p in placement):
-            raise RuleViolation(f"allocate: {answer!r} is not a sequence of (die, column, row) integers")
+        for p in placement:
+            if len(p) != 3 or type(p[0]) is not int or type(p[1]) is not int or type(p[2]) is not int:
+                raise RuleViolation(f"allocate: {answer!r} is not a sequence of (die, column, row) integers")
         error = rules.placement_error(s.cols, s.shields, dice, placement)
         if error:
             raise RuleViolation(f"allocate: {error}")
@@ -255,10 +265,15 @@ class Game:
             s.cols[c][r] = EMPTY
             s.aliens_left -= 1
 
-    def _counterattack(self) -> bool:
-        """[B1]; returns True if the ship is destroyed. Extra Life cancels one such loss."""
+    def _living(self) -> list[tuple[int, list[int]]]:
+        return rules.Formation(self.state.cols, self.comp.aliens).living()
+
+    def _counterattack(self, living: list | None = None) -> bool:
+        """[B1]; returns True if the ship is destroyed. Extra Life cancels one such loss.
+        `living` is `self._living()` when the caller has it (the formation does not change
+        between the counterattack, the bombers and the movement)."""
         s, comp = self.state, self.comp
-        counts = rules.unshielded_type_counts(s.cols, s.shields, comp.aliens, len(comp.types))
+        counts = rules.type_counts(living or self._living(), s.shields, comp.aliens, len(comp.types))
         lethal = max(counts) >= 3
         if self.log is not None:
             firing = [
@@ -281,17 +296,17 @@ class Game:
             return False
         return True
 
-    def _bombers(self) -> None:
+    def _bombers(self, living: list | None = None) -> None:
         """[B2] a heavy bomber at the bottom of a column over a shield destroys that shield."""
         s = self.state
-        for c in rules.bombed_shields(s.cols, s.shields, self.comp.aliens):
+        for c in rules.bombers_over(living or self._living(), s.shields, self.comp.aliens):
             s.shields.remove(c)
             self.stats["shields_bombed"] += 1
             if self.log is not None:
                 r = rules.bottom_rows(s.cols[c], 1)[0]
                 self._emit("bomber", shield_destroyed=c + 1, **self._where(c, r))
 
-    def _movement(self) -> bool:
+    def _movement(self, living: list | None = None) -> bool:
         """[B3]; returns True if the aliens land."""
         s = self.state
         fuel = False
@@ -325,7 +340,10 @@ class Game:
         if s.countdown <= 0:
             return True
         odd = step % 2 == 1
-        new = rules.moved_shields(s.shields, s.cols, odd)
+        if living is None:
+            living = self._living()
+        # the outermost non-empty columns bound the move (rules.moved_shields)
+        new = rules.shift_shields(s.shields, living[0][0], living[-1][0], odd) if living else list(s.shields)
         if self.log is not None:
             self._emit(
                 "shield_move",
@@ -349,11 +367,13 @@ class Game:
             self._attack(dice)
             if s.aliens_left == 0:
                 s.end_reason = "cleared"
-            elif self._counterattack():
+                continue
+            living = self._living()  # the alien actions below do not change the formation
+            if self._counterattack(living):
                 s.end_reason = "shot_down"
             else:
-                self._bombers()
-                if self._movement():
+                self._bombers(living)
+                if self._movement(living):
                     s.end_reason = "landed"
         won = s.end_reason == "cleared"
         self._emit("end", reason=s.end_reason, won=won)

@@ -79,17 +79,27 @@ class GreedyPlayer(Player):
     targets, lowest aliens first). Plays no bonus cards and keeps its shields: the baseline a
     newcomer plays."""
 
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.columns = rules.ColumnCache()  # a player plays one game: its formation's columns
+
     def allocate(self, view: View, dice: tuple[int, ...]) -> rules.Placement:
         formation = None  # built on first use: many turns never need it
 
         def survives(mask: int) -> bool:
             nonlocal formation
             if formation is None:
-                formation = rules.Formation(view.cols, view.aliens)
-            return max(rules.type_counts(formation.living(mask), view.shields, view.aliens, view.n_types)) < 3
+                formation = rules.Formation(view.cols, view.aliens, self.columns)
+            return not formation.is_lethal(mask, view.shields, view.n_types)
 
         plans = rules.kill_plans(
-            view.cols, view.shields, dice, view.aliens, best_only=True, acceptable=survives
+            view.cols,
+            view.shields,
+            dice,
+            view.aliens,
+            best_only=True,
+            acceptable=survives,
+            cache=self.columns,
         )
         return rules.witness_placement(plans[max(plans, key=int.bit_count)], dice)
 

@@ -52,12 +52,17 @@ def firing_positions(cols: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
 
 class Formation:
     """The formation seen through a kill mask (bit c * rows + r: an alien counted as gone), so the
-    rules of the alien actions can be applied to the outcome of many plans without copying it."""
+    rules of the alien actions can be applied to the outcome of many plans without copying it.
+    `cache` (a `ColumnCache` kept for one game) only saves work."""
 
-    def __init__(self, cols: Sequence[Sequence[int]], aliens: Sequence[Alien]) -> None:
+    def __init__(
+        self, cols: Sequence[Sequence[int]], aliens: Sequence[Alien], cache: ColumnCache | None = None
+    ) -> None:
         self.cols = cols
         self.aliens = aliens
         self.nrows = len(cols[0]) if cols else 0
+        self.cache = cache
+        self._types: list[tuple[int, list[int]]] | None = None  # (column, types) with none removed
 
     def living(self, removed: int = 0) -> list[tuple[int, list[int]]]:
         """(column, its aliens bottom-up) for every column still holding one."""
@@ -68,10 +73,46 @@ class Formation:
                 base = c * nrows
                 alive = [a for r, a in enumerate(col) if a != EMPTY and not removed >> (base + r) & 1]
             else:
-                alive = [a for a in col if a != EMPTY]
+                alive = list(col) if EMPTY not in col else [a for a in col if a != EMPTY]
             if alive:
                 out.append((c, alive))
         return out
+
+    def is_lethal(self, removed: int, shields: Sequence[int], n_types: int) -> bool:
+        """[B1] after the kills in `removed`: `max(type_counts(self.living(removed), ...)) >= 3`,
+        counted on the picture types directly."""
+        if self._types is None:
+            info = (self.cache or ColumnCache()).info
+            aliens = self.aliens
+            self._types = []
+            for c, col in enumerate(self.cols):
+                types = info(col, aliens)[4]
+                if types:
+                    self._types.append((c, types))
+        firing = self._types
+        if removed:
+            firing = []
+            nrows = self.nrows
+            full = (1 << nrows) - 1
+            aliens = self.aliens
+            for c, types in self._types:
+                if removed >> (c * nrows) & full:
+                    base = c * nrows
+                    types = [
+                        aliens[a].type
+                        for r, a in enumerate(self.cols[c])
+                        if a != EMPTY and not removed >> (base + r) & 1
+                    ]
+                    if not types:
+                        continue
+                firing.append((c, types))
+        depth = firing_depth(len(firing))
+        counts = [0] * n_types
+        for c, types in firing:
+            if c not in shields:
+                for t in types[:depth]:
+                    counts[t] += 1
+        return max(counts) >= 3
 
 
 def type_counts(
@@ -257,43 +298,52 @@ def _compute_options(counts: tuple[int, ...], alien: Alien) -> tuple:
     return tuple(result)
 
 
-def _candidates(
-    cols: Sequence[Sequence[int]], c: int, aliens: Sequence[Alien]
-) -> tuple[list[tuple], list[int]]:
-    """The aliens a chain started at column c's bottom alien can reach, in an order where each
-    one's way in comes first: row by row from the bottom, column c before its two sides.
+# A window is the part of the formation a chain started at column c's bottom alien can reach:
+# columns c-1, c and c+1. Its shape (which candidates, in which order, which one opens which)
+# depends only on which spaces of those columns hold an alien, so shapes are remembered by that
+# occupancy; the aliens themselves are looked up for each search.
+_SHAPES: dict[tuple[int, int, int, int, int], tuple] = {}
+_SHAPES_MAX = 20_000  # about 1 kB each: a bound on memory (a long run sees ~20k shapes by 4000 games)
 
-    Each candidate is (mask bit, column, row, option memo, need mask, alien); `need` holds the
-    candidates any one of which, once diced, makes it placeable (0 for the start). Returns the
-    candidates and, for each, the mask of candidates that depend on it.
+
+def _window_shape(c: int, occ_l: int, occ_c: int, occ_r: int, nrows: int) -> tuple:
+    """The candidates of the window at column c (bit r of occ_* set: row r of column c-1, c, c+1
+    holds an alien; 0 for a column that does not exist), in an order where each one's way in comes
+    first: row by row from the bottom, column c before its two sides.
+
+    Returns (candidates, dependents, last_dep, stone_able): each candidate is (mask bit, column,
+    row, need), `need` the mask of candidates any one of which, once diced, makes it placeable (0
+    for the start); per candidate the mask of candidates that depend on it and the index of its
+    last dependent (-1: none); and the mask of candidates with dependents (only those can be
+    stepping stones).
     """
-    ncols, nrows = len(cols), len(cols[0])
-    cand: list[tuple] = []
+    key = (c, occ_l, occ_c, occ_r, nrows)
+    shape = _SHAPES.get(key)
+    if shape is not None:
+        return shape
+    positions: list[tuple[int, int]] = []
+    needs: list[int] = []
     dependents: list[int] = []
     # nearest candidate below, per column of the window: -1 none yet, -2 cut (an unreachable alien)
     below_l = below_c = below_r = -1
-    colc = cols[c]
-    coll = cols[c - 1] if c > 0 else None
-    colr = cols[c + 1] if c + 1 < ncols else None
     for r in range(nrows):
         here = -1
-        a = colc[r]
-        if a != EMPTY:
-            here = len(cand)
-            need = 0 if below_c == -1 else 1 << below_c
+        if occ_c >> r & 1:
+            here = len(positions)
             if below_c >= 0:
                 dependents[below_c] |= 1 << here
-            cand.append((1 << (c * nrows + r), c, r, aliens[a].options, need, aliens[a]))
+            positions.append((c, r))
+            needs.append(0 if below_c == -1 else 1 << below_c)
             dependents.append(0)
             below_c = here
-        for side, col in ((c - 1, coll), (c + 1, colr)):
-            if col is None or col[r] == EMPTY:
+        for side, occ in ((c - 1, occ_l), (c + 1, occ_r)):
+            if not occ >> r & 1:
                 continue
             prev = below_l if side < c else below_r
             if here < 0 and prev < 0:
                 new = -2  # no way in: it also cuts the vertical chain above it
             else:
-                new = len(cand)
+                new = len(positions)
                 need = 0
                 if here >= 0:
                     need |= 1 << here
@@ -301,19 +351,49 @@ def _candidates(
                 if prev >= 0:
                     need |= 1 << prev
                     dependents[prev] |= 1 << new
-                a = col[r]
-                cand.append((1 << (side * nrows + r), side, r, aliens[a].options, need, aliens[a]))
+                positions.append((side, r))
+                needs.append(need)
                 dependents.append(0)
             if side < c:
                 below_l = new
             else:
                 below_r = new
-    return cand, dependents
+    stone_able = 0
+    for j, d in enumerate(dependents):
+        if d:
+            stone_able |= 1 << j
+    cand = tuple((1 << (cc * nrows + r), cc, r, needs[j]) for j, (cc, r) in enumerate(positions))
+    shape = (cand, tuple(dependents), tuple(d.bit_length() - 1 for d in dependents), stone_able)
+    if len(_SHAPES) >= _SHAPES_MAX:
+        _SHAPES.clear()
+    _SHAPES[key] = shape
+    return shape
+
+
+def _window(cols: Sequence[Sequence[int]], c: int, occupancy: Sequence[int], can_kill: int) -> tuple:
+    """The window at column c ready for `_walk_window`: its shape and `killable`, the mask of
+    candidates whose alien is in `can_kill` (a mask of alien indices: those these dice could kill
+    on their own)."""
+    shape = _window_shape(
+        c,
+        occupancy[c - 1] if c > 0 else 0,
+        occupancy[c],
+        occupancy[c + 1] if c + 1 < len(cols) else 0,
+        len(cols[0]),
+    )
+    killable = 0
+    j = 1
+    for _, cc, r, _ in shape[0]:
+        if can_kill >> cols[cc][r] & 1:
+            killable |= j
+        j <<= 1
+    return shape, killable
 
 
 def _walk_window(
-    cand: list[tuple],
-    dependents: list[int],
+    window: tuple,
+    cols: Sequence[Sequence[int]],
+    aliens: Sequence[Alien],
     counts0: tuple[int, ...],
     ndice: int,
     min_need: int,
@@ -323,14 +403,24 @@ def _walk_window(
     """Every plan of one window (a chain started at one column's bottom alien) that can still
     reach `target` kills: `on_plan(kill mask, kills, path)` sees each plan with no pending
     stepping stone; it returns True to stop the search, and then so does this function."""
-    # A stepping stone stays "pending" until a later diced candidate needs it; once the search has
-    # passed its last dependent it never can be, and the branch is dropped (the same kills
-    # without that stone are found anyway).
-    last_dep = [d.bit_length() - 1 for d in dependents]
+    (cand, dependents, last_dep, stone_able), killable = window
+    useful = killable | stone_able
+    nothing_pending = len(cand)  # the deadline when no stone is pending
     path: list[tuple] = []
 
+    # A stepping stone stays "pending" until a later diced candidate needs it; once the search has
+    # passed its last dependent it never can be, and the branch is dropped (the same kills without
+    # that stone are found anyway). `deadline` is the earliest last dependent of a pending stone.
     def walk(
-        lo: int, open_: int, counts: tuple, total: int, stones: int, pending: int, killed: int, nkilled: int
+        lo: int,
+        open_: int,
+        counts: tuple,
+        total: int,
+        stones: int,
+        pending: int,
+        deadline: int,
+        killed: int,
+        nkilled: int,
     ) -> bool:
         """Extend the plan by one more diced candidate, in index order, so each plan is built
         once. True = stop searching."""
@@ -339,41 +429,122 @@ def _walk_window(
         free = total - stones
         if free < min_need or nkilled + free // min_need < target:
             return False
-        todo = open_ >> lo << lo
+        # A stone is worth trying only if a kill can still follow it (same test for every j).
+        stone_ok = free - 1 >= min_need and nkilled + (free - 1) // min_need >= target
+        # Candidates that could do nothing here (not killable by these dice, and not a stone) are
+        # skipped: their turn in the loop would make no plan. Only candidate 0 is open at the
+        # root, so every chain starts on column c's bottom alien.
+        todo = (open_ >> lo << lo) & (useful if stone_ok else killable)
         while todo:
             low = todo & -todo
             todo ^= low
             j = low.bit_length() - 1
-            if pending:
-                p = pending
-                while p:
-                    if last_dep[(p & -p).bit_length() - 1] < j:
-                        return False
-                    p &= p - 1
-            bit, cc, r, memo, need, alien = cand[j]
+            if j > deadline:
+                return False
+            bit, cc, r, need = cand[j]
             now_open = open_ | dependents[j]
             justified = pending & ~need
-            options = memo.get(counts)
-            if options is None:
-                options = memo[counts] = _compute_options(counts, alien)
-            for left, used in options:
-                rest = total - len(used)
-                # the child's own bound, checked here to spare the call
-                if rest >= stones and nkilled + 1 + (rest - stones) // min_need >= target:
-                    path.append((cc, r, used))
-                    if walk(j + 1, now_open, left, rest, stones, justified, killed | bit, nkilled + 1):
-                        return True
-                    path.pop()
-            if dependents[j] and free - 1 >= min_need and nkilled + (free - 1) // min_need >= target:
+            after = deadline
+            if justified != pending:
+                after = nothing_pending
+                p = justified
+                while p:
+                    after = min(after, last_dep[(p & -p).bit_length() - 1])
+                    p &= p - 1
+            if low & killable:
+                alien = aliens[cols[cc][r]]
+                options = alien.options.get(counts)
+                if options is None:
+                    options = alien.options[counts] = _compute_options(counts, alien)
+                for left, used in options:
+                    rest = total - len(used)
+                    # the child's own bound, checked here to spare the call
+                    if rest >= stones and nkilled + 1 + (rest - stones) // min_need >= target:
+                        path.append((cc, r, used))
+                        if walk(
+                            j + 1, now_open, left, rest, stones, justified, after, killed | bit, nkilled + 1
+                        ):
+                            return True
+                        path.pop()
+            if stone_ok and low & stone_able:
                 path.append((cc, r, None))
-                if walk(j + 1, now_open, counts, total, stones + 1, justified | low, killed, nkilled):
+                if walk(
+                    j + 1,
+                    now_open,
+                    counts,
+                    total,
+                    stones + 1,
+                    justified | low,
+                    min(after, last_dep[j]),
+                    killed,
+                    nkilled,
+                ):
                     return True
                 path.pop()
-            if not need:
-                return False  # column c's bottom alien starts every chain: nothing without it
         return False
 
-    return walk(0, 1, counts0, ndice, 0, 0, 0, 0)
+    return walk(0, 1, counts0, ndice, 0, 0, nothing_pending, 0, 0)
+
+
+class ColumnCache:
+    """What the rules derive from a single column, kept by a caller across the turns of one game
+    (with one component set): the formation changes little from turn to turn, so most columns come
+    back unchanged. Keyed by the column's contents (a tuple), so a changed column never meets a
+    stale entry. Used by `kill_plans` and `Formation`; it only saves work."""
+
+    __slots__ = ("columns",)
+
+    def __init__(self) -> None:
+        self.columns: dict[tuple[int, ...], tuple] = {}
+
+    def info(self, col: Sequence[int], aliens: Sequence[Alien]) -> tuple:
+        key = col if type(col) is tuple else tuple(col)
+        info = self.columns.get(key)
+        if info is None:
+            info = self.columns[key] = _column_info(col, aliens)
+        return info
+
+
+def _column_info(col: Sequence[int], aliens: Sequence[Alien]) -> tuple[int, int, int, int, list[int]]:
+    """(bottom alien or EMPTY, mask of the alien indices in the column, fewest dice any needs,
+    occupancy: bit r set when row r holds an alien, picture types of its aliens bottom-up)."""
+    bottom, mask, need, occ = EMPTY, 0, 6, 0
+    types = []
+    for r, a in enumerate(col):
+        if a != EMPTY:
+            if bottom == EMPTY:
+                bottom = a
+            mask |= 1 << a
+            need = min(need, aliens[a].need)
+            occ |= 1 << r
+            types.append(aliens[a].type)
+    return bottom, mask, need, occ, types
+
+
+# Per component set (a tuple of aliens, by identity) and roll (dice counts): the mask of alien
+# indices the roll could kill on its own. Few rolls exist (462 of six dice), so this stays small.
+_KILLABLE: dict[int, tuple[Sequence[Alien], dict[tuple[int, ...], int]]] = {}
+
+
+def killable_mask(counts: tuple[int, ...], aliens: Sequence[Alien]) -> int:
+    """Bit a set for every alien index a that the dice `counts` (index = face) could kill alone."""
+    entry = _KILLABLE.get(id(aliens))
+    if entry is None or entry[0] is not aliens:
+        if type(aliens) is not tuple:  # only an immutable set of aliens can be remembered
+            return _killable_mask(counts, aliens)
+        entry = _KILLABLE[id(aliens)] = (aliens, {})
+    mask = entry[1].get(counts)
+    if mask is None:
+        mask = entry[1][counts] = _killable_mask(counts, aliens)
+    return mask
+
+
+def _killable_mask(counts: tuple[int, ...], aliens: Sequence[Alien]) -> int:
+    mask = 0
+    for a, alien in enumerate(aliens):
+        if kill_options(counts, alien):
+            mask |= 1 << a
+    return mask
 
 
 def kill_plans(
@@ -383,6 +554,7 @@ def kill_plans(
     aliens: Sequence[Alien],
     best_only: bool = False,
     acceptable: Callable[[int], bool] | None = None,
+    cache: ColumnCache | None = None,
 ) -> dict[int, tuple]:
     """The distinct sets of kills the dice can make, each with one way to make it.
 
@@ -398,37 +570,37 @@ def kill_plans(
     and so on; the first pass that finds a plan answers. Windows are tried by their bound (most
     first, then left to right) and each window's candidates bottom row first, so among equal
     plans the first found is near the most targets and kills the lowest aliens.
+
+    `cache` (a `ColumnCache` kept for one game) only saves work: the answer is the same without.
     """
     counts_l = [0] * 7
     for d in dice:
         counts_l[d] += 1
     counts0 = tuple(counts_l)
     ndice = len(dice)
-    # One pass over the formation: each column's bottom alien (where a chain starts), the fewest
-    # dice any alien needs (bounds the kills left) and, for best_only, how many aliens per column
-    # these dice could kill on their own.
+    # Per column: its bottom alien (where a chain starts), its aliens (to count those these dice
+    # could kill on their own), the fewest dice any alien needs (bounds the kills left) and which
+    # rows hold an alien (the shape of the windows).
+    columns = cache.columns if cache is not None else {}
     min_need = 6
-    killable = [0] * len(cols)
-    bottoms = [EMPTY] * len(cols)
-    for c, col in enumerate(cols):
-        n = 0
-        for a in col:
-            if a != EMPTY:
-                if bottoms[c] == EMPTY:
-                    bottoms[c] = a
-                alien = aliens[a]
-                if alien.need < min_need:
-                    min_need = alien.need
-                if best_only:
-                    options = alien.options.get(counts0)
-                    if options is None:
-                        options = kill_options(counts0, alien)
-                    if options:
-                        n += 1
-        killable[c] = n
+    bottoms = []
+    col_masks = []
+    occupancy = []
+    for col in cols:
+        info = columns.get(col) if type(col) is tuple else None
+        if info is None:
+            info = _column_info(col, aliens)
+            if type(col) is tuple:
+                columns[col] = info
+        bottoms.append(info[0])
+        col_masks.append(info[1])
+        if info[2] < min_need:
+            min_need = info[2]
+        occupancy.append(info[3])
     starts = [c for c, a in enumerate(bottoms) if a != EMPTY and c not in shields]
     if ndice == 0 or not starts:
         return {0: ()}
+    can_kill = killable_mask(counts0, aliens)
 
     if not best_only:
         plans: dict[int, tuple] = {0: ()}
@@ -439,14 +611,16 @@ def kill_plans(
             return False
 
         for c in starts:
-            _walk_window(*_candidates(cols, c, aliens), counts0, ndice, min_need, 0, record)
+            window = _window(cols, c, occupancy, can_kill)
+            _walk_window(window, cols, aliens, counts0, ndice, min_need, 0, record)
         return plans
 
     # A bound on each window's kills: its killable aliens, and the dice; when the bottom alien of
     # column c (every chain's first die) cannot be killed, one die is a stepping stone.
+    killable = [(m & can_kill).bit_count() for m in col_masks]
     reach = {}
     for c in starts:
-        dice_left = ndice if kill_options(counts0, aliens[bottoms[c]]) else ndice - 1
+        dice_left = ndice if can_kill >> bottoms[c] & 1 else ndice - 1
         reach[c] = min(sum(killable[max(c - 1, 0) : c + 2]), dice_left // min_need)
     starts.sort(key=lambda c: -reach[c])
     windows: dict[int, tuple] = {}
@@ -466,8 +640,8 @@ def kill_plans(
             if reach[c] < target:
                 break
             if c not in windows:
-                windows[c] = _candidates(cols, c, aliens)
-            if _walk_window(*windows[c], counts0, ndice, min_need, target, keep):
+                windows[c] = _window(cols, c, occupancy, can_kill)
+            if _walk_window(windows[c], cols, aliens, counts0, ndice, min_need, target, keep):
                 break
         plan = found[0] or found[1]
         if plan is not None:
