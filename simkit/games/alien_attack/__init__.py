@@ -12,7 +12,7 @@ from simkit.core.players import player_class
 from simkit.core.registry import GameResult, Setting, register
 from simkit.games.alien_attack import components, players, rules
 from simkit.games.alien_attack.game import SEMI_COOP_BASES, Game, new_game
-from simkit.games.alien_attack.state import BASE, POWER_NAMES
+from simkit.games.alien_attack.state import BASE, EMPTY, LOST, POWER_NAMES
 
 STRATEGIES = {
     "random": (players.RandomPlayer, "uniform over the open markers; a coin for every power"),
@@ -41,6 +41,10 @@ def _player(name: str, rng: random.Random, settings: dict[str, Any] | None = Non
     if cls is players.RolloutPlayer:
         return cls(rng, rollouts=(settings or {}).get("rollouts") or 8)
     return cls(rng)
+
+
+def _spaces(spaces) -> str:
+    return " ".join(str(s) for s in sorted(spaces))
 
 
 class AlienAttack:
@@ -117,6 +121,12 @@ class AlienAttack:
             "bases_left": sum(1 for s in range(1, st.board.n + 1) if st.cell[s] == BASE),
             "discs_captured": sum(st.captured),
             "mean_score": sum(totals) / len(totals),
+            # where things happened, for the report's board heatmaps: space numbers, ascending,
+            # space-separated ("" when none)
+            "base_spaces": _spaces(
+                set(game.flipped) | {s for s, c in enumerate(st.cell) if s and c in (BASE, EMPTY)}
+            ),
+            "capture_spaces": _spaces({s for s, c in enumerate(st.cell) if c == LOST}),
         }
         seats = []
         for p, f in enumerate(final):

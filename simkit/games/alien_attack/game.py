@@ -167,6 +167,7 @@ class Game:
         self.st = st
         self.players = players
         self.log = log
+        self.flipped: list[int] = []  # every space that flipped into a base (for the records)
 
     # --- log helpers -------------------------------------------------------------------------
 
@@ -282,6 +283,7 @@ class Game:
         board = st.board
         for s in st.open:
             cell[s] = BASE
+            self.flipped.append(s)
             trapped = rules.captures_on_flip(board, cell, s)
             captured, protected = [], []
             for t in sorted(trapped):  # owners are asked about Protection in space order
