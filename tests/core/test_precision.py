@@ -49,13 +49,13 @@ def test_the_stopping_rule_ends_at_the_half_width_and_its_intervals_cover_95_per
 
 
 def test_a_precision_run_of_a_real_game_stops_at_the_target_and_says_so(tmp_path):
-    sc = scenario.single_cell("eight-bit-invaders", 100_000, 1, {}, ["lookahead"], None, 0.04)
+    sc = scenario.single_cell("eight-bit-invaders", 100_000, 1, {}, ["greedy"], None, 0.01)
     summary = runner.run(sc, tmp_path / "d", jobs=2, progress=False)
     games = dataset.load(tmp_path / "d").games
     wins, n = int(games["won"].sum()), games.height
     assert summary.games_per_cell == {"c000": n}
-    assert stats.wilson(wins, n).half_width <= 0.04
-    predicted = runner.games_for_precision(wins / n, 0.04, 100_000)
+    assert stats.wilson(wins, n).half_width <= 0.01
+    predicted = runner.games_for_precision(wins / n, 0.01, 100_000)
     assert n <= predicted + 2 * sc.chunk_size
     # resumed with the same command: nothing more to play, the same answer
     again = runner.run(sc, tmp_path / "d", jobs=2, progress=False)
@@ -69,7 +69,7 @@ def difficulty_pair(tmp_path_factory):
         {
             "scenario": {"name": "pair", "game": "eight-bit-invaders", "games": 1500, "seed": 8},
             "grid": {"countdown": [7, 6]},
-            "fixed": {"strategy": "lookahead"},
+            "fixed": {"strategy": "greedy"},
         },
         "test",
     )
@@ -104,7 +104,7 @@ def test_paired_score_interval_agrees_with_a_direct_computation():
 
 def test_compare_names_cells_by_settings_and_refuses_ambiguity(difficulty_pair):
     assert compare.find_cell(difficulty_pair, "c001")["settings"]["countdown"] == 6
-    assert compare.find_cell(difficulty_pair, "countdown=6,strategy=lookahead")["cell"] == "c001"
+    assert compare.find_cell(difficulty_pair, "countdown=6,strategy=greedy")["cell"] == "c001"
     with pytest.raises(Exception, match="no cell"):
         compare.find_cell(difficulty_pair, "countdown=5")
     with pytest.raises(Exception, match="2 cells"):
