@@ -13,10 +13,17 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# A small quick scenario per game (each under a minute on 2 cores), then one report of all four.
+DEMO_RUNS := eight-bit-invaders:quick alien-attack:quick_alien_attack oh-no-invasion:quick_oh_no space-alert:quick_space_alert
+
 demo: $(STAMP)
-	rm -rf reports/demo-data
-	$(BIN)/simkit run scenarios/quick.toml --jobs $(JOBS) --out reports/demo-data
-	$(BIN)/simkit report reports/demo-data --out reports/demo
+	rm -rf reports/demo-data reports/demo
+	@set -e; for run in $(DEMO_RUNS); do \
+	  game=$${run%%:*}; file=$${run#*:}; \
+	  echo "== $$game: scenarios/$$file.toml"; \
+	  $(BIN)/simkit run scenarios/$$file.toml --jobs $(JOBS) --out reports/demo-data/$$game; \
+	done
+	$(BIN)/simkit report $(foreach run,$(DEMO_RUNS),reports/demo-data/$(firstword $(subst :, ,$(run)))) --out reports/demo
 	@echo "Report: $(CURDIR)/reports/demo/index.html"
 
 test: $(STAMP)

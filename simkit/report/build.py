@@ -3,12 +3,20 @@ dataset's per-cell summary as CSV.
 
     write_report([Path("runs/a"), Path("runs/b")], Path("reports/latest"))
 
-Layout of the page: a table of contents, then one section per dataset with
+Layout of the page: a table of contents (every dataset and each of its sub-sections, the game's
+own sections included), then one section per dataset with
   1. notes (invented component data, failed games, an unfinished run),
-  2. results by cell (the headline table: n, win rate with its 95 % Wilson interval, mean score
+  2. a plain-language summary: the easiest and hardest cell and, for each setting the grid
+     varies, the largest paired difference (largest first, three findings at most), each with its
+     interval, game count and whether it is resolved; then the game's own findings,
+  3. results by cell (the headline table: n, win rate with its 95 % Wilson interval, mean score
      with its interval, game length), also written as `<dataset>-summary.csv`,
-  3. win rate by cell (chart), 4. how games ended (chart and table), 5. game length (chart),
-  6. component data and its provenance, 7. how to reproduce the dataset.
+  4. win rate by cell (chart), 5. convergence (the running win rate of each cell against games
+     played with its running Wilson band; the running mean score with its t band when no game
+     has a team result), 6. paired comparisons, 7. how games ended (chart and table),
+  8. game length, 9. score distribution (ECDF per cell; quantile boxes past 16 cells),
+  10. the game's own sections (its `analysis.py`, see sections.py),
+  11. component data and its provenance, 12. how to reproduce the dataset.
 
 Decisions:
 - All numbers are aggregated with polars `group_by`; Python loops only run over cells (and the
@@ -19,20 +27,26 @@ Decisions:
 - Datasets are loaded (and so validated) before anything is written: bad input leaves nothing
   behind. `index.html` is written under a temporary name and renamed.
 - Output names: a dataset is named after its folder (made file-safe; a repeated name gets
-  `-2`, `-3`...); its files are `<name>-summary.csv`, `<name>-win-rate.{png,svg}`,
-  `<name>-end-reasons.{png,svg}` and `<name>-length.{png,svg}`.
+  `-2`, `-3`...); its files are `<name>-summary.csv`, `<name>-end-reasons.csv`,
+  `<name>-paired.csv` (every paired comparison; the page shows the first 40),
+  `<name>-{win-rate,convergence,end-reasons,length,score}.{png,svg}`, and for each table of a
+  game section `<name>-<key>-<i>.csv`.
+- The summary's sentences are written by `summary_findings` from the same numbers as the tables;
+  the template holds no figure of its own.
 - The summary CSV has one row per cell: cell, label, one column per setting, strategy, n (games
   played), n_win_loss (games with a recorded win or loss), wins, win_rate, win_low, win_high
   (95 % Wilson), score_n, score_mean, score_low, score_high (95 % Student t interval),
   length_mean, length_median, failed (games that raised), planned (games per cell in the
   manifest). Undefined values (no games) are empty fields.
-- The unit of `length` is "turns" unless the manifest names another (`length_unit`).
+- The unit of `length` is "turns" unless the manifest names another (`length_unit`); of
+  `score`, "points" (`score_unit`).
 - Text from manifests, scenarios and data files reaches the page only through jinja2 with
   autoescape on; only the SVG that matplotlib wrote (which escapes its own text) is marked safe.
 """
 
 from __future__ import annotations
 
+import csv
 import functools
 import json
 import math
@@ -58,6 +72,7 @@ TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = "report.html.j2"
 REQUIRED_COLUMNS = ("cell", "won", "score", "length", "end_reason")
 DEFAULT_LENGTH_UNIT = "turns"
+DEFAULT_SCORE_UNIT = "points"
 NO_REASON = "(none)"
 # Summary columns; a setting with one of these names is written as `setting_<name>`.
 SUMMARY_COLUMNS = (
@@ -217,6 +232,93 @@ def length_table(games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     return counts, quantiles
 
 
+def score_table(games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(counts per cell and score, sorted; quantiles per cell) over games with a score."""
+    scores = games.select("cell", pl.col("score").cast(pl.Float64).alias("length")).drop_nulls()
+    scores = scores.filter(pl.col("length").is_not_nan())
+    counts = scores.group_by("cell", "length").len("count").sort("cell", "length")
+    quantiles = scores.group_by("cell").agg(
+        q05=pl.col("length").quantile(0.05, "linear"),
+        q25=pl.col("length").quantile(0.25, "linear"),
+        q50=pl.col("length").median(),
+        q75=pl.col("length").quantile(0.75, "linear"),
+        q95=pl.col("length").quantile(0.95, "linear"),
+        mean=pl.col("length").mean(),
+    )
+    return counts, quantiles
+
+
+# How many points of each cell's running estimate the convergence chart draws (log-spaced).
+RUNNING_POINTS = 160
+
+
+def running_counts(total: int, points: int = RUNNING_POINTS) -> np.ndarray:
+    """Log-spaced game counts 1..total (both ends included), at most `points` of them."""
+    if total <= 0:
+        return np.empty(0, dtype=np.int64)
+    return np.unique(np.round(np.geomspace(1, total, min(points, total))).astype(np.int64))
+
+
+def running_wilson(won: np.ndarray, points: int = RUNNING_POINTS) -> tuple[np.ndarray, ...]:
+    """(n, win rate, low, high) after n games for log-spaced n: the 95 % Wilson interval of the
+    first n games, in the order given (stats.wilson, vectorised)."""
+    won = np.asarray(won, dtype=np.int64)
+    ns = running_counts(len(won), points)
+    if not len(ns):
+        return ns, np.empty(0), np.empty(0), np.empty(0)
+    k = np.cumsum(won)[ns - 1]
+    n = ns.astype(float)
+    z = stats.Z95
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = np.where(k == 0, 0.0, np.maximum(0.0, centre - half))
+    high = np.where(k == ns, 1.0, np.minimum(1.0, centre + half))
+    return ns, p, low, high
+
+
+def running_mean(values: np.ndarray, points: int = RUNNING_POINTS) -> tuple[np.ndarray, ...]:
+    """(n, mean, low, high) after n values for log-spaced n: the mean of the first n values with
+    its 95 % Student t interval (stats.mean_interval, vectorised; no interval at n = 1)."""
+    from scipy.stats import t as student_t
+
+    x = np.asarray(values, dtype=float)
+    ns = running_counts(len(x), points)
+    if not len(ns):
+        return ns, np.empty(0), np.empty(0), np.empty(0)
+    shift = x[0]  # sums of squares about the first value stay accurate
+    c1 = np.cumsum(x - shift)[ns - 1]
+    c2 = np.cumsum((x - shift) ** 2)[ns - 1]
+    n = ns.astype(float)
+    mean = shift + c1 / n
+    with np.errstate(invalid="ignore", divide="ignore"):
+        var = np.maximum(0.0, (c2 - c1 * c1 / n) / (n - 1))
+        t = student_t.ppf(0.975, np.maximum(n - 1, 1))
+        half = np.where(ns > 1, t * np.sqrt(var / n), np.nan)
+    return ns, mean, mean - half, mean + half
+
+
+def running_series(games: pl.DataFrame, infos: Sequence[CellInfo], rate: bool) -> list[charts.RunningSeries]:
+    """Each cell's running win rate (`rate`) or mean score, games taken in seed (game_index) order."""
+    col = "won" if rate else "score"
+    frame = games.select(
+        "cell", "game_index", pl.col(col).cast(pl.Boolean if rate else pl.Float64).alias("v")
+    ).drop_nulls()
+    if not rate:
+        frame = frame.filter(pl.col("v").is_not_nan())
+    frame = frame.sort("cell", "game_index")
+    parts = {key[0]: part["v"].to_numpy() for key, part in frame.partition_by("cell", as_dict=True).items()}
+    out = []
+    for info in infos:
+        values = parts.get(info.cell)
+        if values is None or not len(values):
+            continue
+        ns, est, low, high = running_wilson(values) if rate else running_mean(values)
+        out.append(charts.RunningSeries(info.label, ns.tolist(), est.tolist(), low.tolist(), high.tolist()))
+    return out
+
+
 # --- formatting helpers (jinja filters) -----------------------------------------------------------
 
 
@@ -270,6 +372,12 @@ class Section:
     repro: dict[str, Any] = field(default_factory=dict)
     comparisons: list[dict[str, Any]] = field(default_factory=list)  # see paired_comparisons
     game_sections: list[sections.GameSection] = field(default_factory=list)  # the game's analysis.py
+    comparisons_total: int = 0  # all paired comparisons (the page shows MAX_COMPARISONS of them)
+    findings: list[str] = field(default_factory=list)  # the plain-language summary, generic part
+    game_findings: list[dict[str, Any]] = field(default_factory=list)  # [{anchor, title, findings}]
+    score_unit: str = DEFAULT_SCORE_UNIT
+    files: dict[str, str] = field(default_factory=dict)  # CSV files: end_reasons, paired
+    table_files: dict[str, list[str]] = field(default_factory=dict)  # game section key -> CSVs
 
 
 def _invented(manifest: dict[str, Any]) -> list[dict[str, Any]]:
@@ -347,7 +455,8 @@ def _grid_value(info: CellInfo, key: str) -> str:
 
 def paired_comparisons(d: ds_io.Dataset, infos: Sequence[CellInfo]) -> list[dict[str, Any]]:
     """For each setting the grid varies: every cell against the cell that differs from it only in
-    that setting, at the setting's first value, compared as pairs (`simkit compare`'s function)."""
+    that setting, at the setting's first value, compared as pairs (`simkit compare`'s function).
+    All of them: the page's table shows the first MAX_COMPARISONS, the CSV holds every one."""
     games = d.games.with_columns(pl.col("won").cast(pl.Boolean), pl.col("score").cast(pl.Float64))
     by_cell = {key[0]: part for key, part in games.partition_by("cell", as_dict=True).items()}
     keys = [str(k) for k in d.manifest.get("grid_keys") or []]
@@ -368,8 +477,185 @@ def paired_comparisons(d: ds_io.Dataset, infos: Sequence[CellInfo]) -> list[dict
             c = compare.compare_frames(
                 by_cell[base.cell], by_cell[info.cell], base.cell, info.cell, (base.label, info.label)
             )
-            rows.append({"key": key, "a": base.label, "b": info.label, "c": c})
-    return rows[:MAX_COMPARISONS]
+            rows.append(
+                {
+                    "key": key,
+                    "a": base.label,
+                    "b": info.label,
+                    "va": _grid_value(base, key),
+                    "vb": _grid_value(info, key),
+                    "others": ", ".join(f"{k}={_grid_value(info, k)}" for k in keys if k != key),
+                    "c": c,
+                }
+            )
+    return rows
+
+
+# --- the plain-language summary -------------------------------------------------------------------
+
+
+def _signed_points(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def _cell_rate(r: dict[str, Any]) -> str:
+    return (
+        f"{fmt_pct(r['win_rate'])} of {r['n_win_loss']:,} games "
+        f"(95 % interval {fmt_interval(r['win_low'], r['win_high'], pct=True)})"
+    )
+
+
+def _cell_score(r: dict[str, Any]) -> str:
+    return (
+        f"a mean score of {fmt_num(r['score_mean'])} over {r['score_n']:,} games "
+        f"(95 % interval {fmt_interval(r['score_low'], r['score_high'])})"
+    )
+
+
+def _extremes_finding(rows: Sequence[dict[str, Any]]) -> str | None:
+    """The easiest and hardest cell by win rate (by mean score when no game has a team result)."""
+    rated = [r for r in rows if r["n_win_loss"] > 0]
+    if rated:
+        key, describe, what = "win_rate", _cell_rate, "win rate"
+        low_key, high_key = "win_low", "win_high"
+        pool = rated
+    else:
+        pool = [r for r in rows if r["score_n"] > 0 and not _missing(r["score_mean"])]
+        if not pool:
+            return None
+        key, describe, what = "score_mean", _cell_score, "mean score"
+        low_key, high_key = "score_low", "score_high"
+    if len(pool) == 1:
+        r = pool[0]
+        verb = "won" if rated else "had"
+        return f"The one cell, {r['label']}, {verb} {describe(r)}."
+    # ties broken by the interval: of two cells at the same rate the better-measured one is named
+    best = max(pool, key=lambda r: (r[key], r[low_key] if not _missing(r[low_key]) else -math.inf))
+    worst = min(pool, key=lambda r: (r[key], r[high_key] if not _missing(r[high_key]) else math.inf))
+    if best[key] == worst[key]:
+        verb = "won" if rated else "had"
+        return (
+            f"All {len(pool)} cells have the same {what}; for example {best['label']} {verb} "
+            f"{describe(best)}. These games cannot rank the cells."
+        )
+    if rated:
+        text = (
+            f"Easiest cell: {best['label']}, won {describe(best)}. "
+            f"Hardest: {worst['label']}, won {describe(worst)}."
+        )
+    else:
+        text = (
+            f"Highest-scoring cell: {best['label']}, with {describe(best)}. "
+            f"Lowest: {worst['label']}, with {describe(worst)}."
+        )
+    if _missing(best[low_key]) or _missing(worst[high_key]):
+        return text
+    if best[low_key] > worst[high_key]:
+        text += f" Their intervals do not overlap: the {what} differs between them."
+    else:
+        text += " Their intervals overlap: these games cannot yet tell the two cells apart."
+    return text
+
+
+def _comparison_finding(row: dict[str, Any], rate: bool) -> str:
+    c = row["c"]
+    where = f" (with {row['others']})" if row["others"] else ""
+    change = f"Changing {row['key']} from {row['va']} to {row['vb']}{where}"
+    if rate:
+        w = c.wins
+        direction = "raises" if w.difference > 0 else "lowers" if w.difference < 0 else "leaves"
+        amount = (
+            f" the win rate by {abs(100 * w.difference):.1f} points"
+            if w.difference
+            else " the win rate unchanged"
+        )
+        text = (
+            f"{change} {direction}{amount} (95 % paired interval {_signed_points(w.low)} to "
+            f"{_signed_points(w.high)} points; {w.n:,} games paired by seed)"
+        )
+        resolved = w.low > 0 or w.high < 0
+    else:
+        sc = c.score
+        direction = "raises" if sc.estimate > 0 else "lowers" if sc.estimate < 0 else "leaves"
+        text = (
+            f"{change} {direction} the mean score by {abs(sc.estimate):,.2f} (95 % paired interval "
+            f"{sc.low:+,.2f} to {sc.high:+,.2f}; {sc.n:,} games paired by seed)"
+        )
+        resolved = not _missing(sc.low) and (sc.low > 0 or sc.high < 0)
+    if resolved:
+        return text + ": resolved, the interval excludes zero."
+    return text + ": not resolved, the interval includes zero; more games are needed to tell."
+
+
+def summary_findings(
+    rows: Sequence[dict[str, Any]], comparisons: Sequence[dict[str, Any]], max_findings: int = 3
+) -> list[str]:
+    """Two or three sentences a designer would act on, written from the numbers: the easiest and
+    hardest cell, then for the settings the grid varies the largest paired difference each (the
+    largest first), with their intervals, game counts and whether the interval excludes zero."""
+    findings = []
+    extremes = _extremes_finding(rows)
+    if extremes:
+        findings.append(extremes)
+    rate = any(r["n_win_loss"] > 0 for r in rows)
+
+    def size(row: dict[str, Any]) -> float:
+        if rate:
+            return abs(row["c"].wins.difference) if row["c"].wins is not None else -1.0
+        e = row["c"].score.estimate
+        return -1.0 if _missing(e) else abs(e)
+
+    largest: dict[str, dict[str, Any]] = {}
+    for row in comparisons:
+        if size(row) < 0:
+            continue
+        if row["key"] not in largest or size(row) > size(largest[row["key"]]):
+            largest[row["key"]] = row
+    for row in sorted(largest.values(), key=size, reverse=True)[: max_findings - len(findings)]:
+        findings.append(_comparison_finding(row, rate))
+    return findings
+
+
+def _write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        w.writerows(["" if _missing(v) else v for v in row] for row in rows)
+    return path.name
+
+
+def _write_end_reasons_csv(path: Path, reason_rows: Sequence[dict[str, Any]], reasons: Sequence[str]) -> str:
+    """One row per cell: cell, label, n, then the games of each end reason."""
+    rows = [[r["cell"], r["label"], r["n"], *(k for k, _ in r["cells"])] for r in reason_rows]
+    return _write_csv(path, ["cell", "label", "n", *reasons], rows)
+
+
+def _write_paired_csv(path: Path, comparisons: Sequence[dict[str, Any]]) -> str:
+    """Every paired comparison: win rate and score differences B - A with paired and unpaired
+    95 % intervals (win rates as proportions)."""
+    header = [
+        "setting", "a", "b", "a_value", "b_value", "pairs",
+        "win_diff", "win_low", "win_high", "win_unpaired_low", "win_unpaired_high",
+        "a_only_won", "b_only_won",
+        "score_diff", "score_low", "score_high", "score_unpaired_low", "score_unpaired_high",
+    ]  # fmt: skip
+    rows = []
+    for row in comparisons:
+        c, w = row["c"], row["c"].wins
+        wins = (
+            [w.difference, w.low, w.high, w.unpaired_low, w.unpaired_high, w.a_only, w.b_only]
+            if w
+            else [None] * 7
+        )
+        rows.append(
+            [row["key"], row["a"], row["b"], row["va"], row["vb"], c.pairs, *wins,
+             c.score.estimate, c.score.low, c.score.high, c.score_unpaired.low, c.score_unpaired.high]
+        )  # fmt: skip
+    return _write_csv(path, header, rows)
+
+
+def _write_table_csv(path: Path, table: sections.Table) -> str:
+    return _write_csv(path, table.columns, table.rows)
 
 
 def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.DataFrame]:
@@ -383,6 +669,7 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
     subject = str(scenario.get("name") or name)
     title = str(m.get("title") or m.get("game") or "")
     length_unit = str(m.get("length_unit") or DEFAULT_LENGTH_UNIT)
+    score_unit = str(m.get("score_unit") or DEFAULT_SCORE_UNIT)
     rows = summary.to_dicts()
     by_cell = {i.cell: i for i in infos}
 
@@ -460,6 +747,46 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
     if series:
         built["length"] = charts.length_chart(series, length_unit, out, f"{name}-length", subject)
 
+    score_counts, score_q = score_table(d.games)
+    sq_of = {row["cell"]: row for row in score_q.iter_rows(named=True)}
+    by_score = {key[0]: part for key, part in score_counts.partition_by("cell", as_dict=True).items()}
+    score_series = [
+        charts.DistSeries(
+            info.label,
+            info.group,
+            info.x,
+            by_score[info.cell]["length"].to_list(),
+            by_score[info.cell]["count"].to_list(),
+            sq_of[info.cell],
+        )
+        for info in infos
+        if info.cell in by_score
+    ]
+    if score_series:
+        built["score"] = charts.score_chart(score_series, score_unit, out, f"{name}-score", subject)
+
+    rate = bool(points)
+    running = running_series(d.games, infos, rate)
+    if running:
+        built["convergence"] = charts.convergence_chart(
+            running, rate, score_unit, out, f"{name}-convergence", subject
+        )
+
+    comparisons = paired_comparisons(d, infos)
+    game_secs = sections.game_sections(sections.AnalysisContext(d, out, name, subject))
+    files = {
+        "end_reasons": _write_end_reasons_csv(out / f"{name}-end-reasons.csv", reason_rows, reasons),
+    }
+    if comparisons:
+        files["paired"] = _write_paired_csv(out / f"{name}-paired.csv", comparisons)
+    table_files = {
+        g.key: [
+            _write_table_csv(out / f"{name}-{charts.slug(g.key)}-{i + 1}.csv", t)
+            for i, t in enumerate(g.tables)
+        ]
+        for g in game_secs
+    }
+
     section = Section(
         id=f"ds-{name}",
         name=name,
@@ -480,8 +807,18 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
         provenance=_provenance(m),
         notes=_notes(d, summary),
         repro=_repro(d),
-        comparisons=paired_comparisons(d, infos),
-        game_sections=sections.game_sections(sections.AnalysisContext(d, out, name, subject)),
+        comparisons=comparisons[:MAX_COMPARISONS],
+        game_sections=game_secs,
+        comparisons_total=len(comparisons),
+        findings=summary_findings(rows, comparisons),
+        game_findings=[
+            {"anchor": f"ds-{name}-{g.key}", "title": g.title, "findings": list(g.findings)}
+            for g in game_secs
+            if g.findings
+        ],
+        score_unit=score_unit,
+        files=files,
+        table_files=table_files,
     )
     return section, summary
 

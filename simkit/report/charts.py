@@ -23,11 +23,13 @@ from __future__ import annotations
 import io
 import math
 import re
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
+from matplotlib import ticker
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -263,16 +265,18 @@ def end_reason_chart(
     return save_chart(fig, out, name, title, alt, caption)
 
 
-# --- game length ----------------------------------------------------------------------------------
+# --- distributions: game length and score ---------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class LengthSeries:
+    """One cell's distribution of a quantity (game length, score) as distinct values and counts."""
+
     label: str
     group: str | None  # strategy when the grid varies it
     x: str  # difficulty label
-    lengths: Sequence[float]  # distinct lengths, ascending
-    counts: Sequence[int]  # games of each length
+    lengths: Sequence[float]  # distinct values, ascending
+    counts: Sequence[int]  # games with each value
     quantiles: dict[str, float]  # q05 q25 q50 q75 q95 mean
 
     @property
@@ -280,30 +284,47 @@ class LengthSeries:
         return int(sum(self.counts))
 
 
+# a distribution series under its general name (the values need not be lengths)
+DistSeries = LengthSeries
+
+
 def length_chart(series: Sequence[LengthSeries], unit: str, out: Path, name: str, subject: str) -> Chart:
     """Game length per cell: ECDF lines (colour = strategy, line style = settings) for up to
     MAX_ECDF_LINES cells, quantile boxes beyond that."""
+    return distribution_chart(series, "game length", "Game length", unit, out, name, subject)
+
+
+def score_chart(series: Sequence[DistSeries], unit: str, out: Path, name: str, subject: str) -> Chart:
+    """Final score per cell, drawn as the length chart is: ECDF lines or quantile boxes."""
+    return distribution_chart(series, "score", "Score distribution", unit, out, name, subject)
+
+
+def distribution_chart(
+    series: Sequence[DistSeries], quantity: str, title: str, unit: str, out: Path, name: str, subject: str
+) -> Chart:
+    """A per-cell distribution: one ECDF line per cell for up to MAX_ECDF_LINES cells, quantile
+    boxes (5th, 25th, 50th, 75th, 95th percentile and the mean) beyond that."""
     series = [s for s in series if s.n > 0]
     if len(series) <= MAX_ECDF_LINES:
-        fig, how = _length_ecdf(series, unit, subject), "ecdf"
+        fig, how = _ecdf(series, quantity, title, unit, subject), "ecdf"
     else:
-        fig, how = _length_boxes(series, unit, subject), "boxes"
-    title = "Game length"
+        fig, how = _boxes(series, quantity, title, unit, subject), "boxes"
     items = [
         f"{s.label}: median {s.quantiles['q50']:g}, middle half {s.quantiles['q25']:g} to "
         f"{s.quantiles['q75']:g} {unit} (n={s.n})"
         for s in series
     ]
-    alt = f"{title} for {subject}, in {unit}, per cell. " + _alt_list(items)
+    alt = f"{title} for {subject}: {quantity} in {unit}, per cell. " + _alt_list(items)
     if how == "ecdf":
         caption = (
-            f"Cumulative distribution of game length: the share of games over by each number of {unit}, "
-            f"one line per cell; {_n_text(s.n for s in series)}."
+            f"Cumulative distribution of {quantity}: the share of games with at most each {quantity} "
+            f"(in {unit}), one line per cell; {_n_text(s.n for s in series)}."
         )
     else:
         caption = (
-            f"Game length in {unit} per cell: box from the 25th to the 75th percentile, line at the "
-            f"median, whiskers from the 5th to the 95th percentile; {_n_text(s.n for s in series)}."
+            f"{quantity[0].upper() + quantity[1:]} in {unit} per cell: box from the 25th to the 75th "
+            f"percentile, line at the median, whiskers from the 5th to the 95th percentile, diamond at "
+            f"the mean; {_n_text(s.n for s in series)}."
         )
     return save_chart(fig, out, name, title, alt, caption)
 
@@ -316,7 +337,7 @@ def _styles(series: Sequence[LengthSeries]) -> list[tuple[str, object]]:
     return [(colour(i), LINESTYLES[(i // len(PALETTE)) % len(LINESTYLES)]) for i in range(len(series))]
 
 
-def _length_ecdf(series: Sequence[LengthSeries], unit: str, subject: str) -> Figure:
+def _ecdf(series: Sequence[DistSeries], quantity: str, title: str, unit: str, subject: str) -> Figure:
     with matplotlib.rc_context(STYLE):
         fig = new_figure(9.0, 4.4)
         ax = fig.add_subplot()
@@ -326,8 +347,11 @@ def _length_ecdf(series: Sequence[LengthSeries], unit: str, subject: str) -> Fig
             for c in s.counts:
                 cum += c
                 ys.append(100 * cum / total)
-            # start the step at zero just left of the shortest game
-            xs = [s.lengths[0] - 1, *s.lengths]
+            # start the step at zero just left of the smallest value
+            step = (
+                1.0 if len(s.lengths) < 2 else max(1e-9, min(1.0, float(s.lengths[-1] - s.lengths[0]) / 50))
+            )
+            xs = [s.lengths[0] - step, *s.lengths]
             ax.step(
                 xs,
                 [0.0, *ys],
@@ -338,14 +362,14 @@ def _length_ecdf(series: Sequence[LengthSeries], unit: str, subject: str) -> Fig
                 label=f"{s.label} (n={total:,})",
             )
         ax.set_ylim(0, 100.5)
-        ax.set_xlabel(f"game length ({unit})")
-        ax.set_ylabel(f"games over within this many {unit} (%)")
-        ax.set_title(f"Game length: {subject}", loc="left")
+        ax.set_xlabel(f"{quantity} ({unit})")
+        ax.set_ylabel(f"games with at most this {quantity} (%)")
+        ax.set_title(f"{title}: {subject}", loc="left")
         ax.legend(title="cell", loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
     return fig
 
 
-def _length_boxes(series: Sequence[LengthSeries], unit: str, subject: str) -> Figure:
+def _boxes(series: Sequence[DistSeries], quantity: str, title: str, unit: str, subject: str) -> Figure:
     height = min(30.0, max(3.0, 0.28 * len(series) + 1.6))
     stats = [
         {
@@ -378,10 +402,162 @@ def _length_boxes(series: Sequence[LengthSeries], unit: str, subject: str) -> Fi
             },
         )
         ax.invert_yaxis()
-        ax.set_xlabel(f"game length ({unit})")
+        ax.set_xlabel(f"{quantity} ({unit})")
+        ax.set_ylabel("cell")
         ax.grid(axis="y", visible=False)
-        ax.set_title(f"Game length: {subject} (diamond: mean)", loc="left")
+        ax.set_title(f"{title}: {subject} (diamond: mean)", loc="left")
     return fig
+
+
+# --- convergence ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunningSeries:
+    """One cell's running estimate after each of a few game counts, with its running 95 % band."""
+
+    label: str
+    games: Sequence[int]  # games played so far, ascending
+    estimate: Sequence[float]  # win rate (0-1) or mean score after that many games
+    low: Sequence[float]
+    high: Sequence[float]
+
+    @property
+    def n(self) -> int:
+        return int(self.games[-1]) if len(self.games) else 0
+
+
+# Up to this many cells share one panel; more get one small panel each.
+MAX_OVERLAID = 6
+MAX_PANEL_COLUMNS = 5
+
+
+def convergence_chart(
+    series: Sequence[RunningSeries], rate: bool, unit: str, out: Path, name: str, subject: str
+) -> Chart:
+    """The running estimate of each cell against games played (log scale), with its running 95 %
+    band: win rate with the Wilson interval (`rate`), else mean score with the t interval."""
+    series = [s for s in series if s.n > 0]
+    scale = 100.0 if rate else 1.0
+    what = "win rate" if rate else "mean score"
+    y_label = "running win rate (%)" if rate else f"running mean score ({unit})"
+    band = "Wilson" if rate else "Student t"
+    with matplotlib.rc_context(STYLE):
+        if len(series) <= MAX_OVERLAID:
+            fig = new_figure(9.0, 4.2)
+            ax = fig.add_subplot()
+            for i, s in enumerate(series):
+                _running(ax, s, colour(i), LINESTYLES[i % len(LINESTYLES)], scale, f"{s.label} (n={s.n:,})")
+            ax.set_xlabel("games played (log scale)")
+            ax.set_ylabel(y_label)
+            ax.legend(title="cell", loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
+            ax.set_title(f"Convergence of the {what}: {subject}", loc="left")
+            _limits(ax, series, rate, scale)
+        else:
+            cols = min(MAX_PANEL_COLUMNS, len(series))
+            rows = math.ceil(len(series) / cols)
+            titles = [textwrap.fill(f"{s.label} (n={s.n:,})", 30) for s in series]
+            lines = max(t.count("\n") + 1 for t in titles)
+            width, height = min(14.0, 2.6 * cols + 0.6), min(40.0, (1.5 + 0.14 * lines) * rows + 0.9)
+            # a fixed grid: constrained layout over dozens of panels costs seconds per chart
+            fig = Figure(figsize=(width, height))
+            FigureCanvasAgg(fig)
+            axes = fig.subplots(
+                rows,
+                cols,
+                sharex=True,
+                sharey=True,
+                squeeze=False,
+                gridspec_kw={
+                    "left": 0.75 / width,
+                    "right": 1 - 0.15 / width,
+                    "bottom": 0.65 / height,
+                    "top": 1 - 0.8 / height,
+                    "wspace": 0.12,
+                    "hspace": (0.3 + 0.14 * lines) / (height / rows),
+                },
+            )
+            for i, ax in enumerate(axes.flat):
+                if i >= len(series):
+                    ax.set_visible(False)
+                    continue
+                s = series[i]
+                _running(ax, s, colour(0), "-", scale, None)
+                ax.set_title(titles[i], fontsize=7, fontweight="normal", loc="left")
+                ax.tick_params(labelsize=7)
+            _limits(axes.flat[0], series, rate, scale)
+            fig.supxlabel("games played (log scale)", fontsize=10, y=0.15 / height, va="bottom")
+            fig.supylabel(y_label, fontsize=10, x=0.1 / width, ha="left")
+            fig.suptitle(
+                f"Convergence of the {what}: {subject}",
+                x=0.01,
+                y=1 - 0.12 / height,
+                ha="left",
+                va="top",
+                fontsize=11,
+                fontweight="bold",
+            )
+    title = f"Convergence of the {what}"
+
+    def fmt(x: float) -> str:
+        return _pct(x) if rate else ("n/a" if math.isnan(x) else f"{x:,.2f}")
+
+    items = []
+    for s in series:
+        first = next((j for j, g in enumerate(s.games) if g >= 10), 0)
+        items.append(
+            f"{s.label} (n={s.n:,}): {fmt(s.estimate[first])} after {s.games[first]:,} games, "
+            f"{fmt(s.estimate[-1])} (95 % CI {fmt(s.low[-1])} to {fmt(s.high[-1])}) after all {s.n:,}"
+        )
+    alt = (
+        f"{title} for {subject}: the running {what} of each cell against the number of games played, "
+        f"with its 95 % {band} band. " + _alt_list(items)
+    )
+    caption = (
+        f"The {what} of each cell after each number of games (in seed order, log scale), with its "
+        f"running 95 % {band} interval as the shaded band: where the line runs flat inside a narrow "
+        f"band, more games would not move the estimate much; {_n_text(s.n for s in series)}."
+    )
+    return save_chart(fig, out, name, title, alt, caption)
+
+
+def _running(ax, s: RunningSeries, col: str, ls: object, scale: float, label: str | None) -> None:
+    g = list(s.games)
+    lo = [scale * v for v in s.low]
+    hi = [scale * v for v in s.high]
+    ok = [not (math.isnan(a) or math.isnan(b)) for a, b in zip(lo, hi, strict=True)]
+    if any(ok):
+        gx = [x for x, k in zip(g, ok, strict=True) if k]
+        ax.fill_between(
+            gx,
+            [v for v, k in zip(lo, ok, strict=True) if k],
+            [v for v, k in zip(hi, ok, strict=True) if k],
+            color=col,
+            alpha=0.18,
+            linewidth=0,
+        )
+    ax.plot(g, [scale * v for v in s.estimate], color=col, linestyle=ls, linewidth=1.5, label=label)
+    ax.set_xscale("log")
+    # plain numbers on the log axis (mathtext is off, so the default 10^k labels would print raw)
+    subs = (1.0,) if g and g[-1] > 2000 else (1.0, 2.0, 5.0)
+    ax.xaxis.set_major_locator(ticker.LogLocator(base=10, subs=subs))
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+
+
+def _limits(ax, series: Sequence[RunningSeries], rate: bool, scale: float) -> None:
+    # the band of the first few games can be huge: frame the estimates and the later bands
+    values = []
+    for s in series:
+        start = len(s.games) // 4
+        values += [scale * v for v in (*s.estimate, *s.low[start:], *s.high[start:]) if not math.isnan(v)]
+    if values:
+        lo, hi = min(values), max(values)
+        pad = 0.05 * (hi - lo) or 1.0
+        lo, hi = lo - pad, hi + pad
+        if rate:
+            lo, hi = max(-1.0, lo), min(101.0, hi)
+        ax.set_ylim(lo, hi)
 
 
 SLUG = re.compile(r"[^A-Za-z0-9._-]+")

@@ -25,7 +25,7 @@ from simkit.core.errors import UserError
 from simkit.report import build, write_report
 
 GAME = "eight-bit-invaders"
-CHART_KINDS = ("win-rate", "end-reasons", "length")
+CHART_KINDS = ("win-rate", "end-reasons", "length", "score", "convergence")
 NASTY = "<script>alert('x')</script>"
 
 
@@ -182,7 +182,9 @@ def test_index_loads_nothing_from_outside(report):
     refs = re.findall(r"\s(?:src|href|xlink:href|poster|action)\s*=\s*[\"']([^\"']*)[\"']", html)
     assert refs, "expected in-page links at least"
     for ref in refs:
-        assert not re.match(r"\s*(https?:|//|javascript:|data:)", ref, re.I), ref
+        assert not re.match(r"\s*(https?:|//|javascript:)", ref, re.I), ref
+        # an image matplotlib embeds in an SVG (a game's heatmap) is inline data, never a file
+        assert not re.match(r"\s*data:", ref, re.I) or ref.startswith("data:image/png;base64,"), ref[:40]
         if not ref.startswith("#"):
             assert (index.parent / ref).is_file(), f"link to a missing file: {ref}"
     # every link of the page itself (the SVGs aside) points at an element that exists
@@ -201,9 +203,19 @@ def test_each_chart_is_an_inline_svg_in_a_labelled_figure(report, grid):
         html,
         re.S,
     )
-    assert len(figures) == 3 == html.count("<svg")
-    labels = [c["label"] for c in dataset.load(grid).manifest["cells"]]
+    # every SVG sits in a labelled figure with a caption: the generic charts and the game's own
+    assert len(figures) == html.count("<svg") >= len(CHART_KINDS)
     for alt, svg, caption in figures:
+        assert len(alt) > 40 and caption.strip()
+        ET.fromstring(svg)
+    generic = [
+        f
+        for f in figures
+        if re.match(r"(Win rate by cell|How games ended|Game length|Score distribution|Convergence)", f[0])
+    ]
+    assert len(generic) == len(CHART_KINDS)
+    labels = [c["label"] for c in dataset.load(grid).manifest["cells"]]
+    for alt, svg, caption in generic:
         assert all(label in alt for label in labels), alt  # the alt text reads the chart out
         assert "n=40" in alt or "of 40 games" in alt
         assert "n = 40 games per cell" in caption
@@ -458,7 +470,9 @@ def test_two_datasets_make_two_sections_and_a_table_of_contents(grid, single, tm
     for sid in sections:
         assert f'href="#{sid}"' in toc
     assert "grid test" in toc and "one cell" in toc
-    assert html.count("<svg") == 6
+    for name in (grid.name, single.name):
+        for kind in CHART_KINDS:
+            assert html.count(f'href="{name}-{kind}.svg"') == 1, (name, kind)
     for name in (grid.name, single.name):
         assert (tmp_path / "two" / f"{name}-summary.csv").is_file()
     # the single cell shows its settings, dice=5 included
@@ -544,3 +558,198 @@ def test_games_table_without_a_required_column(tmp_path):
 )
 def test_percent_format(value, expected):
     assert build.fmt_pct(value) == expected
+
+
+# --- the plain-language summary, score and convergence charts, CSVs -------------------------------
+
+
+def findings_of(html: str, section_id: str) -> list[str]:
+    """The generic findings of one dataset section, as plain text."""
+    part = html.split(f'id="{section_id}"', 1)[1]
+    box = re.search(r'<ul class="findings generic">(.*?)</ul>', part, re.S)
+    assert box, "no findings"
+    import html as html_lib
+
+    return [
+        html_lib.unescape(re.sub(r"<[^>]+>", "", li)).strip()
+        for li in re.findall(r"<li>(.*?)</li>", box.group(1), re.S)
+    ]
+
+
+def test_summary_names_the_easiest_and_hardest_cell_from_the_games_table(report, grid):
+    """Recomputed with polars and scipy's Wilson interval, not with the report's own code."""
+    d = dataset.load(grid)
+    labels = {c["cell"]: c["label"] for c in d.manifest["cells"]}
+    per_cell = (
+        d.games.group_by("cell")
+        .agg(n=pl.col("won").count(), wins=pl.col("won").cast(pl.Int64).sum())
+        .with_columns(rate=pl.col("wins") / pl.col("n"))
+        .sort("rate")
+    )
+    findings = findings_of(report[1], f"ds-{grid.name}")
+    assert 2 <= len(findings) <= 3
+    first = findings[0]
+    lo_rate, hi_rate = per_cell["rate"].min(), per_cell["rate"].max()
+    if lo_rate == hi_rate:
+        assert first.startswith("All 4 cells have the same win rate")
+        return
+    for which, rate in (("Easiest cell: ", hi_rate), ("Hardest: ", lo_rate)):
+        rows = per_cell.filter(pl.col("rate") == rate).to_dicts()
+        named = [r for r in rows if f"{which}{labels[r['cell']]}, won" in first]
+        assert len(named) == 1, (which, first)
+        r = named[0]
+        ci = binomtest(r["wins"], r["n"]).proportion_ci(confidence_level=0.95, method="wilson")
+        assert (
+            f"won {100 * r['wins'] / r['n']:.1f} % of {r['n']} games "
+            f"(95 % interval {100 * ci.low:.1f} to {100 * ci.high:.1f} %)"
+        ) in first
+
+
+def test_summary_states_the_largest_paired_difference_per_setting(report, grid):
+    d = dataset.load(grid)
+    cells = {c["cell"]: c for c in d.manifest["cells"]}
+    games = d.games.with_columns(pl.col("won").cast(pl.Int64))
+    wins = {
+        (row["cell"], row["game_index"]): row["won"]
+        for row in games.select("cell", "game_index", "won").to_dicts()
+    }
+    findings = findings_of(report[1], f"ds-{grid.name}")[1:]
+    assert findings, "a grid that varies settings gets at least one paired finding"
+    # every pair of cells that differ in exactly one setting, with the first value as A
+    diffs: dict[str, list[float]] = defaultdict(list)
+    keys = {"countdown": [7, 6], "strategy": ["random", "greedy"]}
+
+    def value(c, key):
+        return c["strategy"][0] if key == "strategy" else c["settings"][key]
+
+    for key, values in keys.items():
+        for a in cells.values():
+            for b in cells.values():
+                others = [k for k in keys if k != key]
+                if (
+                    value(a, key) == values[0]
+                    and value(b, key) == values[1]
+                    and all(value(a, k) == value(b, k) for k in others)
+                ):
+                    idx = [i for (c, i) in wins if c == a["cell"]]
+                    diff = sum(wins[(b["cell"], i)] - wins[(a["cell"], i)] for i in idx) / len(idx)
+                    diffs[key].append(diff)
+    for text in findings:
+        m = re.match(r"Changing (\w+) from (\S+) to (\S+) .*?(raises|lowers|leaves)", text)
+        assert m, text
+        key = m.group(1)
+        largest = max(diffs[key], key=abs)
+        if largest:
+            word = "raises" if largest > 0 else "lowers"
+            assert f"{word} the win rate by {abs(100 * largest):.1f} points" in text, text
+        else:
+            assert "leaves the win rate unchanged" in text
+        assert "40 games paired by seed" in text
+        interval = re.search(r"95 % paired interval ([-+][\d.]+) to ([-+][\d.]+) points", text)
+        low, high = float(interval.group(1)), float(interval.group(2))
+        assert low <= 100 * largest <= high
+        assert (
+            ("resolved, the interval excludes zero" in text) == (low > 0 or high < 0) or low == 0 or high == 0
+        )
+
+
+def test_summary_without_team_results_uses_the_mean_score(tmp_path):
+    cells = [
+        {
+            "label": "low",
+            "strategy": "greedy",
+            "countdown": 7,
+            "games": [record(None, score=s) for s in (1, 2, 3, 2)],
+        },
+        {
+            "label": "high",
+            "strategy": "random",
+            "countdown": 6,
+            "games": [record(None, score=s) for s in (9, 8, 9, 10)],
+        },
+    ]
+    ds = synthetic(tmp_path / "scores", cells)
+    html = write_report([ds], tmp_path / "out").read_text(encoding="utf-8")
+    first = findings_of(html, "ds-scores")[0]
+    hi = stats.mean_interval(np.array([9, 8, 9, 10.0]))
+    lo = stats.mean_interval(np.array([1, 2, 3, 2.0]))
+    assert (
+        f"Highest-scoring cell: high, with a mean score of 9.00 over 4 games (95 % interval {hi.low:,.2f} to {hi.high:,.2f})"
+        in first
+    )
+    assert (
+        f"Lowest: low, with a mean score of 2.00 over 4 games (95 % interval {lo.low:,.2f} to {lo.high:,.2f})"
+        in first
+    )
+    assert "do not overlap" in first
+    # no win rate to converge: the convergence chart follows the mean score
+    assert 'aria-label="Convergence of the mean score' in html
+
+
+def test_game_findings_follow_the_generic_ones_and_are_in_the_contents(report, grid):
+    html = report[1]
+    toc = re.search(r'<nav class="toc"[^>]*>(.*?)</nav>', html, re.S).group(1)
+    for sid, title in re.findall(
+        r'<section class="game-section" id="([^"]+)"[^>]*>\s*<h3[^>]*>([^<]+)</h3>', html
+    ):
+        assert f'href="#{sid}"' in toc and title in toc
+    game = re.search(r'<ul class="findings game">(.*?)</ul>\s*\n\s*(?:<p|</div|\{)', html, re.S)
+    if "game-section" in html and game:
+        assert html.index('class="findings generic"') < html.index('class="findings game"')
+
+
+def test_convergence_points_are_wilson_intervals_of_the_first_games(grid):
+    games = dataset.load(grid).games.sort("cell", "game_index")
+    won = games.filter(pl.col("cell") == "c001")["won"].cast(pl.Int64).to_numpy()
+    ns, rate, low, high = build.running_wilson(won)
+    assert ns[0] == 1 and ns[-1] == len(won) and list(ns) == sorted(set(ns))
+    for i, n in enumerate(ns):
+        k = int(won[:n].sum())
+        ref = binomtest(k, int(n)).proportion_ci(confidence_level=0.95, method="wilson")
+        assert rate[i] == pytest.approx(k / n)
+        assert (low[i], high[i]) == pytest.approx((ref.low, ref.high), abs=1e-9)
+    scores = games.filter(pl.col("cell") == "c001")["score"].cast(pl.Float64).to_numpy()
+    ns, mean, low, high = build.running_mean(scores)
+    for i, n in enumerate(ns):
+        if n < 2:
+            assert math.isnan(low[i])
+            continue
+        ref = stats.mean_interval(scores[:n])
+        assert (mean[i], low[i], high[i]) == pytest.approx((ref.estimate, ref.low, ref.high))
+
+
+def test_charts_state_their_game_counts_and_the_score_medians(report, grid):
+    html = report[1]
+    d = dataset.load(grid)
+    medians = d.games.group_by("cell").agg(pl.col("score").cast(pl.Float64).median()).to_dicts()
+    labels = {c["cell"]: c["label"] for c in d.manifest["cells"]}
+    alt = re.search(r'aria-label="(Score distribution[^"]*)"', html).group(1)
+    for row in medians:
+        assert f"{labels[row['cell']]}: median {row['score']:g}" in alt
+    conv = re.search(r'aria-label="(Convergence of the win rate[^"]*)"', html).group(1)
+    assert "(n=40)" in conv and "after all 40" in conv and "Wilson band" in conv
+    caption = re.search(r'id="ds-grid-data-convergence".*?<figcaption>(.*?)</figcaption>', html, re.S).group(
+        1
+    )
+    assert "n = 40 games per cell" in caption
+
+
+def test_summary_tables_are_written_as_csv(report, grid):
+    out = report[0].parent
+    games = dataset.load(grid).games
+    counts = Counter(zip(games["cell"].to_list(), games["end_reason"].to_list(), strict=True))
+    rows = read_csv(out / f"{grid.name}-end-reasons.csv")
+    assert sorted(rows) == ["c000", "c001", "c002", "c003"]
+    for cell, row in rows.items():
+        for reason in {r for _, r in counts}:
+            assert int(row[reason]) == counts[(cell, reason)]
+    with (out / f"{grid.name}-paired.csv").open(encoding="utf-8") as fh:
+        paired = list(csv.DictReader(fh))
+    assert len(paired) == 4  # 2 cells change countdown, 2 change strategy
+    assert {p["setting"] for p in paired} == {"countdown", "strategy"}
+    for p in paired:
+        assert int(p["pairs"]) == 40
+        assert float(p["win_low"]) <= float(p["win_diff"]) <= float(p["win_high"])
+    assert (
+        f'href="{grid.name}-end-reasons.csv"' in report[1] and f'href="{grid.name}-paired.csv"' in report[1]
+    )
