@@ -67,10 +67,11 @@ def lock(out: Path) -> Iterator[None]:
     """Hold the dataset folder for one run: a second run into it at the same time is refused.
 
     An advisory lock on a file in the folder, released by the kernel when the process ends, so a
-    killed run leaves no stale lock. A folder this call had to create is removed again if the run
-    is refused before it wrote a manifest.
+    killed run leaves no stale lock. If the run is refused before it wrote a manifest, what this
+    call made is removed again: the folder if it had to create it, else its lock file.
     """
     created = not out.exists()
+    lock_created = created or not (out / LOCK).exists()
     try:
         out.mkdir(parents=True, exist_ok=True)
         handle = open(out / LOCK, "a")  # noqa: SIM115 (held open for the run)
@@ -86,8 +87,11 @@ def lock(out: Path) -> Iterator[None]:
     try:
         yield
     except BaseException:
-        if created and not (out / MANIFEST).exists():
-            shutil.rmtree(out, ignore_errors=True)
+        if not (out / MANIFEST).exists():
+            if created:
+                shutil.rmtree(out, ignore_errors=True)
+            elif lock_created:
+                (out / LOCK).unlink(missing_ok=True)
         raise
     finally:
         handle.close()

@@ -102,6 +102,7 @@ def test_a_folder_from_another_run_is_refused(tmp_path):
         runner.run(
             small_scenario(games=20, chunk=20), tmp_path / "other", backend="sequential", progress=False
         )
+    assert [p.name for p in (tmp_path / "other").iterdir()] == ["notes.txt"], "nothing left in their folder"
 
 
 def test_seats_rotate_in_balanced_order():
