@@ -14,11 +14,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from simkit.core.errors import UserError
-from simkit.core.files import read_toml
+from simkit.core.files import (
+    PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
+    read_toml,
+)
+from simkit.core.files import data_error as _fail
+from simkit.core.files import data_source as _source
 
 DEFAULT_FILE = Path(__file__).parent / "data" / "board.toml"
-PROVENANCE = ("rulebook", "derived", "invented", "published")
 
 SPACES = 120  # rulebook: "divided into 120 numbered spaces"; one attack marker per space
 PARKS = 22  # rulebook: "22 National Park markers ... correspond to the 22 National Parks"
@@ -93,10 +96,6 @@ def points(table: tuple[int, ...], count: int) -> int:
     return table[count] if count < len(table) else table[-1]
 
 
-def _fail(path: Path, key: str, problem: str) -> UserError:
-    return UserError(f"{path}: {key}: {problem}")
-
-
 def _table(doc: dict, path: Path, key: str, allowed: set[str]) -> dict:
     value = doc.get(key.rsplit(".", 1)[-1])
     if not isinstance(value, dict):
@@ -106,13 +105,6 @@ def _table(doc: dict, path: Path, key: str, allowed: set[str]) -> dict:
         raise _fail(
             path, f"{key}.{sorted(unknown)[0]}", f"unknown key (allowed: {', '.join(sorted(allowed))})"
         )
-    return value
-
-
-def _source(table: dict, path: Path, key: str) -> str:
-    value = table.get("source")
-    if value not in PROVENANCE:
-        raise _fail(path, f"{key}.source", f"must be one of {', '.join(PROVENANCE)}, got {value!r}")
     return value
 
 

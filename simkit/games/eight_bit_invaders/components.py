@@ -11,13 +11,18 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from simkit.core.errors import UserError
-from simkit.core.files import read_toml
+from simkit.core.files import (
+    PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
+    read_toml,
+)
+from simkit.core.files import data_error as _fail
+from simkit.core.files import data_int as _int
+from simkit.core.files import data_source as _source
+from simkit.core.files import data_table as _table
 
 DEFAULT_FILE = Path(__file__).parent / "data" / "components.toml"
 BONUS_NAMES = ("rapid_fire", "time_slip", "smart_bomb", "extra_life", "rocket_fuel")
 BOMBER_TOTALS = (12, 13, 14, 15)  # rulebook: the aliens "=12" "=13" "=14" and "=15" are heavy bombers
-PROVENANCE = ("rulebook", "derived", "invented", "published")
 
 PAIR, SUM = 0, 1
 
@@ -50,36 +55,6 @@ class Components:
     aliens: tuple[Alien, ...]
     bonus_deck: tuple[str, ...]  # one entry per card, in file order
     sources: dict[str, str]
-
-
-def _fail(path: Path, key: str, problem: str) -> UserError:
-    return UserError(f"{path}: {key}: {problem}")
-
-
-def _table(doc: dict, path: Path, key: str, allowed: set[str]) -> dict:
-    value = doc.get(key)
-    if not isinstance(value, dict):
-        raise _fail(path, key, "missing table")
-    unknown = set(value) - allowed
-    if unknown:
-        raise _fail(
-            path, f"{key}.{sorted(unknown)[0]}", f"unknown key (allowed: {', '.join(sorted(allowed))})"
-        )
-    return value
-
-
-def _int(table: dict, path: Path, key: str, name: str, lo: int, hi: int) -> int:
-    value = table.get(name)
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _fail(path, f"{key}.{name}", f"must be an integer in {lo}..{hi}, got {value!r}")
-    return value
-
-
-def _source(table: dict, path: Path, key: str, name: str = "source") -> str:
-    value = table.get(name)
-    if value not in PROVENANCE:
-        raise _fail(path, f"{key}.{name}", f"must be one of {', '.join(PROVENANCE)}, got {value!r}")
-    return value
 
 
 def parse_requirement(label: str) -> tuple[int, int, int]:

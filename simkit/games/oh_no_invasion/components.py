@@ -12,11 +12,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from simkit.core.errors import UserError
-from simkit.core.files import read_toml
+from simkit.core.files import (
+    PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
+    read_toml,
+)
+from simkit.core.files import data_error as _fail
+from simkit.core.files import data_int as _int
+from simkit.core.files import data_source as _source
+from simkit.core.files import data_table as _table
 
 DEFAULT_FILE = Path(__file__).parent / "data" / "components.toml"
-PROVENANCE = ("rulebook", "derived", "invented", "published")
 KINDS = ("invalien", "evaporalien", "sabotalien")
 INVALIEN, EVAPORALIEN, SABOTALIEN = 0, 1, 2
 MODULES = ("catalyst", "morph_box", "teleporter")
@@ -66,36 +71,6 @@ class Components:
     @property
     def n_spawn(self) -> int:
         return len(self.spawn_colour)
-
-
-def _fail(path: Path, key: str, problem: str) -> UserError:
-    return UserError(f"{path}: {key}: {problem}")
-
-
-def _table(doc: dict, path: Path, key: str, allowed: set[str]) -> dict:
-    value = doc.get(key)
-    if not isinstance(value, dict):
-        raise _fail(path, key, "missing table")
-    unknown = set(value) - allowed
-    if unknown:
-        raise _fail(
-            path, f"{key}.{sorted(unknown)[0]}", f"unknown key (allowed: {', '.join(sorted(allowed))})"
-        )
-    return value
-
-
-def _int(table: dict, path: Path, key: str, name: str, lo: int, hi: int) -> int:
-    value = table.get(name)
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _fail(path, f"{key}.{name}", f"must be an integer in {lo}..{hi}, got {value!r}")
-    return value
-
-
-def _source(table: dict, path: Path, key: str) -> str:
-    value = table.get("source")
-    if value not in PROVENANCE:
-        raise _fail(path, f"{key}.source", f"must be one of {', '.join(PROVENANCE)}, got {value!r}")
-    return value
 
 
 def _cards(table: dict, path: Path, key: str) -> list:

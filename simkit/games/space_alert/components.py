@@ -12,11 +12,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from simkit.core.errors import UserError
-from simkit.core.files import read_toml
+from simkit.core.files import (
+    PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
+    read_toml,
+)
+from simkit.core.files import data_error as _fail
+from simkit.core.files import data_int as _int
+from simkit.core.files import data_source as _source
+from simkit.core.files import data_table as _table
 
 DEFAULT_FILE = Path(__file__).parent / "data" / "space_alert.toml"
-PROVENANCE = ("rulebook", "derived", "invented", "published")
 ZONES = ("red", "white", "blue")
 STATIONS = ("upper red", "upper white", "upper blue", "lower red", "lower white", "lower blue")
 KINDS = ("external", "intruder", "malfunction")
@@ -148,29 +153,6 @@ class Components:
     sources: dict[str, str]
 
 
-def _fail(path: Path, key: str, problem: str) -> UserError:
-    return UserError(f"{path}: {key}: {problem}")
-
-
-def _table(doc: dict, path: Path, key: str, allowed: set[str]) -> dict:
-    value = doc.get(key)
-    if not isinstance(value, dict):
-        raise _fail(path, key, "missing table")
-    unknown = set(value) - allowed
-    if unknown:
-        raise _fail(
-            path, f"{key}.{sorted(unknown)[0]}", f"unknown key (allowed: {', '.join(sorted(allowed))})"
-        )
-    return value
-
-
-def _int(table: dict, path: Path, key: str, name: str, lo: int, hi: int) -> int:
-    value = table.get(name)
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _fail(path, f"{key}.{name}", f"must be an integer in {lo}..{hi}, got {value!r}")
-    return value
-
-
 def _ints(table: dict, path: Path, key: str, name: str, size: int, lo: int, hi: int) -> tuple[int, ...]:
     value = table.get(name)
     if (
@@ -188,10 +170,6 @@ def _choice(table: dict, path: Path, key: str, name: str, allowed) -> str:
     if value not in allowed:
         raise _fail(path, f"{key}.{name}", f"must be one of {', '.join(allowed)}, got {value!r}")
     return value
-
-
-def _source(table: dict, path: Path, key: str) -> str:
-    return _choice(table, path, key, "source", PROVENANCE)
 
 
 def _station(value, path: Path, key: str) -> int:
