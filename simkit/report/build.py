@@ -217,11 +217,13 @@ def end_reason_counts(games: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def length_table(games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(counts per cell and length, sorted; quantiles per cell) over games with a length."""
-    lengths = games.select("cell", pl.col("length").cast(pl.Float64)).drop_nulls()
-    counts = lengths.group_by("cell", "length").len("count").sort("cell", "length")
-    quantiles = lengths.group_by("cell").agg(
+def distribution_table(games: pl.DataFrame, column: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(counts per cell and value, sorted; quantiles per cell) of a numeric column over the games
+    that have it; the value column is named `length` whatever it holds (the charts read that)."""
+    values = games.select("cell", pl.col(column).cast(pl.Float64).alias("length")).drop_nulls()
+    values = values.filter(pl.col("length").is_not_nan())
+    counts = values.group_by("cell", "length").len("count").sort("cell", "length")
+    quantiles = values.group_by("cell").agg(
         q05=pl.col("length").quantile(0.05, "linear"),
         q25=pl.col("length").quantile(0.25, "linear"),
         q50=pl.col("length").median(),
@@ -230,22 +232,35 @@ def length_table(games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         mean=pl.col("length").mean(),
     )
     return counts, quantiles
+
+
+def length_table(games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    return distribution_table(games, "length")
 
 
 def score_table(games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(counts per cell and score, sorted; quantiles per cell) over games with a score."""
-    scores = games.select("cell", pl.col("score").cast(pl.Float64).alias("length")).drop_nulls()
-    scores = scores.filter(pl.col("length").is_not_nan())
-    counts = scores.group_by("cell", "length").len("count").sort("cell", "length")
-    quantiles = scores.group_by("cell").agg(
-        q05=pl.col("length").quantile(0.05, "linear"),
-        q25=pl.col("length").quantile(0.25, "linear"),
-        q50=pl.col("length").median(),
-        q75=pl.col("length").quantile(0.75, "linear"),
-        q95=pl.col("length").quantile(0.95, "linear"),
-        mean=pl.col("length").mean(),
-    )
-    return counts, quantiles
+    return distribution_table(games, "score")
+
+
+def distribution_series(
+    tables: tuple[pl.DataFrame, pl.DataFrame], infos: Sequence[CellInfo]
+) -> list[charts.DistSeries]:
+    """One chart series per cell (in cell order) from `distribution_table`'s output."""
+    counts, quantiles = tables
+    q_of = {row["cell"]: row for row in quantiles.iter_rows(named=True)}
+    by_cell = {key[0]: part for key, part in counts.partition_by("cell", as_dict=True).items()}
+    return [
+        charts.DistSeries(
+            info.label,
+            info.group,
+            info.x,
+            by_cell[info.cell]["length"].to_list(),
+            by_cell[info.cell]["count"].to_list(),
+            q_of[info.cell],
+        )
+        for info in infos
+        if info.cell in by_cell
+    ]
 
 
 # How many points of each cell's running estimate the convergence chart draws (log-spaced).
@@ -729,39 +744,11 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
             }
         )
 
-    counts, quantiles = length_table(d.games)
-    q_of = {row["cell"]: row for row in quantiles.iter_rows(named=True)}
-    by_len = {key[0]: part for key, part in counts.partition_by("cell", as_dict=True).items()}
-    series = [
-        charts.LengthSeries(
-            info.label,
-            info.group,
-            info.x,
-            by_len[info.cell]["length"].to_list(),
-            by_len[info.cell]["count"].to_list(),
-            q_of[info.cell],
-        )
-        for info in infos
-        if info.cell in by_len
-    ]
+    series = distribution_series(length_table(d.games), infos)
     if series:
         built["length"] = charts.length_chart(series, length_unit, out, f"{name}-length", subject)
 
-    score_counts, score_q = score_table(d.games)
-    sq_of = {row["cell"]: row for row in score_q.iter_rows(named=True)}
-    by_score = {key[0]: part for key, part in score_counts.partition_by("cell", as_dict=True).items()}
-    score_series = [
-        charts.DistSeries(
-            info.label,
-            info.group,
-            info.x,
-            by_score[info.cell]["length"].to_list(),
-            by_score[info.cell]["count"].to_list(),
-            sq_of[info.cell],
-        )
-        for info in infos
-        if info.cell in by_score
-    ]
+    score_series = distribution_series(score_table(d.games), infos)
     if score_series:
         built["score"] = charts.score_chart(score_series, score_unit, out, f"{name}-score", subject)
 
