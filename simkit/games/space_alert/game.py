@@ -401,6 +401,7 @@ def play_game(
     carry: dict | None = None
     totals = {"threat_points": 0, "visual": []}
     rec: dict = {}
+    earlier: list[dict] = []  # the records of the campaign's missions before the last one played
     for m in range(missions):
         setup = deal(comp, settings, setup_rng)
         stacks = []
@@ -446,6 +447,8 @@ def play_game(
         st.threats = build_threats(comp, setup.threats)
         rules.Resolver(comp, st, log, trips).run()
         result = rules.score(comp, st)
+        if rec:
+            earlier.append(rec)
         rec = record(comp, st, result)
         totals["threat_points"] += result["threat_points"]
         totals["visual"].append(result["visual_points"])
@@ -455,6 +458,11 @@ def play_game(
             break
         carry = _repair(comp, st, figures, stacks)
     rec["campaign_missions"] = len(totals["visual"])
+    if earlier:  # a campaign's threat columns cover every mission played, in order
+        for key in ("threats", "threats_destroyed", "threats_survived"):
+            rec[key] += sum(e[key] for e in earlier)
+        for key in ("destroyed_ids", "survived_ids", "threat_ids"):
+            rec[key] = ",".join(filter(None, [*(e[key] for e in earlier), rec[key]]))
     if missions > 1:
         if rec["won"]:
             rec["threat_points"] = totals["threat_points"]

@@ -198,6 +198,24 @@ def test_campaign_carries_damage():
     assert all(1 <= r["campaign_missions"] <= 3 for r in recs)
 
 
+def test_campaign_record_lists_every_missions_threats():
+    engine = get_game("space-alert")
+    one = resolve_settings(engine, {"mission": "test", "hands": "free"}, "test")
+    three = resolve_settings(engine, {"campaign": 3, "mission": "test", "hands": "free"}, "test")
+    for i in range(20):
+        rec = engine.play(three, ["scripted"], 11, i).record
+        ids = rec["threat_ids"].split(",")
+        assert len(ids) == rec["threats"]
+        assert rec["threats_destroyed"] == len(list(filter(None, rec["destroyed_ids"].split(","))))
+        assert rec["threats_survived"] == len(list(filter(None, rec["survived_ids"].split(","))))
+        assert rec["threats_destroyed"] + rec["threats_survived"] <= rec["threats"]
+        if rec["campaign_missions"] == 3:
+            # the first mission's threats lead the list: the same deal as a single mission
+            first = engine.play(one, ["scripted"], 11, i).record["threat_ids"].split(",")
+            assert ids[: len(first)] == first
+            assert len(ids) > len(first)
+
+
 def test_data_transfer_moves_one_card_between_humans():
     setup = game.deal(COMP, settings(mission="1"), random.Random(6))  # 3 transfers: phases 1, 2, 1
     assert setup.transfers == [2, 1, 0]
