@@ -140,7 +140,9 @@ def draw_board(
             Line2D([], [], marker="h", color=HERD_COLOUR, linestyle="", markersize=10, label="herd"),
         ]
     else:
-        fig.colorbar(shade[1], ax=ax, shrink=0.6, label=value_label)
+        bar = fig.colorbar(shade[1], ax=ax, shrink=0.6, label=value_label)
+        if bar.solids is not None:
+            bar.solids.set_rasterized(False)  # vector SVG: no embedded raster image
     ax.legend(handles=handles, loc="lower left", fontsize=7, frameon=False)
     if title:
         ax.set_title(title)

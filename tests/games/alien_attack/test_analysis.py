@@ -155,7 +155,12 @@ def test_seat_protection_semicoop_and_components(built):
 
 
 def test_board_columns_and_heatmap_numbers(built):
-    d, secs, _ = built
+    d, secs, index = built
+    heatmaps = secs["aa-board"].charts
+    assert len(heatmaps) == 2
+    for chart in heatmaps:  # vector through and through: no raster colour bar inside the SVG
+        svg = (index.parent / chart.svg_file).read_text()
+        assert "<path" in svg and "<image" not in svg
     g = d.games
     n_bases = g["base_spaces"].map_elements(lambda t: len(t.split()), return_dtype=pl.Int64)
     n_caps = g["capture_spaces"].map_elements(lambda t: len(t.split()), return_dtype=pl.Int64)
