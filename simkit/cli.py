@@ -249,7 +249,8 @@ def replay(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="the event log as JSON")] = False,
 ) -> None:
-    """Replay one game as its event log (game i of a run: --seed ROOT --game-index i)."""
+    """Replay one game, told move by move as at the table; --json gives the event log (game i of
+    a run: --seed ROOT --game-index i)."""
     from simkit.core.registry import get_game, resolve_settings, resolve_strategies
     from simkit.core.runner import seat_order
 
@@ -295,6 +296,11 @@ def replay(
                 indent=1,
             )
         )
+        return
+    narrate = getattr(engine, "narrate", None)
+    if narrate is not None:
+        for line in narrate(events):
+            typer.echo(line)
         return
     for event in events:
         rest = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("event", "turn"))

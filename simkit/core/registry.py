@@ -121,6 +121,8 @@ class Engine(Protocol):
 
     # Optional: `check_settings(settings)` raises UserError for values that are allowed one by
     # one but not together (Space Alert: more players than figures); called by resolve_settings.
+    # Optional: `narrate(events) -> list[str]` tells a replay's events as lines a player at the
+    # table would read; `simkit replay` prints them (without it, each event's fields).
 
 
 _GAMES: dict[str, Engine] = {}
