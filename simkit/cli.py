@@ -297,14 +297,11 @@ def replay(
             )
         )
         return
+    from simkit.core.narration import event_fields
+
     narrate = getattr(engine, "narrate", None)
-    if narrate is not None:
-        for line in narrate(events):
-            typer.echo(line)
-        return
-    for event in events:
-        rest = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("event", "turn"))
-        typer.echo(f"[{event.get('turn', '')}] {event['event']}: {rest}")
+    for line in narrate(events) if narrate is not None else map(event_fields, events):
+        typer.echo(line)
 
 
 @app.command()

@@ -10,7 +10,7 @@ from typing import Any
 from simkit.core import seeds
 from simkit.core.players import player_class
 from simkit.core.registry import GameResult, Setting, register
-from simkit.games.alien_attack import components, players, rules
+from simkit.games.alien_attack import components, narrate, players, rules
 from simkit.games.alien_attack.game import SEMI_COOP_BASES, Game, new_game
 from simkit.games.alien_attack.state import BASE, EMPTY, LOST, POWER_NAMES
 
@@ -205,6 +205,10 @@ class AlienAttack:
             }
         )
         return log
+
+    def narrate(self, events: list[dict]) -> list[str]:
+        """The event log told as at the table, for `simkit replay` (narrate.py)."""
+        return narrate.narrate(events)
 
 
 ENGINE = register(AlienAttack())

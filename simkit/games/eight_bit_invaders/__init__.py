@@ -10,7 +10,7 @@ from typing import Any
 from simkit.core import seeds
 from simkit.core.players import player_class
 from simkit.core.registry import GameResult, Setting, register
-from simkit.games.eight_bit_invaders import components, players
+from simkit.games.eight_bit_invaders import components, narrate, players
 from simkit.games.eight_bit_invaders.game import Game, Streams
 
 STRATEGIES = {
@@ -83,6 +83,10 @@ class EightBitInvaders:
         log: list[dict] = []
         self._game(settings, strategies, root_seed, game_index, log).play()
         return log
+
+    def narrate(self, events: list[dict]) -> list[str]:
+        """The event log told as at the table, for `simkit replay` (narrate.py)."""
+        return narrate.narrate(events)
 
 
 ENGINE = register(EightBitInvaders())

@@ -9,7 +9,7 @@ from typing import Any
 
 from simkit.core import seeds
 from simkit.core.registry import GameResult, Setting, register
-from simkit.games.oh_no_invasion import components, players
+from simkit.games.oh_no_invasion import components, narrate, players
 from simkit.games.oh_no_invasion.game import Game, Streams
 
 STRATEGIES = {
@@ -137,6 +137,10 @@ class OhNoInvasion:
         log: list[dict] = []
         self._game(settings, strategies, root_seed, game_index, log).play()
         return log
+
+    def narrate(self, events: list[dict]) -> list[str]:
+        """The event log told as at the table, for `simkit replay` (narrate.py)."""
+        return narrate.narrate(events)
 
 
 ENGINE = register(OhNoInvasion())

@@ -15,7 +15,7 @@ from simkit.core import seeds
 from simkit.core.errors import UserError
 from simkit.core.players import player_class
 from simkit.core.registry import GameResult, Setting, register
-from simkit.games.space_alert import components, game, players, resolver
+from simkit.games.space_alert import components, game, narrate, players, resolver
 
 STRATEGIES = {
     "random": (players.RandomPlayer, "each turn a coin for playing, then a uniform half of an unused card"),
@@ -150,6 +150,10 @@ class SpaceAlert:
         log: list[dict] = []
         self._play(settings, strategies, root_seed, game_index, log)
         return log
+
+    def narrate(self, events: list[dict]) -> list[str]:
+        """The event log told as at the table, for `simkit replay` (narrate.py)."""
+        return narrate.narrate(events)
 
     def resolve(self, plan: str | Path, data: str | Path | None = None) -> tuple[list[dict], dict]:
         """A resolver plan file (see resolver.py) -> (event log, score): for `simkit resolve`."""

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from simkit.core.errors import UserError
 from simkit.core.files import read_toml
-from simkit.games.space_alert import components, game
+from simkit.games.space_alert import components, game, narrate
 from simkit.games.space_alert.state import ZONE_NAMES, card_code
 
 
@@ -116,16 +116,11 @@ def resolve_file(path: str | Path, data: str | Path | None = None) -> tuple[list
 def format_log(log: list[dict], result: dict) -> str:
     """The turn-by-turn resolution as text, as the community's resolvers print it."""
     lines = []
-    turn = None
-    for e in log:
-        if e["turn"] != turn:
-            turn = e["turn"]
-            lines.append(f"--- turn {turn} ---")
-        rest = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("event", "turn") and v is not None)
-        lines.append(f"  {e['event']}: {rest}")
+    for turn, events in narrate.by_turn(log):
+        lines.append(f"--- turn {turn} ---")
+        for e in events:
+            rest = ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("event", "turn") and v is not None)
+            lines.append(f"  {e['event']}: {rest}")
     outcome = "survived" if result["won"] else "ship destroyed"
-    lines.append(
-        f"{outcome}; score {result['score']} (threats {result['threat_points']}, penalties "
-        f"-{result['penalties']}, visual {result['visual_points']}); damage {result['tiles']}"
-    )
+    lines.append(f"{outcome}; {narrate.score_text(result)}; damage {result['tiles']}")
     return "\n".join(lines)
