@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 from matplotlib import ticker
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
@@ -427,8 +428,11 @@ class RunningSeries:
         return int(self.games[-1]) if len(self.games) else 0
 
 
-# Up to this many cells share one panel; more get one small panel each.
+# Up to this many cells share one panel; up to MAX_PANELS get one small panel each; beyond that,
+# one panel shows every cell's distance from its final estimate (a grid of dozens of panels is
+# unreadable and costs matplotlib seconds a panel).
 MAX_OVERLAID = 6
+MAX_PANELS = 20
 MAX_PANEL_COLUMNS = 5
 
 
@@ -453,6 +457,13 @@ def convergence_chart(
             ax.legend(title="cell", loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
             ax.set_title(f"Convergence of the {what}: {subject}", loc="left")
             _limits(ax, series, rate, scale)
+        elif len(series) > MAX_PANELS:
+            fig = new_figure(9.0, 4.6)
+            ax = fig.add_subplot()
+            _funnel(ax, series, scale)
+            ax.set_xlabel("games played (log scale)")
+            ax.set_ylabel(f"running {what} − final ({'points' if rate else unit})")
+            ax.set_title(f"Convergence of the {what} in {len(series)} cells: {subject}", loc="left")
         else:
             cols = min(MAX_PANEL_COLUMNS, len(series))
             rows = math.ceil(len(series) / cols)
@@ -513,12 +524,61 @@ def convergence_chart(
         f"{title} for {subject}: the running {what} of each cell against the number of games played, "
         f"with its 95 % {band} band. " + _alt_list(items)
     )
-    caption = (
-        f"The {what} of each cell after each number of games (in seed order, log scale), with its "
-        f"running 95 % {band} interval as the shaded band: where the line runs flat inside a narrow "
-        f"band, more games would not move the estimate much; {_n_text(s.n for s in series)}."
-    )
+    if len(series) > MAX_PANELS:
+        caption = (
+            f"Each line is one cell's running {what} (games in seed order, log scale) minus its final "
+            f"value; the shaded funnel is, at each game count, the widest running 95 % {band} "
+            f"half-width among the cells. Lines that stay inside the funnel and close in on zero have "
+            f"settled: more games would not move them much; {_n_text(s.n for s in series)}."
+        )
+    else:
+        caption = (
+            f"The {what} of each cell after each number of games (in seed order, log scale), with its "
+            f"running 95 % {band} interval as the shaded band: where the line runs flat inside a narrow "
+            f"band, more games would not move the estimate much; {_n_text(s.n for s in series)}."
+        )
     return save_chart(fig, out, name, title, alt, caption)
+
+
+def _log_games_axis(ax, last: int) -> None:
+    ax.set_xscale("log")
+    # plain numbers on the log axis (mathtext is off, so the default 10^k labels would print raw)
+    subs = (1.0,) if last > 2000 else (1.0, 2.0, 5.0)
+    ax.xaxis.set_major_locator(ticker.LogLocator(base=10, subs=subs))
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+
+
+def _funnel(ax, series: Sequence[RunningSeries], scale: float) -> None:
+    """Every cell's running estimate minus its final one, inside a funnel: at each game count,
+    the widest running 95 % half-width among the cells that reached it."""
+    top = max(s.n for s in series)
+    grid = np.unique(np.geomspace(1, top, 200).round())
+    envelope = np.full(len(grid), np.nan)
+    for s in series:
+        games = np.asarray(s.games, dtype=float)
+        width = scale * (np.asarray(s.high) - np.asarray(s.low)) / 2
+        ok = ~np.isnan(width)
+        if ok.sum() < 2:
+            continue
+        inside = (grid >= games[ok][0]) & (grid <= games[ok][-1])
+        here = np.interp(np.log(grid[inside]), np.log(games[ok]), width[ok])
+        envelope[inside] = np.fmax(envelope[inside], here)
+    drawn = ~np.isnan(envelope)
+    if drawn.any():
+        band = envelope[drawn]
+        ax.fill_between(grid[drawn], -band, band, color=colour(0), alpha=0.15, linewidth=0)
+    spread = []
+    for s in series:
+        dev = [scale * (v - s.estimate[-1]) for v in s.estimate]
+        ax.plot(s.games, dev, color=colour(1), linewidth=0.7, alpha=0.45)
+        spread += dev[len(dev) // 4 :]
+    ax.axhline(0.0, color="#444444", linewidth=0.8)
+    later = envelope[len(envelope) // 4 :]
+    values = [abs(v) for v in spread if not math.isnan(v)] + [v for v in later if not math.isnan(v)]
+    limit = max(values + [0.5])
+    ax.set_ylim(-1.1 * limit, 1.1 * limit)
+    _log_games_axis(ax, top)
 
 
 def _running(ax, s: RunningSeries, col: str, ls: object, scale: float, label: str | None) -> None:
@@ -537,12 +597,7 @@ def _running(ax, s: RunningSeries, col: str, ls: object, scale: float, label: st
             linewidth=0,
         )
     ax.plot(g, [scale * v for v in s.estimate], color=col, linestyle=ls, linewidth=1.5, label=label)
-    ax.set_xscale("log")
-    # plain numbers on the log axis (mathtext is off, so the default 10^k labels would print raw)
-    subs = (1.0,) if g and g[-1] > 2000 else (1.0, 2.0, 5.0)
-    ax.xaxis.set_major_locator(ticker.LogLocator(base=10, subs=subs))
-    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:,.0f}"))
-    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+    _log_games_axis(ax, g[-1] if g else 0)
 
 
 def _limits(ax, series: Sequence[RunningSeries], rate: bool, scale: float) -> None:

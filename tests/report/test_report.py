@@ -718,6 +718,26 @@ def test_convergence_points_are_wilson_intervals_of_the_first_games(grid):
         assert (mean[i], low[i], high[i]) == pytest.approx((ref.estimate, ref.low, ref.high))
 
 
+def test_convergence_of_many_cells_is_one_panel_of_distances_from_the_final_estimate(tmp_path):
+    from simkit.report import charts
+
+    rng = np.random.default_rng(3)
+    series = []
+    for k in range(charts.MAX_PANELS + 5):  # more cells than small panels are drawn for
+        won = rng.random(400 + 10 * k) < 0.3 + 0.01 * k
+        ns, rate, low, high = build.running_wilson(won)
+        series.append(
+            charts.RunningSeries(f"cell {k}", ns.tolist(), rate.tolist(), low.tolist(), high.tolist())
+        )
+    chart = charts.convergence_chart(series, True, "", tmp_path, "many-convergence", "many cells")
+    svg = (tmp_path / "many-convergence.svg").read_text(encoding="utf-8")
+    assert len(re.findall(r'<g id="axes_\d+"', svg)) == 1
+    assert "minus its final value" in chart.caption and "n = 400 to 640 games per cell" in chart.caption
+    assert f"in {len(series)} cells" in chart.title or f"in {len(series)} cells" in svg
+    # every cell appears in the alt text with its final interval
+    assert "cell 0 (n=400)" in chart.alt and "after all 400" in chart.alt
+
+
 def test_charts_state_their_game_counts_and_the_score_medians(report, grid):
     html = report[1]
     d = dataset.load(grid)
