@@ -28,7 +28,7 @@ Decisions:
   behind. `index.html` is written under a temporary name and renamed.
 - Output names: a dataset is named after its folder (made file-safe; a repeated name gets
   `-2`, `-3`...); its files are `<name>-summary.csv`, `<name>-end-reasons.csv`,
-  `<name>-paired.csv` (every paired comparison; the page shows the first 40),
+  `<name>-paired.csv` (every paired comparison; the page shows up to 60, a share per setting),
   `<name>-{win-rate,convergence,end-reasons,length,score}.{png,svg}`, and for each table of a
   game section `<name>-<key>-<i>.csv`.
 - The summary's sentences are written by `summary_findings` from the same numbers as the tables;
@@ -387,7 +387,7 @@ class Section:
     repro: dict[str, Any] = field(default_factory=dict)
     comparisons: list[dict[str, Any]] = field(default_factory=list)  # see paired_comparisons
     game_sections: list[sections.GameSection] = field(default_factory=list)  # the game's analysis.py
-    comparisons_total: int = 0  # all paired comparisons (the page shows MAX_COMPARISONS of them)
+    comparisons_total: int = 0  # all paired comparisons (the page shows `shown_comparisons`)
     findings: list[str] = field(default_factory=list)  # the plain-language summary, generic part
     game_findings: list[dict[str, Any]] = field(default_factory=list)  # [{anchor, title, findings}]
     score_unit: str = DEFAULT_SCORE_UNIT
@@ -461,17 +461,36 @@ def _notes(d: ds_io.Dataset, summary: pl.DataFrame) -> list[str]:
     return notes
 
 
-MAX_COMPARISONS = 40
+MAX_COMPARISONS = 60
 
 
 def _grid_value(info: CellInfo, key: str) -> str:
     return info.strategy if key == "strategy" else str(info.settings.get(key))
 
 
+def shown_comparisons(rows: Sequence[dict[str, Any]], limit: int = MAX_COMPARISONS) -> list[dict[str, Any]]:
+    """The comparisons the page shows when there are more than `limit`: a fair share for every
+    setting (a setting with few rows keeps them all, the rest is split among the others), in
+    their order, so the last setting of the grid (often the strategy) is never crowded out."""
+    if len(rows) <= limit:
+        return list(rows)
+    groups: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        groups.setdefault(r["key"], []).append(i)
+    keep: list[int] = []
+    left = limit
+    by_size = sorted(groups.values(), key=len)
+    for k, idx in enumerate(by_size):
+        share = left // (len(by_size) - k)
+        keep += idx[:share]
+        left -= min(share, len(idx))
+    return [rows[i] for i in sorted(keep)]
+
+
 def paired_comparisons(d: ds_io.Dataset, infos: Sequence[CellInfo]) -> list[dict[str, Any]]:
     """For each setting the grid varies: every cell against the cell that differs from it only in
     that setting, at the setting's first value, compared as pairs (`simkit compare`'s function).
-    All of them: the page's table shows the first MAX_COMPARISONS, the CSV holds every one."""
+    All of them: the page's table shows `shown_comparisons` of them, the CSV holds every one."""
     games = d.games.with_columns(pl.col("won").cast(pl.Boolean), pl.col("score").cast(pl.Float64))
     by_cell = {key[0]: part for key, part in games.partition_by("cell", as_dict=True).items()}
     keys = [str(k) for k in d.manifest.get("grid_keys") or []]
@@ -794,7 +813,7 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
         provenance=_provenance(m),
         notes=_notes(d, summary),
         repro=_repro(d),
-        comparisons=comparisons[:MAX_COMPARISONS],
+        comparisons=shown_comparisons(comparisons),
         game_sections=game_secs,
         comparisons_total=len(comparisons),
         findings=summary_findings(rows, comparisons),

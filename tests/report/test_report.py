@@ -718,6 +718,23 @@ def test_convergence_points_are_wilson_intervals_of_the_first_games(grid):
         assert (mean[i], low[i], high[i]) == pytest.approx((ref.estimate, ref.low, ref.high))
 
 
+@pytest.mark.parametrize(
+    ("sizes", "limit", "shown"),
+    [
+        ({"a": 3, "b": 2}, 10, {"a": 3, "b": 2}),  # everything fits
+        ({"a": 50, "b": 12}, 40, {"a": 28, "b": 12}),  # the small setting keeps every row
+        ({"a": 30, "b": 30, "c": 30}, 60, {"a": 20, "b": 20, "c": 20}),
+        ({"a": 100, "b": 5, "c": 40}, 21, {"a": 8, "b": 5, "c": 8}),
+    ],
+)
+def test_the_page_shows_a_fair_share_of_comparisons_per_setting(sizes, limit, shown):
+    rows = [{"key": k, "i": i} for k, n in sizes.items() for i in range(n)]
+    kept = build.shown_comparisons(rows, limit)
+    assert len(kept) == min(limit, len(rows))
+    assert Counter(r["key"] for r in kept) == Counter(shown)
+    assert kept == sorted(kept, key=rows.index)  # in their order, the first of each setting
+
+
 def test_convergence_of_many_cells_is_one_panel_of_distances_from_the_final_estimate(tmp_path):
     from simkit.report import charts
 
