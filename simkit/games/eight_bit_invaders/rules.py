@@ -625,17 +625,18 @@ def kill_plans(
     starts.sort(key=lambda c: -reach[c])
     windows: dict[int, tuple] = {}
     found: list = [None, None]  # the first acceptable plan of this pass, the first plan of it
+    refused: set[int] = set()  # masks `acceptable` said no to: many plans share a mask
+
+    def keep(killed: int, nkilled: int, path: list) -> bool:
+        if acceptable is None or (killed not in refused and acceptable(killed)):
+            found[0] = (killed, tuple(path))
+            return True
+        refused.add(killed)
+        if found[1] is None:
+            found[1] = (killed, tuple(path))
+        return False
 
     for target in range(reach[starts[0]], 0, -1):
-
-        def keep(killed: int, nkilled: int, path: list) -> bool:
-            if acceptable is None or acceptable(killed):
-                found[0] = (killed, tuple(path))
-                return True
-            if found[1] is None:
-                found[1] = (killed, tuple(path))
-            return False
-
         for c in starts:
             if reach[c] < target:
                 break
@@ -651,9 +652,9 @@ def kill_plans(
 
 def witness_placement(witness: tuple, dice: Sequence[int]) -> Placement:
     """Turn a kill_plans witness into concrete (die index, column, row) triples."""
-    free: dict[int, list[int]] = {}
+    free: list[list[int]] = [[], [], [], [], [], [], []]  # die indices by face
     for i, d in enumerate(dice):
-        free.setdefault(d, []).append(i)
+        free[d].append(i)
     out = []
     stones = []
     for c, r, used in witness:
@@ -662,7 +663,7 @@ def witness_placement(witness: tuple, dice: Sequence[int]) -> Placement:
             continue
         for v in used:
             out.append((free[v].pop(), c, r))
-    spare = sorted(i for idx in free.values() for i in idx)
+    spare = sorted(i for idx in free for i in idx)
     for (c, r), i in zip(stones, spare, strict=False):
         out.append((i, c, r))
     return tuple(sorted(out))
