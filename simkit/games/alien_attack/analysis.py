@@ -1,4 +1,5 @@
-"""Alien Attack: USA report sections: mission-card balance, first seat, score components,
+"""Alien Attack: USA report sections: mission-card balance, strategies head to head, first seat,
+score components,
 Global Protection, the semi-cooperative verdict and board heatmaps.
 
 Read from the dataset only (never the engine). How the card comparison is made: the City and the
@@ -562,6 +563,76 @@ def seat_section(ctx: AnalysisContext, seats: pl.DataFrame, cells: list[CellInfo
     )
 
 
+# --- head to head ---------------------------------------------------------------------------------
+
+
+def head_to_head_section(seats: pl.DataFrame, cells: list[CellInfo]) -> GameSection | None:
+    """Cells where different strategies share the table: each strategy's win rate per seat-game
+    against the average seat's, its points above the table average, and for two strategies the
+    difference in points between them within each game (paired)."""
+    if "strategy" not in seats.columns:
+        return None
+    findings, rows = [], []
+    for info in cells:
+        names = list(dict.fromkeys(info.strategies))
+        mine = seats.filter(pl.col("cell") == info.cell)
+        if len(names) < 2 or info.variant != "standard" or mine.height == 0:
+            continue
+        won_all = mine["won"].drop_nulls()
+        fair = stats.wilson(int(won_all.sum()), won_all.len())  # the average seat's win rate
+        rates = {}
+        for name in names:
+            part = mine.filter(pl.col("strategy") == name)
+            w = part["won"].drop_nulls()
+            rates[name] = stats.wilson(int(w.sum()), w.len())
+            rel = stats.mean_interval(part["rel"].to_numpy())
+            rows.append(
+                [info.label, name, f"{w.len():,}", _rate_cell(rates[name]), _mean_cell(rel, signed=True)]
+            )
+        if len(names) != 2:
+            continue
+        a, b = names
+        per_game = mine.group_by("game_index", "strategy").agg(pl.col("score").mean())
+        wide = per_game.pivot(on="strategy", index="game_index", values="score").drop_nulls()
+        diff = stats.mean_interval((wide[a] - wide[b]).to_numpy())
+        ra = rates[a]
+        if ra.low > fair.estimate and diff.low > 0:
+            verdict = f"{a} beats {b}"
+        elif ra.high < fair.estimate and diff.high < 0:
+            verdict = f"{b} beats {a}"
+        else:
+            verdict = f"neither {a} nor {b} is resolved stronger"
+        findings.append(
+            f"{info.label}: {verdict}. In its seat-games {a} wins {_rate_text(ra)}, against "
+            f"{_pct(rates[b].estimate)} for {b} and {_pct(fair.estimate)} for an average seat, and scores "
+            f"{_signed(diff.estimate)} points a game more than {b} ({_ci(diff.low, diff.high, _signed)}; "
+            f"{diff.n:,} games, paired within the game)."
+        )
+    if not rows:
+        return None
+    return GameSection(
+        "aa-h2h",
+        "Head to head",
+        findings=findings,
+        paragraphs=[
+            "Cells where different strategies play at one table. The runner rotates the strategies over "
+            "the seats from game to game, so no strategy owns the first seat. A strategy's win rate is "
+            "over its seat-games (95 % Wilson interval; ties share the win, so an average seat wins a "
+            "little more than one in the number of players); its points are measured against the "
+            "average seat of the same game. With two strategies, the verdict needs both: a win rate "
+            "whose interval lies above the average seat's, and more points a game, paired within games."
+        ],
+        tables=[
+            Table(
+                "Win rate (95 % Wilson interval) and points above the table average (95 % t interval) "
+                "by strategy, in cells that mix strategies.",
+                ["cell", "strategy", "seat-games", "win rate", "points above table"],
+                rows,
+            )
+        ],
+    )
+
+
 # --- score components and Global Protection -------------------------------------------------------
 
 
@@ -933,6 +1004,7 @@ def sections(ctx: AnalysisContext) -> list[GameSection]:
     if seats is not None:
         out += [
             cards_section(ctx, seats, cells),
+            head_to_head_section(seats, cells),
             seat_section(ctx, seats, cells),
             components_section(ctx, seats, cells),
             protection_section(seats, cells),

@@ -189,7 +189,17 @@ def test_datasets_without_mirror_semicoop_board_or_seats(tmp_path):
     out = tmp_path / "r"
     out.mkdir()
     secs = {s.key: s for s in analysis.sections(AnalysisContext(d, out, "mixed", "mixed"))}
-    assert set(secs) == {"aa-cards", "aa-seats", "aa-components", "aa-protection"}
+    assert set(secs) == {"aa-cards", "aa-h2h", "aa-seats", "aa-components", "aa-protection"}
+    # head to head: greedy's win rate and its points over random, from the seat rows directly
+    s = d.seats
+    greedy = s.filter(pl.col("strategy") == "greedy")
+    h2h = secs["aa-h2h"]
+    assert h2h.tables[0].rows[0][:3] == ["2 players, greedy vs random", "greedy", "6"]
+    assert close(h2h.tables[0].rows[0][3], 100 * greedy["won"].cast(pl.Float64).mean())
+    per_game = s.pivot(on="strategy", index="game_index", values="score")
+    diff = (per_game["greedy"] - per_game["random"]).mean()
+    assert "greedy beats random" in h2h.findings[0]  # 6 wins of 6, by some 80 points a game
+    assert f"{diff:+.1f} points a game more than random" in h2h.findings[0]
     assert not secs["aa-cards"].findings and not secs["aa-cards"].tables
     assert "no mirror cell" in secs["aa-cards"].paragraphs[0]
     assert all((out / c.png_file).exists() for s in secs.values() for c in s.charts)
