@@ -1,6 +1,5 @@
 """Alien Attack: USA report sections: mission-card balance, strategies head to head, first seat,
-score components,
-Global Protection, the semi-cooperative verdict and board heatmaps.
+score components, Global Protection, the semi-cooperative verdict and board heatmaps.
 
 Read from the dataset only (never the engine). How the card comparison is made: the City and the
 Border decks are shuffled from each game's set-up stream, which depends on the root seed and the
