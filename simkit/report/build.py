@@ -51,6 +51,7 @@ import functools
 import json
 import math
 import os
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -432,7 +433,22 @@ def _repro(d: ds_io.Dataset) -> dict[str, Any]:
         "data_files": sorted((m.get("data_files") or {}).items()),
         "spec": json.dumps(spec, indent=2, sort_keys=True, default=str) if spec else None,
         "dataset_path": str(d.path),
+        "replay": _replay_command(m),
     }
+
+
+def _replay_command(m: dict[str, Any]) -> str | None:
+    """`simkit replay` for game 0 of the first cell: any game of any cell is told the same way."""
+    cells = m.get("cells") or []
+    if not cells or m.get("game") is None or m.get("root_seed") is None:
+        return None
+    words = ["simkit", "replay", str(m["game"]), "--seed", f"{m['root_seed']}:0"]
+    for key, value in (cells[0].get("settings") or {}).items():
+        if value is not None and not (key == "data" and value == "built-in"):
+            words += ["--set", f"{key}={value}"]
+    for name in cells[0].get("strategy") or []:
+        words += ["--strategy", str(name)]
+    return shlex.join(words)
 
 
 def _notes(d: ds_io.Dataset, summary: pl.DataFrame) -> list[str]:

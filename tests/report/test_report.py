@@ -8,8 +8,10 @@ reads them exactly as it reads a run.
 from __future__ import annotations
 
 import csv
+import html as html_lib
 import math
 import re
+import shlex
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -18,8 +20,10 @@ import numpy as np
 import polars as pl
 import pytest
 from scipy.stats import binomtest
+from typer.testing import CliRunner
 
 from simkit import __version__
+from simkit.cli import app
 from simkit.core import dataset, runner, scenario, stats
 from simkit.core.errors import UserError
 from simkit.report import build, write_report
@@ -328,6 +332,14 @@ def test_reproducibility_block(report, grid):
     assert m["data_files"]
     for path, sha in m["data_files"].items():
         assert path in repro and sha in repro
+    # the replay command of the block runs, and tells game 0 of the first cell
+    command = html_lib.unescape(re.search(r"<code>(simkit replay [^<]*)</code>", repro).group(1))
+    args = shlex.split(command)[1:]
+    told = CliRunner().invoke(app, args)
+    assert told.exit_code == 0, told.output
+    cell = m["cells"][0]
+    assert f"--strategy {cell['strategy'][0]}" in command and "--seed 5:0" in command
+    assert told.output.splitlines()[-1].startswith(("Won", "Lost"))
 
 
 def test_scenario_text_is_escaped(tmp_path):
