@@ -11,7 +11,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import t as student_t
 
 Z95 = 1.959963984540054
 
@@ -56,6 +55,10 @@ def mean_interval(values: np.ndarray, level: float = 0.95) -> Interval:
     if n == 1:
         return Interval(m, float("nan"), float("nan"), 1)
     se = float(values.std(ddof=1)) / math.sqrt(n)
+    # imported here: scipy.stats costs about a second to import, and every worker process
+    # imports this module (through the runner) without needing it
+    from scipy.stats import t as student_t
+
     t = float(student_t.ppf(0.5 + level / 2, n - 1))
     return Interval(m, m - t * se, m + t * se, n)
 

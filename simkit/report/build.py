@@ -544,8 +544,8 @@ def paired_comparisons(d: ds_io.Dataset, infos: Sequence[CellInfo]) -> list[dict
 # --- the plain-language summary -------------------------------------------------------------------
 
 
-def _signed_points(x: float) -> str:
-    return f"{100 * x:+.1f}"
+def _signed_points(x: float, digits: int = 1) -> str:
+    return f"{100 * x:+.{digits}f}"
 
 
 def _cell_rate(r: dict[str, Any]) -> str:
@@ -613,15 +613,16 @@ def _comparison_finding(row: dict[str, Any], rate: bool) -> str:
     change = f"Changing {row['key']} from {row['va']} to {row['vb']}{where}"
     if rate:
         w = c.wins
+        digits = sections.point_decimals(w.difference, w.low, w.high)
         direction = "raises" if w.difference > 0 else "lowers" if w.difference < 0 else "leaves"
         amount = (
-            f" the win rate by {abs(100 * w.difference):.1f} points"
+            f" the win rate by {abs(100 * w.difference):.{digits}f} points"
             if w.difference
             else " the win rate unchanged"
         )
         text = (
-            f"{change} {direction}{amount} (95 % paired interval {_signed_points(w.low)} to "
-            f"{_signed_points(w.high)} points; {w.n:,} games paired by seed)"
+            f"{change} {direction}{amount} (95 % paired interval {_signed_points(w.low, digits)} to "
+            f"{_signed_points(w.high, digits)} points; {w.n:,} games paired by seed)"
         )
         resolved = w.low > 0 or w.high < 0
     else:

@@ -14,12 +14,23 @@ sentences the code writes from the numbers. It never calls an engine.
 from __future__ import annotations
 
 import importlib
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from simkit.core.dataset import Dataset
 from simkit.core.registry import get_game
 from simkit.report.charts import Chart
+
+
+def point_decimals(*fractions: float) -> int:
+    """Decimals for differences of rates shown in percentage points: one, or as many (up to three)
+    as it takes for no nonzero value among `fractions` (0-1 scale) to print as 0.0, so a small but
+    resolved difference never reads "0.0 (95 % CI 0.0 to 0.0)"."""
+    for digits in (1, 2):
+        if all(round(100 * abs(f), digits) > 0 for f in fractions if f and not math.isnan(f)):
+            return digits
+    return 3
 
 
 @dataclass(frozen=True)

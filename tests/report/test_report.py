@@ -653,7 +653,8 @@ def test_summary_states_the_largest_paired_difference_per_setting(report, grid):
         largest = max(diffs[key], key=abs)
         if largest:
             word = "raises" if largest > 0 else "lowers"
-            assert f"{word} the win rate by {abs(100 * largest):.1f} points" in text, text
+            amount = re.search(rf"{word} the win rate by ([\d.]+) points", text)
+            assert amount and abs(float(amount.group(1)) - abs(100 * largest)) <= 0.05, text
         else:
             assert "leaves the win rate unchanged" in text
         assert "40 games paired by seed" in text
@@ -728,6 +729,23 @@ def test_convergence_points_are_wilson_intervals_of_the_first_games(grid):
             continue
         ref = stats.mean_interval(scores[:n])
         assert (mean[i], low[i], high[i]) == pytest.approx((ref.estimate, ref.low, ref.high))
+
+
+@pytest.mark.parametrize(
+    ("fractions", "digits"),
+    [
+        ((0.031, 0.012, 0.05), 1),
+        ((0.0, -0.02, 0.02), 1),  # an exact zero needs no extra digit
+        ((0.0003, 0.0001, 0.0005), 2),  # 0.03 points would print as 0.0
+        ((0.00004, 0.00001, 0.00008), 3),
+        ((float("nan"), 0.2), 1),
+    ],
+)
+def test_differences_in_points_get_the_decimals_they_need(fractions, digits):
+    from simkit.report.sections import point_decimals
+
+    assert point_decimals(*fractions) == digits
+    assert all(f"{100 * abs(f):.{digits}f}" != f"{0:.{digits}f}" for f in fractions if f and f == f)
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,7 @@ from simkit.core import stats
 from simkit.core.compare import paired_scores
 from simkit.games.oh_no_invasion import DEFAULT_THRESHOLD
 from simkit.report import charts
-from simkit.report.sections import AnalysisContext, GameSection, Table
+from simkit.report.sections import AnalysisContext, GameSection, Table, point_decimals
 
 SETTINGS = ("level", "players", "strategy", "final_conflict", "data")
 DIMENSIONS = ("level", "players", "strategy")  # the win-rate grid
@@ -145,13 +145,17 @@ def _resolved(low: float, high: float) -> bool:
 def _win_diff(b: str, a: str, d: stats.PairedDifference, extra: str = "") -> str:
     """'Games at B are won 3.1 points more often than at A (95 % CI ...; n games each, paired by
     seed)': `b` names games ("games at level 3"), `a` the other cell ("at level 1")."""
+    digits = point_decimals(d.difference, d.low, d.high)
     if d.difference == 0:
         head = f"{b} are won as often as {a}"
     else:
         word = "more" if d.difference > 0 else "less"
-        head = f"{b} are won {100 * abs(d.difference):.1f} percentage points {word} often than {a}"
+        head = f"{b} are won {100 * abs(d.difference):.{digits}f} percentage points {word} often than {a}"
     lo, hi = (d.low, d.high) if d.difference >= 0 else (-d.high, -d.low)
-    tail = f" (95 % CI {100 * lo:.1f} to {100 * hi:.1f} points; {d.n:,} games each, paired by seed{extra})"
+    tail = (
+        f" (95 % CI {100 * lo:.{digits}f} to {100 * hi:.{digits}f} points; {d.n:,} games each, "
+        f"paired by seed{extra})"
+    )
     if not _resolved(d.low, d.high):
         tail += ": not resolved, the interval contains 0"
     return head + tail + "."
