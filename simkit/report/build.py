@@ -51,6 +51,7 @@ import functools
 import json
 import math
 import os
+import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -112,10 +113,21 @@ class CellInfo:
     group: str | None  # the strategy, when the grid varies it
 
 
+# A user's player named by its path (`/home/me/players/first_fit.py:FirstFit`): the page and its
+# charts show the file name and class only; the manifest and the Reproduce block keep the path.
+_PLAYER_PATH = re.compile(r"[^\s,=]*[/\\]([^/\\\s,=]+\.py:\w+)")
+
+
+def _short_players(text: str) -> str:
+    return _PLAYER_PATH.sub(r"\1", text)
+
+
 def _strategy_text(value: Any) -> str:
     if isinstance(value, list | tuple):
-        return str(value[0]) if len(value) == 1 else ",".join(str(v) for v in value)
-    return "" if value is None else str(value)
+        text = str(value[0]) if len(value) == 1 else ",".join(str(v) for v in value)
+    else:
+        text = "" if value is None else str(value)
+    return _short_players(text)
 
 
 def cell_infos(manifest: dict[str, Any], games: pl.DataFrame) -> list[CellInfo]:
@@ -127,7 +139,7 @@ def cell_infos(manifest: dict[str, Any], games: pl.DataFrame) -> list[CellInfo]:
     for entry in manifest.get("cells") or []:
         settings = dict(entry.get("settings") or {})
         strategy = _strategy_text(entry.get("strategy"))
-        label = str(entry.get("label") or entry.get("cell"))
+        label = _short_players(str(entry.get("label") or entry.get("cell")))
         if varied:
             x = " ".join(f"{k}={settings.get(k)}" for k in varied)
         elif by_strategy:

@@ -732,6 +732,19 @@ def test_convergence_points_are_wilson_intervals_of_the_first_games(grid):
 
 
 @pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("/tmp/x/first_fit.py:FirstFit", "first_fit.py:FirstFit"),
+        ("players=2 strategy=./p.py:P,/q/r.py:R", "players=2 strategy=p.py:P,r.py:R"),
+        ("greedy,random", "greedy,random"),
+        ("mine.py:Mine", "mine.py:Mine"),
+    ],
+)
+def test_user_player_paths_show_as_file_and_class(text, shown):
+    assert build._short_players(text) == shown
+
+
+@pytest.mark.parametrize(
     ("fractions", "digits"),
     [
         ((0.031, 0.012, 0.05), 1),
