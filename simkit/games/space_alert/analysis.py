@@ -222,32 +222,46 @@ def _comparison_finding(who: str, key: str, base: str, other: str, p: Paired, va
 # --- charts -------------------------------------------------------------------------------------
 
 
-def _dodged_points(ax, xs: list[str], groups: list[str], points: dict, scale: float) -> None:
-    """points[(x, group)] = Interval; one colour and marker per group, dodged."""
-    dodge = 0.7 / len(groups) if len(groups) > 1 else 0.0
+def _dodged_points(
+    ax,
+    xs: list,
+    groups: list[str],
+    points: dict,
+    scale: float,
+    band: float = 0.7,
+    horizontal: bool = False,
+    suffix: str = "",
+) -> None:
+    """points[(x, group)] = Interval, drawn as a marker with its interval bar at position x (bars
+    along y, or along x when `horizontal`); one colour and marker per group, the groups of one
+    position spread over `band` of it; each group's legend label is the group plus `suffix`."""
+    dodge = band / len(groups) if len(groups) > 1 else 0.0
     for gi, g in enumerate(groups):
         mine = [(xi, points[(x, g)]) for xi, x in enumerate(xs) if (x, g) in points]
         mine = [(xi, iv) for xi, iv in mine if iv.n > 0 and not math.isnan(iv.estimate)]
         if not mine:
             continue
         offset = (gi - (len(groups) - 1) / 2) * dodge
+        where = [xi + offset for xi, _ in mine]
         est = [scale * iv.estimate for _, iv in mine]
         lows = [scale * iv.low if not math.isnan(iv.low) else scale * iv.estimate for _, iv in mine]
         highs = [scale * iv.high if not math.isnan(iv.high) else scale * iv.estimate for _, iv in mine]
+        bars = [
+            [max(0.0, e - lo) for e, lo in zip(est, lows, strict=True)],
+            [max(0.0, hi - e) for e, hi in zip(est, highs, strict=True)],
+        ]
         ax.errorbar(
-            [xi + offset for xi, _ in mine],
-            est,
-            yerr=[
-                [max(0.0, e - lo) for e, lo in zip(est, lows, strict=True)],
-                [max(0.0, hi - e) for e, hi in zip(est, highs, strict=True)],
-            ],
+            est if horizontal else where,
+            where if horizontal else est,
+            xerr=bars if horizontal else None,
+            yerr=None if horizontal else bars,
             fmt=charts.MARKERS[gi % len(charts.MARKERS)],
             color=charts.colour(gi),
             ecolor=charts.colour(gi),
             elinewidth=1.3,
             capsize=2.5,
             markersize=5,
-            label=g,
+            label=f"{g}{suffix}" if g else None,
         )
 
 
@@ -551,28 +565,7 @@ def _threat_chart(ctx, ids: list[str], groups, per_group, label) -> charts.Chart
     with matplotlib.rc_context(charts.STYLE):
         fig = charts.new_figure(9.0, height)
         ax = fig.add_subplot()
-        dodge = 0.7 / len(names) if len(names) > 1 else 0.0
-        for gi, s in enumerate(names):
-            mine = [(i, points[(tid, s)]) for i, tid in enumerate(ids) if (tid, s) in points]
-            if not mine:
-                continue
-            off = (gi - (len(names) - 1) / 2) * dodge
-            est = [100 * iv.estimate for _, iv in mine]
-            ax.errorbar(
-                est,
-                [i + off for i, _ in mine],
-                xerr=[
-                    [max(0.0, e - 100 * iv.low) for e, (_, iv) in zip(est, mine, strict=True)],
-                    [max(0.0, 100 * iv.high - e) for e, (_, iv) in zip(est, mine, strict=True)],
-                ],
-                fmt=charts.MARKERS[gi % len(charts.MARKERS)],
-                color=charts.colour(gi),
-                ecolor=charts.colour(gi),
-                elinewidth=1.3,
-                capsize=2.5,
-                markersize=5,
-                label=f"{s} crew" if s else None,
-            )
+        _dodged_points(ax, ids, names, points, 100.0, band=0.7, horizontal=True, suffix=" crew")
         ax.set_yticks(range(len(ids)), [label(t) for t in ids], fontsize=8)
         ax.invert_yaxis()
         ax.set_xlim(-1, 101)
@@ -839,26 +832,7 @@ def _missions_chart(
     with matplotlib.rc_context(charts.STYLE):
         fig = charts.new_figure(8.0, max(3.2, 0.4 * len(order) + 1.6))
         ax = fig.add_subplot()
-        dodge = 0.6 / len(strategies) if len(strategies) > 1 else 0.0
-        for gi, s in enumerate(strategies):
-            mine = [(i, points[(m, s)]) for i, m in enumerate(order) if (m, s) in points]
-            off = (gi - (len(strategies) - 1) / 2) * dodge
-            est = [100 * iv.estimate for _, iv in mine]
-            ax.errorbar(
-                est,
-                [i + off for i, _ in mine],
-                xerr=[
-                    [max(0.0, e - 100 * iv.low) for e, (_, iv) in zip(est, mine, strict=True)],
-                    [max(0.0, 100 * iv.high - e) for e, (_, iv) in zip(est, mine, strict=True)],
-                ],
-                fmt=charts.MARKERS[gi % len(charts.MARKERS)],
-                color=charts.colour(gi),
-                ecolor=charts.colour(gi),
-                elinewidth=1.3,
-                capsize=3,
-                markersize=6,
-                label=f"{s} crew" if s else None,
-            )
+        _dodged_points(ax, order, strategies, points, 100.0, band=0.6, horizontal=True, suffix=" crew")
         ax.set_yticks(range(len(order)), [f"mission {m}" for m in order])
         ax.invert_yaxis()
         top = max((100 * iv.high for iv in points.values() if not math.isnan(iv.high)), default=100.0)
