@@ -339,7 +339,7 @@ class Game:
             )
         if s.countdown <= 0:
             return True
-        odd = step % 2 == 1
+        odd = rules.shields_move_right(dice)
         if living is None:
             living = self._living()
         # the outermost non-empty columns bound the move (rules.moved_shields)

@@ -10,15 +10,26 @@ A player answers five decisions (see RULES.md, "Player interface"):
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from simkit.games.eight_bit_invaders import rules
 from simkit.games.eight_bit_invaders.game import View
 from simkit.games.eight_bit_invaders.state import EMPTY
 
-# Probability of each movement total (two dice, one subtracted from each): 0..10.
-MOVE_TWO = tuple(sum(1 for a in range(6) for b in range(6) if a + b == s) / 36 for s in range(11))
-MOVE_ONE = tuple(1 / 6 for _ in range(6))
+
+def _movement_outcomes(dice: int) -> tuple[tuple[int, float, bool], ...]:
+    """Each (track advance, probability, shields move right) of a movement roll of `dice` dice,
+    by advance: with two dice an advance fixes the direction, with one die it does too."""
+    counts: dict[tuple[int, bool], int] = {}
+    for faces in itertools.product(range(1, 7), repeat=dice):
+        key = (rules.movement_sum(faces), rules.shields_move_right(faces))
+        counts[key] = counts.get(key, 0) + 1
+    return tuple((step, n / 6**dice, right) for (step, right), n in sorted(counts.items()))
+
+
+MOVE_TWO = _movement_outcomes(2)  # advances 0..10
+MOVE_ONE = _movement_outcomes(1)  # Rocket Fuel: advances 0..5
 
 
 class Player:
@@ -181,9 +192,11 @@ class LookaheadPlayer(Player):
                 best_score, best_mask = score, mask
         return best_score, best_mask, plans
 
-    def score(self, view: View, formation: rules.Formation, table: tuple[float, ...], mask: int) -> float:
-        """The value of making the kills in `mask` this turn (higher is better); `table` gives the
-        probability of each movement total."""
+    def score(
+        self, view: View, formation: rules.Formation, table: tuple[tuple[int, float, bool], ...], mask: int
+    ) -> float:
+        """The value of making the kills in `mask` this turn (higher is better); `table` gives each
+        movement outcome: (advance, probability, shields move right)."""
         kills = mask.bit_count()
         left = view.aliens_left - kills
         if left == 0:
@@ -200,11 +213,11 @@ class LookaheadPlayer(Player):
         value += self.SHIELD * len(shields)
         # Movement: the chance of losing a countdown card (and of landing on the last one), and
         # the danger left after the shields move left (even total) or right (odd total).
-        p_card = sum(p for s, p in enumerate(table) if view.track + s >= left)
+        p_card = sum(p for s, p, _ in table if view.track + s >= left)
         value -= (self.DEAD if view.countdown == 1 else self.CARD) * p_card
         first, last = living[0][0], living[-1][0]
         for odd in (False, True):
-            p = sum(pr for s, pr in enumerate(table) if s % 2 == odd)
+            p = sum(pr for _, pr, right in table if right == odd)
             moved = rules.shift_shields(shields, first, last, odd)
             excess = sum(n - 2 for n in rules.type_counts(living, moved, aliens, n_types) if n > 2)
             value -= self.DANGER * p * excess

@@ -178,6 +178,13 @@ def movement_sum(dice: Sequence[int]) -> int:
     return sum(d - 1 for d in dice)
 
 
+def shields_move_right(dice: Sequence[int]) -> bool:
+    """[B3.3]: "if the roll was even" reads the faces rolled (RULINGS §3): an odd sum of the faces
+    moves the shields right. With two dice this is the parity of the track's advance; with Rocket
+    Fuel's one die it is the face itself (a 3 moves them right), not the face less one."""
+    return sum(dice) % 2 == 1
+
+
 # --- attack ------------------------------------------------------------------------------------
 
 

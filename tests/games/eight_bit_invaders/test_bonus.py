@@ -342,12 +342,16 @@ def test_extra_life_cannot_prevent_landing():
 
 # --- Rocket Fuel -----------------------------------------------------------------------------------
 
-# (player uses it, movement dice drawn) -> (track advance, shields after, card still held)
+# (player uses it, movement dice drawn) -> (track advance, shields after, card still held).
+# The shields follow the parity of the face rolled, not of the advance (RULINGS §3): a 4 advances
+# the track 3 and moves them left, a 1 advances 0 and moves them right.
 ROCKET = {
-    "fuel-rolls-one-die-minus-one": (True, (4, 6), 3, [2, 4, 6], False),
-    "fuel-one-gives-zero-even-moves-left": (True, (1, 6), 0, [0, 2, 4], False),
-    "fuel-six-gives-five": (True, (6, 1), 5, [2, 4, 6], False),
+    "fuel-four-advances-three-moves-left": (True, (4, 6), 3, [0, 2, 4], False),
+    "fuel-one-advances-zero-moves-right": (True, (1, 6), 0, [2, 4, 6], False),
+    "fuel-six-advances-five-moves-left": (True, (6, 1), 5, [0, 2, 4], False),
+    "fuel-three-advances-two-moves-right": (True, (3, 2), 2, [2, 4, 6], False),
     "fuel-kept-rolls-two-dice": (False, (4, 6), 8, [0, 2, 4], True),
+    "two-dice-odd-faces-move-right": (False, (4, 5), 7, [2, 4, 6], True),
 }
 
 
