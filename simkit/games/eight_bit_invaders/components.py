@@ -49,8 +49,8 @@ class Components:
     columns: int
     shield_count: int
     shield_start: tuple[int, ...]  # 0-based columns
-    countdown_cards: int
-    attack_dice: int
+    countdown_cards: int  # in the box: the `countdown` setting may start with fewer
+    dice_supplied: int  # in the box: every turn draws this many attack dice (see game.py)
     types: tuple[str, ...]
     aliens: tuple[Alien, ...]
     bonus_deck: tuple[str, ...]  # one entry per card, in file order
@@ -117,9 +117,9 @@ def _load_cached(path_text: str) -> Components:
     sources["countdown"] = _source(countdown, path, "countdown")
     countdown_cards = _int(countdown, path, "countdown", "cards", 1, 20)
 
-    dice = _table(doc, path, "dice", {"source", "attack", "faces"})
+    dice = _table(doc, path, "dice", {"source", "supplied", "faces"})
     sources["dice"] = _source(dice, path, "dice")
-    attack = _int(dice, path, "dice", "attack", 1, 9)
+    supplied = _int(dice, path, "dice", "supplied", 1, 30)
     if _int(dice, path, "dice", "faces", 6, 6) != 6:
         raise _fail(path, "dice.faces", "only six-sided dice are supported")
 
@@ -200,7 +200,7 @@ def _load_cached(path_text: str) -> Components:
         shield_count=shield_count,
         shield_start=tuple(c - 1 for c in start),
         countdown_cards=countdown_cards,
-        attack_dice=attack,
+        dice_supplied=supplied,
         types=tuple(types),
         aliens=tuple(aliens),
         bonus_deck=tuple(deck),

@@ -97,9 +97,9 @@ class Game:
         self.player = player
         self.streams = streams
         self.log = log
-        # Dice drawn per turn do not depend on the settings or on Rapid Fire, so that cells
-        # with 5 and 6 attack dice see the same dice (common random numbers).
-        self.dice_per_turn = max(comp.attack_dice, attack_dice) + comp.bonus_deck.count("rapid_fire")
+        # Every turn draws as many dice as the box supplies, whatever the settings and Rapid
+        # Fire, so that cells with 5 and 6 attack dice see the same dice (common random numbers).
+        self.dice_per_turn = comp.dice_supplied
         self.state = new_game(comp, countdown, streams.setup)
         # The view shown at the trade question, kept for the allocation when nothing changed in
         # between (no shield traded, no card played): building a view costs a copy of the table.

@@ -213,11 +213,19 @@ class LookaheadPlayer(Player):
         value += self.SHIELD * len(shields)
         # Movement: the chance of losing a countdown card (and of landing on the last one), and
         # the danger left after the shields move left (even total) or right (odd total).
-        p_card = sum(p for s, p, _ in table if view.track + s >= left)
+        # Probabilities are added in a loop, left to right: `sum()` of floats rounds differently
+        # from Python 3.12 on, and the native engine adds them in this order too.
+        p_card = 0.0
+        for s, p, _ in table:
+            if view.track + s >= left:
+                p_card += p
         value -= (self.DEAD if view.countdown == 1 else self.CARD) * p_card
         first, last = living[0][0], living[-1][0]
         for odd in (False, True):
-            p = sum(pr for _, pr, right in table if right == odd)
+            p = 0.0
+            for _, pr, right in table:
+                if right == odd:
+                    p += pr
             moved = rules.shift_shields(shields, first, last, odd)
             excess = sum(n - 2 for n in rules.type_counts(living, moved, aliens, n_types) if n > 2)
             value -= self.DANGER * p * excess

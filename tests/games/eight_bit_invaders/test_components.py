@@ -27,7 +27,7 @@ def test_default_file_counts(comp):
     assert (comp.rows, comp.columns) == (5, 7)
     assert len(comp.aliens) == 35
     assert comp.shield_start == (1, 3, 5)  # under the 2nd, 4th and 6th columns
-    assert comp.countdown_cards == 7 and comp.attack_dice == 6
+    assert comp.countdown_cards == 7 and comp.dice_supplied == 9
 
 
 def test_default_file_types(comp):

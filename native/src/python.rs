@@ -1,0 +1,162 @@
+//! The Python binding, `simkit._native`: one batch call for every game, and the randomness
+//! pieces the tests compare with numpy and CPython.
+//!
+//! `play_batch(game, data, params, strategies, root_seed, start, stop)` plays games
+//! [start, stop) of one cell with the GIL released and returns `{column: (kind, labels, bytes)}`
+//! in the record's order: kind "bool" (one byte a game), "int" (little-endian i64) or "label"
+//! (one byte a game, an index into `labels`). No Python object is made per game or per turn.
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+
+use crate::batch::{Column, GameError, Values};
+use crate::eight_bit;
+use crate::rng::{PyRandom, SeedSequence};
+
+// Raised when a native game breaks an invariant, with args (game index, message): the runner
+// replays the chunk on the Python engine, which records the failure like any other.
+pyo3::create_exception!(_native, NativeGameError, pyo3::exceptions::PyException);
+
+fn item<'py, T: FromPyObject<'py>>(dict: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
+    match dict.get_item(key)? {
+        Some(value) => value.extract::<T>().map_err(|e| PyValueError::new_err(format!("'{key}': {e}"))),
+        None => Err(PyValueError::new_err(format!("missing '{key}'"))),
+    }
+}
+
+fn eight_bit_components(data: &Bound<'_, PyDict>) -> PyResult<eight_bit::Components> {
+    let aliens: Vec<(u8, u8, u8, u8, bool, u8)> = item(data, "aliens")?;
+    let bonus: Vec<String> = item(data, "bonus_deck")?;
+    let bonus_deck = bonus
+        .iter()
+        .map(|name| match name.as_str() {
+            "rapid_fire" => Ok(eight_bit::Bonus::RapidFire),
+            "time_slip" => Ok(eight_bit::Bonus::TimeSlip),
+            "smart_bomb" => Ok(eight_bit::Bonus::SmartBomb),
+            "extra_life" => Ok(eight_bit::Bonus::ExtraLife),
+            "rocket_fuel" => Ok(eight_bit::Bonus::RocketFuel),
+            other => Err(PyValueError::new_err(format!("unknown bonus card '{other}'"))),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(eight_bit::Components {
+        rows: item(data, "rows")?,
+        columns: item(data, "columns")?,
+        n_types: item(data, "n_types")?,
+        aliens: aliens
+            .into_iter()
+            .map(|(kind, a, b, type_, bomber, need)| eight_bit::Alien { kind, a, b, type_, bomber, need })
+            .collect(),
+        shield_start: item(data, "shield_start")?,
+        bonus_deck,
+        dice_per_turn: item(data, "dice_per_turn")?,
+    })
+}
+
+fn one_strategy(strategies: &[String]) -> PyResult<&str> {
+    match strategies {
+        [one] => Ok(one.as_str()),
+        _ => Err(PyValueError::new_err(format!("one strategy expected, got {}", strategies.len()))),
+    }
+}
+
+fn columns_to_python<'py>(py: Python<'py>, columns: Vec<Column>) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    for column in columns {
+        let (kind, labels, bytes): (&str, Vec<&str>, Vec<u8>) = match column.values {
+            Values::Bool(v) => ("bool", vec![], v.into_iter().map(u8::from).collect()),
+            Values::Int(v) => ("int", vec![], v.iter().flat_map(|x| x.to_le_bytes()).collect()),
+            Values::Label(v, labels) => ("label", labels.to_vec(), v),
+        };
+        out.set_item(column.name, (kind, PyList::new(py, labels)?, PyBytes::new(py, &bytes)))?;
+    }
+    Ok(out)
+}
+
+fn game_error(py: Python<'_>, error: GameError) -> PyErr {
+    let _ = py;
+    NativeGameError::new_err((error.game_index, error.message))
+}
+
+#[pyfunction]
+#[pyo3(signature = (game, data, params, strategies, root_seed, start, stop))]
+#[allow(clippy::too_many_arguments)]
+fn play_batch<'py>(
+    py: Python<'py>,
+    game: &str,
+    data: &Bound<'py, PyDict>,
+    params: &Bound<'py, PyDict>,
+    strategies: Vec<String>,
+    root_seed: u64,
+    start: u64,
+    stop: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    if stop < start {
+        return Err(PyValueError::new_err("stop is before start"));
+    }
+    let result = match game {
+        "eight-bit-invaders" => {
+            let comp = eight_bit_components(data)?;
+            let params = eight_bit::Params { countdown: item(params, "countdown")?, dice: item(params, "dice")? };
+            let name = one_strategy(&strategies)?;
+            let strategy = eight_bit::Strategy::from_name(name)
+                .ok_or_else(|| PyValueError::new_err(format!("no native strategy '{name}'")))?;
+            py.allow_threads(|| eight_bit::play_batch(&comp, &params, strategy, root_seed, start, stop))
+        }
+        other => return Err(PyValueError::new_err(format!("no native engine for '{other}'"))),
+    };
+    match result {
+        Ok(columns) => columns_to_python(py, columns),
+        Err(error) => Err(game_error(py, error)),
+    }
+}
+
+/// The games and strategies this build plays: {game id: [strategy, ...]}.
+#[pyfunction]
+fn engines(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("eight-bit-invaders", vec!["random", "greedy", "lookahead"])?;
+    Ok(out)
+}
+
+/// `SeedSequence(entropy, spawn_key=spawn_key).generate_state(n_words)`, for the tests.
+#[pyfunction]
+fn seed_sequence_state(entropy: Vec<u64>, spawn_key: Vec<u64>, n_words: usize) -> Vec<u32> {
+    SeedSequence::new(&entropy, &spawn_key).generate_state(n_words)
+}
+
+/// Runs `ops` on `random.Random(n)` (n given by its 32-bit words, least significant first) and
+/// returns what each gave, for the tests: ("random", 0) -> float, ("randbelow", n) -> int,
+/// ("randint", n) -> randint(0, n), ("shuffle", n) -> the shuffled range(n).
+#[pyfunction]
+fn py_random_ops<'py>(py: Python<'py>, words: Vec<u32>, ops: Vec<(String, usize)>) -> PyResult<Bound<'py, PyList>> {
+    if words.is_empty() {
+        return Err(PyValueError::new_err("at least one word"));
+    }
+    let mut rng = PyRandom::from_words(&words);
+    let out = PyList::empty(py);
+    for (op, n) in ops {
+        match op.as_str() {
+            "random" => out.append(rng.random())?,
+            "randbelow" if n > 0 => out.append(rng.randbelow(n))?,
+            "randint" => out.append(rng.randint(0, n as i64))?,
+            "shuffle" => {
+                let mut items: Vec<usize> = (0..n).collect();
+                rng.shuffle(&mut items);
+                out.append(items)?
+            }
+            _ => return Err(PyRuntimeError::new_err(format!("unknown op ({op}, {n})"))),
+        }
+    }
+    Ok(out)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(play_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(engines, m)?)?;
+    m.add_function(wrap_pyfunction!(seed_sequence_state, m)?)?;
+    m.add_function(wrap_pyfunction!(py_random_ops, m)?)?;
+    m.add("NativeGameError", m.py().get_type::<NativeGameError>())?;
+    Ok(())
+}

@@ -1,0 +1,312 @@
+//! The randomness both engines share, drawn the same way to the bit (DESIGN.md, "Randomness").
+//!
+//! Game `i` of a run with root seed `R` draws everything from numpy's
+//! `SeedSequence([R, i])`; each stream is a CPython `random.Random` seeded with 128 bits of a child
+//! sequence's output (`simkit/core/seeds.py`). This module re-implements exactly those pieces:
+//! numpy's SeedSequence hashing (pool of four 32-bit words), CPython's Mersenne Twister with its
+//! `init_by_array` seeding from a Python int, and the `random.Random` methods the engines call
+//! (`random`, `_randbelow`, `shuffle`, `choice`, `randint`, `randrange`). A test in
+//! `tests/native/test_rng.py` compares every one of them with numpy and CPython.
+
+const POOL_SIZE: usize = 4;
+const INIT_A: u32 = 0x43b0_d7e5;
+const MULT_A: u32 = 0x931e_8875;
+const INIT_B: u32 = 0x8b51_f9dd;
+const MULT_B: u32 = 0x58f3_8ded;
+const MIX_MULT_L: u32 = 0xca01_f9dd;
+const MIX_MULT_R: u32 = 0x4973_f715;
+const XSHIFT: u32 = 16;
+
+/// The 32-bit words of a non-negative integer, least significant first (`[0]` for zero), as
+/// numpy's `_int_to_uint32_array` gives them.
+fn int_words(mut n: u64, out: &mut Vec<u32>) {
+    if n == 0 {
+        out.push(0);
+        return;
+    }
+    while n > 0 {
+        out.push(n as u32);
+        n >>= 32;
+    }
+}
+
+fn hashmix(value: u32, hash_const: &mut u32) -> u32 {
+    let mut value = value ^ *hash_const;
+    *hash_const = hash_const.wrapping_mul(MULT_A);
+    value = value.wrapping_mul(*hash_const);
+    value ^ (value >> XSHIFT)
+}
+
+fn mix(x: u32, y: u32) -> u32 {
+    let result = MIX_MULT_L.wrapping_mul(x).wrapping_sub(MIX_MULT_R.wrapping_mul(y));
+    result ^ (result >> XSHIFT)
+}
+
+/// numpy's `SeedSequence(entropy, spawn_key=...)`, for integer entropy and spawn keys.
+#[derive(Clone, Debug)]
+pub struct SeedSequence {
+    entropy: Vec<u64>,
+    spawn_key: Vec<u64>,
+    pool: [u32; POOL_SIZE],
+}
+
+impl SeedSequence {
+    pub fn new(entropy: &[u64], spawn_key: &[u64]) -> SeedSequence {
+        let mut run = Vec::with_capacity(8);
+        for &e in entropy {
+            int_words(e, &mut run);
+        }
+        let mut spawn = Vec::with_capacity(4);
+        for &k in spawn_key {
+            int_words(k, &mut spawn);
+        }
+        if !spawn.is_empty() && run.len() < POOL_SIZE {
+            run.resize(POOL_SIZE, 0);
+        }
+        run.extend_from_slice(&spawn);
+        let mut pool = [0u32; POOL_SIZE];
+        let mut hash_const = INIT_A;
+        for (i, slot) in pool.iter_mut().enumerate() {
+            *slot = hashmix(run.get(i).copied().unwrap_or(0), &mut hash_const);
+        }
+        for i_src in 0..POOL_SIZE {
+            for i_dst in 0..POOL_SIZE {
+                if i_src != i_dst {
+                    let h = hashmix(pool[i_src], &mut hash_const);
+                    pool[i_dst] = mix(pool[i_dst], h);
+                }
+            }
+        }
+        for &word in run.iter().skip(POOL_SIZE) {
+            for slot in pool.iter_mut() {
+                let h = hashmix(word, &mut hash_const);
+                *slot = mix(*slot, h);
+            }
+        }
+        SeedSequence { entropy: entropy.to_vec(), spawn_key: spawn_key.to_vec(), pool }
+    }
+
+    /// The child at `path` below this sequence: the same entropy, the spawn key extended.
+    pub fn child(&self, path: &[u64]) -> SeedSequence {
+        let mut key = self.spawn_key.clone();
+        key.extend_from_slice(path);
+        SeedSequence::new(&self.entropy, &key)
+    }
+
+    /// `generate_state(n_words, np.uint32)`.
+    pub fn generate_state(&self, n_words: usize) -> Vec<u32> {
+        let mut hash_const = INIT_B;
+        (0..n_words)
+            .map(|i| {
+                let mut v = self.pool[i % POOL_SIZE] ^ hash_const;
+                hash_const = hash_const.wrapping_mul(MULT_B);
+                v = v.wrapping_mul(hash_const);
+                v ^ (v >> XSHIFT)
+            })
+            .collect()
+    }
+}
+
+/// The stream indices of `simkit/core/seeds.py`.
+pub const SETUP: u64 = 0;
+pub const CHANCE: u64 = 1;
+pub const FIRST_SEAT: u64 = 2;
+
+/// `seeds.game_sequence(root_seed, game_index)`.
+pub fn game_sequence(root_seed: u64, game_index: u64) -> SeedSequence {
+    SeedSequence::new(&[root_seed, game_index], &[])
+}
+
+/// `seeds.streams(seq, count, *path)`: `count` generators, each seeded with 128 bits of the
+/// child's output (four words, least significant first).
+pub fn streams(seq: &SeedSequence, count: usize, path: &[u64]) -> Vec<PyRandom> {
+    let words = seq.child(path).generate_state(4 * count);
+    words.chunks(4).map(PyRandom::from_words).collect()
+}
+
+/// `seeds.stream(seq, *path)`.
+pub fn stream(seq: &SeedSequence, path: &[u64]) -> PyRandom {
+    streams(seq, 1, path).pop().expect("one stream")
+}
+
+const N: usize = 624;
+const M: usize = 397;
+
+/// CPython's `random.Random`: MT19937 and the methods built on it.
+#[derive(Clone)]
+pub struct PyRandom {
+    mt: Box<[u32; N]>,
+    index: usize,
+}
+
+impl PyRandom {
+    /// `random.Random(n)` for the non-negative integer whose 32-bit words (least significant
+    /// first) are `words`: CPython keeps the words up to the highest non-zero one (at least one).
+    pub fn from_words(words: &[u32]) -> PyRandom {
+        let used = words.iter().rposition(|&w| w != 0).map_or(1, |i| i + 1);
+        let mut rng = PyRandom { mt: Box::new([0; N]), index: N };
+        rng.init_by_array(&words[..used]);
+        rng
+    }
+
+    fn init_genrand(&mut self, seed: u32) {
+        self.mt[0] = seed;
+        for i in 1..N {
+            let prev = self.mt[i - 1];
+            self.mt[i] = 1_812_433_253u32.wrapping_mul(prev ^ (prev >> 30)).wrapping_add(i as u32);
+        }
+        self.index = N;
+    }
+
+    fn init_by_array(&mut self, key: &[u32]) {
+        self.init_genrand(19_650_218);
+        let mt = &mut self.mt;
+        let (mut i, mut j) = (1usize, 0usize);
+        for _ in 0..N.max(key.len()) {
+            let prev = mt[i - 1];
+            mt[i] = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(key[j])
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+            if j >= key.len() {
+                j = 0;
+            }
+        }
+        for _ in 0..N - 1 {
+            let prev = mt[i - 1];
+            mt[i] = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            i += 1;
+            if i >= N {
+                mt[0] = mt[N - 1];
+                i = 1;
+            }
+        }
+        mt[0] = 0x8000_0000;
+    }
+
+    fn twist(&mut self) {
+        const UPPER: u32 = 0x8000_0000;
+        const LOWER: u32 = 0x7fff_ffff;
+        const MATRIX_A: u32 = 0x9908_b0df;
+        let mt = &mut self.mt;
+        for k in 0..N {
+            let y = (mt[k] & UPPER) | (mt[(k + 1) % N] & LOWER);
+            let mag = if y & 1 == 1 { MATRIX_A } else { 0 };
+            mt[k] = mt[(k + M) % N] ^ (y >> 1) ^ mag;
+        }
+        self.index = 0;
+    }
+
+    /// One 32-bit output (`genrand_uint32`).
+    #[inline]
+    pub fn next_u32(&mut self) -> u32 {
+        if self.index >= N {
+            self.twist();
+        }
+        let mut y = self.mt[self.index];
+        self.index += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
+    }
+
+    /// `random()`: 53 bits, in [0, 1).
+    #[inline]
+    pub fn random(&mut self) -> f64 {
+        let a = (self.next_u32() >> 5) as f64;
+        let b = (self.next_u32() >> 6) as f64;
+        (a * 67_108_864.0 + b) * (1.0 / 9_007_199_254_740_992.0)
+    }
+
+    /// `getrandbits(k)` for 1 <= k <= 32.
+    #[inline]
+    fn getrandbits(&mut self, k: u32) -> u32 {
+        debug_assert!((1..=32).contains(&k));
+        self.next_u32() >> (32 - k)
+    }
+
+    /// `_randbelow(n)` for 0 < n < 2^32: rejection on `n.bit_length()` bits (so `n = 1` still
+    /// draws).
+    #[inline]
+    pub fn randbelow(&mut self, n: usize) -> usize {
+        debug_assert!(n > 0 && n <= u32::MAX as usize);
+        let k = usize::BITS - n.leading_zeros();
+        loop {
+            let r = self.getrandbits(k) as usize;
+            if r < n {
+                return r;
+            }
+        }
+    }
+
+    /// `randrange(n)`.
+    #[inline]
+    pub fn randrange(&mut self, n: usize) -> usize {
+        self.randbelow(n)
+    }
+
+    /// `randint(a, b)`, both ends included.
+    #[inline]
+    pub fn randint(&mut self, a: i64, b: i64) -> i64 {
+        a + self.randbelow((b - a + 1) as usize) as i64
+    }
+
+    /// The index `choice(seq)` picks for a sequence of length `len`.
+    #[inline]
+    pub fn choice_index(&mut self, len: usize) -> usize {
+        self.randbelow(len)
+    }
+
+    /// `shuffle(x)`.
+    pub fn shuffle<T>(&mut self, x: &mut [T]) {
+        for i in (1..x.len()).rev() {
+            let j = self.randbelow(i + 1);
+            x.swap(i, j);
+        }
+    }
+
+    /// `int(random() * 6) + 1`: the engines' die roll.
+    #[inline]
+    pub fn d6(&mut self) -> u8 {
+        (self.random() * 6.0) as u8 + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_words_seed_like_python_zero() {
+        // random.Random(0) and the key [0]: CPython keeps one word for zero.
+        let mut a = PyRandom::from_words(&[0, 0, 0, 0]);
+        let mut b = PyRandom::from_words(&[0]);
+        for _ in 0..10 {
+            assert_eq!(a.next_u32(), b.next_u32());
+        }
+    }
+
+    #[test]
+    fn randbelow_one_still_draws() {
+        let mut a = PyRandom::from_words(&[5]);
+        let mut b = PyRandom::from_words(&[5]);
+        assert_eq!(a.randbelow(1), 0);
+        b.next_u32();
+        assert_eq!(a.next_u32(), b.next_u32());
+    }
+
+    #[test]
+    fn random_is_in_unit_interval() {
+        let mut r = PyRandom::from_words(&[1, 2, 3, 4]);
+        for _ in 0..10_000 {
+            let x = r.random();
+            assert!((0.0..1.0).contains(&x));
+        }
+    }
+}
