@@ -5,18 +5,27 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: demo test bench lint clean
+NATIVE_SOURCES := native/Cargo.toml $(wildcard native/src/*.rs native/src/*/*.rs)
+NATIVE_STAMP := $(VENV)/.native
 
-$(STAMP): pyproject.toml
+.PHONY: demo test bench lint clean verify-native
+
+# `pip install -e` also builds the native core (setup.py) where a Rust toolchain is found.
+$(STAMP): pyproject.toml setup.py
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(NATIVE_STAMP)
+
+# A change to the Rust sources rebuilds the core in place (optimised); without cargo, nothing to do.
+$(NATIVE_STAMP): $(STAMP) $(NATIVE_SOURCES)
+	if command -v cargo >/dev/null 2>&1; then $(BIN)/python setup.py -q build_rust --inplace --release; fi
+	touch $(NATIVE_STAMP)
 
 # A small quick scenario per game (each under a minute on 2 cores), then one report of all four.
 DEMO_RUNS := eight-bit-invaders:quick alien-attack:quick_alien_attack oh-no-invasion:quick_oh_no space-alert:quick_space_alert
 
-demo: $(STAMP)
+demo: $(NATIVE_STAMP)
 	rm -rf reports/demo-data reports/demo
 	@set -e; for run in $(DEMO_RUNS); do \
 	  game=$${run%%:*}; file=$${run#*:}; \
@@ -26,15 +35,22 @@ demo: $(STAMP)
 	$(BIN)/simkit report $(foreach run,$(DEMO_RUNS),reports/demo-data/$(firstword $(subst :, ,$(run)))) --out reports/demo
 	@echo "Report: $(CURDIR)/reports/demo/index.html"
 
-test: $(STAMP)
+test: $(NATIVE_STAMP)
+	@if command -v cargo >/dev/null 2>&1; then cd native && cargo test --quiet; \
+	else echo "no Rust toolchain: the native core's own tests are skipped"; fi
 	$(BIN)/python -m pytest -q
 
-bench: $(STAMP)
+bench: $(NATIVE_STAMP)
 	$(BIN)/python -m benchmarks.run
+
+# Both engines on the same seeds, 200,000 games per cell (VERIFY_GAMES to change), rows compared.
+VERIFY_GAMES ?= 200000
+verify-native: $(NATIVE_STAMP)
+	$(BIN)/python -m simkit.core.verify --games $(VERIFY_GAMES) --jobs $(JOBS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
 clean:
-	rm -rf $(VENV) reports/demo reports/demo-data bench.json
+	rm -rf $(VENV) reports/demo reports/demo-data bench.json native/target simkit/_native*.so

@@ -1,12 +1,15 @@
 """`make bench`: speed, parallel speed-up and memory of simkit, written to bench.json.
 
 Not a test: nothing here asserts a time. Figures:
-- games per second on one core for each game and strategy (CPU time of a plain loop over
-  `engine.play` with the default settings, best of three rounds);
-- the runner's overhead: a whole `simkit simulate --jobs 1` against a bare loop over the same games;
-- the `--jobs 2` speed-up: wall time of `simkit simulate` with 1 and with 2 jobs on the same games;
-- peak memory (resident set of the simkit process and its workers, sampled) of a small and a
-  25x larger run: flat memory means the larger run stays within 1.2x.
+- games per second on one core for each game and strategy, on the Python engine (CPU time of a
+  plain loop over `engine.play` with the default settings, best of three rounds) and, where the
+  native core plays it, on the native engine (a bare loop of batch calls, 1,000 games each);
+- the runner's overhead: a whole `simkit simulate --jobs 1` against a bare loop over the same games,
+  on the Python engine (20,000 greedy games) and on the native engine (1,000,000);
+- the `--jobs 2` speed-up: wall time of `simkit simulate` with 1 and with 2 jobs on the same games
+  (1,000,000 native greedy games);
+- peak memory (resident set of the simkit process and its workers, sampled) of a 40,000-game and a
+  1,000,000-game native run on 2 jobs: flat memory means the larger run stays within 1.2x.
 
 SIMKIT_BENCH_SCALE (default 1) scales every game count, e.g. 0.1 for a quick look;
 SIMKIT_BENCH_ONLY=speed measures games per second only (a minute instead of half an hour).
@@ -25,14 +28,17 @@ import time
 from pathlib import Path
 
 from simkit import __version__
-from simkit.core.registry import all_games, get_game, resolve_strategies
+from simkit.core import native
+from simkit.core.registry import Cell, all_games, get_game, resolve_settings, resolve_strategies
 
 SCALE = float(os.environ.get("SIMKIT_BENCH_SCALE", "1"))
 ONLY_SPEED = os.environ.get("SIMKIT_BENCH_ONLY") == "speed"
 ROUND_SECONDS = 2.0  # CPU time per timing round of one game and strategy (best of three rounds)
-SPEEDUP_GAMES = 50_000
+SPEEDUP_GAMES = 1_000_000
 OVERHEAD_GAMES = 20_000
-MEMORY_GAMES = (20_000, 500_000)
+NATIVE_OVERHEAD_GAMES = 1_000_000
+MEMORY_GAMES = (40_000, 1_000_000)
+BATCH = 1000  # games per native batch call in the bare loops (the runner's largest chunk)
 
 
 def scaled(n: int) -> int:
@@ -74,6 +80,48 @@ def games_per_second(engine, strategy: str, overrides: dict | None = None) -> di
     }
 
 
+def native_games_per_second(engine, strategy: str, overrides: dict | None = None) -> float:
+    """Games per CPU second of a bare loop of native batch calls (BATCH games each), default
+    settings and `overrides`; best of three rounds."""
+    settings = resolve_settings(engine, overrides or {}, "bench")
+    strategies = resolve_strategies(engine, [strategy], settings.get("players"), "bench")
+    cell = Cell(0, settings, strategies)
+    native.play_batch(engine, cell, 999, 0, BATCH)  # warm up
+    best = 0.0
+    for round_ in range(3):
+        start, played = time.process_time(), 0
+        while time.process_time() - start < ROUND_SECONDS * min(SCALE, 1) or played < BATCH:
+            native.play_batch(engine, cell, 1 + round_, played, played + BATCH)
+            played += BATCH
+        best = max(best, played / (time.process_time() - start))
+    return round(best, 1)
+
+
+def native_overhead(work: Path) -> dict:
+    """Wall time of a whole native `simkit simulate --jobs 1` against a bare loop of batch calls
+    over the same games (same chunks, nothing written), both in fresh processes."""
+    n = scaled(NATIVE_OVERHEAD_GAMES)
+    bare_code = (
+        "import time; from simkit.core import native, scenario; "
+        f"sc = scenario.single_cell('eight-bit-invaders', {n}, 1, {{}}, ['greedy']); "
+        "from simkit.core.registry import get_game; e = get_game('eight-bit-invaders'); "
+        "c = sc.cells[0]; k = sc.chunk_size; t = time.perf_counter(); "
+        f"[native.play_batch(e, c, 1, a, min(a + k, {n})) for a in range(0, {n}, k)]; "
+        "print(time.perf_counter() - t)"
+    )
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", bare_code], check=True, capture_output=True)
+    bare = time.perf_counter() - start
+    args = ["eight-bit-invaders", "-n", str(n), "--seed", "1", "--jobs", "1", "--engine", "native"]
+    full, _ = timed_simulate([*args, "--out", str(work / "native-overhead")])
+    return {
+        "games": n,
+        "bare_loop_s": round(bare, 2),
+        "simkit_simulate_s": round(full, 2),
+        "ratio": round(full / bare, 3),
+    }
+
+
 def runner_overhead(work: Path) -> dict:
     """Wall time of a whole `simkit simulate` (start-up, workers, Parquet, manifest) against a bare
     loop over `engine.play` for the same games, both in fresh processes on one core."""
@@ -86,9 +134,8 @@ def runner_overhead(work: Path) -> dict:
     start = time.perf_counter()
     subprocess.run([sys.executable, "-c", bare_code], check=True, capture_output=True)
     bare = time.perf_counter() - start
-    full, _ = timed_simulate(
-        ["eight-bit-invaders", "-n", str(n), "--seed", "1", "--jobs", "1", "--out", str(work / "overhead")]
-    )
+    args = ["eight-bit-invaders", "-n", str(n), "--seed", "1", "--jobs", "1", "--engine", "python"]
+    full, _ = timed_simulate([*args, "--out", str(work / "overhead")])
     return {
         "games": n,
         "bare_loop_s": round(bare, 2),
@@ -150,10 +197,18 @@ def main() -> None:
     runs += [(get_game(game), strategy, overrides) for game, strategy, overrides in EXTRA_SPEED]
     for engine, strategy, overrides in runs:
         row = games_per_second(engine, strategy, overrides)
+        if strategy in native.native_strategies(engine.id):
+            row["native_games_per_s"] = native_games_per_second(engine, strategy, overrides)
+            row["native_speedup"] = round(row["native_games_per_s"] / row["games_per_s"], 1)
         speed.append(row)
         where = " ".join(f"{k}={v}" for k, v in (overrides or {}).items())
+        fast = (
+            f", native {row['native_games_per_s']:>9.1f} ({row['native_speedup']:.0f}x)"
+            if "native_games_per_s" in row
+            else ""
+        )
         print(
-            f"  {row['game']:<20} {strategy:<10} {row['games_per_s']:>8.1f} games/s on one core"
+            f"  {row['game']:<20} {strategy:<10} python {row['games_per_s']:>8.1f}{fast} games/s on one core"
             f"  ({row['mean_length']} turns a game){'  ' + where if where else ''}"
         )
     results["games_per_second_one_core"] = speed
@@ -171,6 +226,14 @@ def main() -> None:
             f"{overhead['bare_loop_s']:.1f} s, simkit simulate {overhead['simkit_simulate_s']:.1f} s "
             f"= {100 * overhead['overhead']:+.1f} %"
         )
+        if native.native_strategies("eight-bit-invaders"):
+            fast = native_overhead(work)
+            results["native_runner_overhead"] = fast
+            print(
+                f"  native: {fast['games']} greedy games, one core: bare batch loop "
+                f"{fast['bare_loop_s']:.1f} s, simkit simulate {fast['simkit_simulate_s']:.1f} s "
+                f"= {fast['ratio']:.2f}x"
+            )
         n = scaled(SPEEDUP_GAMES)
         common = ["eight-bit-invaders", "-n", str(n), "--seed", "1", "--strategy", "greedy"]
         t1, _ = timed_simulate([*common, "--jobs", "1", "--out", str(work / "j1")])
@@ -181,7 +244,10 @@ def main() -> None:
             "jobs2_s": round(t2, 2),
             "speedup": round(t1 / t2, 3),
         }
-        print(f"\n  --jobs 2 speed-up on {n} greedy games: {t1:.1f} s -> {t2:.1f} s = {t1 / t2:.2f}x")
+        print(
+            f"\n  --jobs 2 speed-up on {n} greedy games (auto engine): "
+            f"{t1:.1f} s -> {t2:.1f} s = {t1 / t2:.2f}x"
+        )
 
         memory = []
         for m in MEMORY_GAMES:

@@ -33,6 +33,7 @@ def simulate(
     scheduler: str | None = None,
     precision: float | None = None,
     progress: bool = False,
+    engine: str | None = None,
     **settings: Any,
 ) -> Path:
     """Play `n` games of `game` under one set of settings and write a dataset; returns its folder.
@@ -42,13 +43,16 @@ def simulate(
     `countdown=6`...; see `simkit games`). With `precision`, `n` is the most games to play and
     the run stops once the win rate's 95 % interval is at most that wide on each side. The
     folder defaults to `runs/GAME-sSEED-nN`; an existing folder of the same run resumes.
+    `engine` is auto (the default: native where it can), native or python.
     """
     from simkit.core import runner, scenario
 
     names = [strategies] if isinstance(strategies, str) else list(strategies or [])
     sc = scenario.single_cell(game, n, seed, settings, names, None, precision)
     folder = Path(out) if out is not None else Path("runs") / f"{game}-s{seed}-n{n}"
-    runner.run(sc, folder, jobs, backend, progress, f"simkit.simulate({game!r}, {n})", scheduler)
+    runner.run(
+        sc, folder, jobs, backend, progress, f"simkit.simulate({game!r}, {n})", scheduler, engine=engine
+    )
     return folder
 
 
@@ -60,9 +64,11 @@ def run(
     backend: str = "loky",
     scheduler: str | None = None,
     progress: bool = False,
+    engine: str | None = None,
 ) -> Path:
     """Play every cell of a scenario (a TOML file's path, or the same content as a dict) and
-    write a dataset; returns its folder (default `runs/<file stem>` or `runs/<scenario name>`)."""
+    write a dataset; returns its folder (default `runs/<file stem>` or `runs/<scenario name>`).
+    `engine` (auto, native or python) overrides the scenario's."""
     from simkit.core import runner, scenario
 
     if isinstance(scenario_file, dict):
@@ -72,7 +78,8 @@ def run(
         sc = scenario.load(scenario_file)
         default = Path(scenario_file).stem
     folder = Path(out) if out is not None else Path("runs") / default
-    runner.run(sc, folder, jobs, backend, progress, f"simkit.run({str(scenario_file)[:80]!r})", scheduler)
+    command = f"simkit.run({str(scenario_file)[:80]!r})"
+    runner.run(sc, folder, jobs, backend, progress, command, scheduler, engine=engine)
     return folder
 
 

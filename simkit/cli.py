@@ -20,6 +20,10 @@ BACKEND_HELP = "loky, sequential or dask"
 SCHEDULER_HELP = "a running Dask scheduler, e.g. tcp://host:8786 (with --backend dask)"
 PRECISION_HELP = "stop each cell once its win rate's 95 % interval is at most this wide on each side"
 MAX_GAMES_HELP = "with --precision: the most games a cell may play (default 1,000,000)"
+ENGINE_HELP = (
+    "auto (native where the core is built and plays every strategy of a cell), native or python; "
+    "default: the scenario's engine, else auto"
+)
 
 app = typer.Typer(
     add_completion=False,
@@ -56,6 +60,7 @@ def _seed_and_index(seed: str) -> tuple[int, int]:
 @app.command()
 def games() -> None:
     """List the games, their settings with allowed values, and their strategies."""
+    from simkit.core import native
     from simkit.core.registry import all_games
 
     for engine in all_games():
@@ -65,6 +70,7 @@ def games() -> None:
             else f"{engine.min_players}-{engine.max_players}"
         )
         typer.echo(f"{engine.id}  ({engine.title}; players {players})")
+        typer.echo(f"  engines: {native.describe(engine)}")
         for setting in engine.settings:
             typer.echo(f"  --set {setting.describe()}: {setting.help}")
         for name, desc in engine.strategies.items():
@@ -91,6 +97,7 @@ def simulate(
     ] = None,
     precision: Annotated[float | None, typer.Option(help=PRECISION_HELP)] = None,
     max_games: Annotated[int | None, typer.Option(help=MAX_GAMES_HELP)] = None,
+    engine: Annotated[str | None, typer.Option(help=ENGINE_HELP)] = None,
     quiet: Annotated[bool, typer.Option(help="no progress bar")] = False,
 ) -> None:
     """Play N games of one setting (or until --precision is reached) and write a dataset."""
@@ -107,7 +114,8 @@ def simulate(
     sc = scenario.single_cell(game, games, seed, settings, strategy or [], chunk_size, precision)
     default_out = f"{game}-s{seed}-n{n}" if precision is None else f"{game}-s{seed}-p{precision:g}"
     out = out or Path("runs") / default_out
-    _finish(runner.run(sc, out, jobs, backend, not quiet, _command_line(), scheduler), sc.precision)
+    summary = runner.run(sc, out, jobs, backend, not quiet, _command_line(), scheduler, engine=engine)
+    _finish(summary, sc.precision)
 
 
 @app.command()
@@ -119,6 +127,7 @@ def run(
     scheduler: Annotated[str | None, typer.Option(help=SCHEDULER_HELP)] = None,
     precision: Annotated[float | None, typer.Option(help=PRECISION_HELP)] = None,
     max_games: Annotated[int | None, typer.Option(help=MAX_GAMES_HELP)] = None,
+    engine: Annotated[str | None, typer.Option(help=ENGINE_HELP)] = None,
     quiet: Annotated[bool, typer.Option(help="no progress bar")] = False,
 ) -> None:
     """Play every cell of a scenario file and write a dataset (resumes an interrupted run)."""
@@ -128,7 +137,8 @@ def run(
     if precision is not None or max_games is not None:
         sc = scenario.with_precision(sc, precision, max_games, "run")
     out = out or Path("runs") / scenario_file.stem
-    _finish(runner.run(sc, out, jobs, backend, not quiet, _command_line(), scheduler), sc.precision)
+    summary = runner.run(sc, out, jobs, backend, not quiet, _command_line(), scheduler, engine=engine)
+    _finish(summary, sc.precision)
 
 
 def _finish(summary, precision: float | None = None) -> None:
@@ -187,6 +197,7 @@ def calibrate(
     max_games: Annotated[int, typer.Option(help="the most games one combination may play")] = 51_200,
     jobs: Annotated[int | None, typer.Option(help=JOBS_HELP)] = None,
     backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "loky",
+    engine: Annotated[str, typer.Option(help=ENGINE_HELP)] = "auto",
     out: Annotated[Path | None, typer.Option(help="dataset folder (default runs/calibrate-GAME-sSEED)")] = (
         None
     ),
@@ -215,6 +226,7 @@ def calibrate(
         max_games=max_games,
         progress=not quiet,
         command=_command_line(),
+        engine_choice=engine,
     )
     typer.echo(f"target win rate {target:g}; dataset {out}")
     header = ("rank", "settings", "games", "win rate [95 % CI]", "|rate - target|")
@@ -299,25 +311,26 @@ def replay(
         return
     from simkit.core.narration import event_fields
 
-    narrate = getattr(engine, "narrate", None)
-    for line in narrate(events) if narrate is not None else map(event_fields, events):
+    lines = engine.narrate(events) if "narrate" in engine.capabilities else map(event_fields, events)
+    for line in lines:
         typer.echo(line)
 
 
 @app.command()
 def resolve(
-    game: Annotated[str, typer.Argument(help="game id (a game with a resolver: space-alert)")],
+    game: Annotated[str, typer.Argument(help="game id (a game with a resolver; see `simkit games`)")],
     plan: Annotated[Path, typer.Argument(metavar="PLAN.toml", help="the mission and every figure's cards")],
     data: Annotated[Path | None, typer.Option(help="component file (default: the built-in one)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="the event log and score as JSON")] = False,
 ) -> None:
-    """Resolve a fixed plan turn by turn and print the outcome and score (Space Alert's resolution
+    """Resolve a fixed plan turn by turn and print the outcome and score (a game's resolution
     round, as the community's resolvers do; the plan format is in the game's RULES.md)."""
-    from simkit.core.registry import get_game
+    from simkit.core.registry import all_games, get_game
 
     engine = get_game(game)
-    if not hasattr(engine, "resolve"):
-        raise UserError(f"{engine.id} has no resolver (games with one: space-alert)")
+    if "resolve" not in engine.capabilities:
+        having = ", ".join(g.id for g in all_games() if "resolve" in g.capabilities) or "none"
+        raise UserError(f"{engine.id} has no resolver (games with one: {having})")
     if data is not None and not data.is_file():
         raise UserError(f"--data: file not found: {data}")
     log, result = engine.resolve(plan, data)

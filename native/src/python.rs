@@ -20,7 +20,9 @@ pyo3::create_exception!(_native, NativeGameError, pyo3::exceptions::PyException)
 
 fn item<'py, T: FromPyObject<'py>>(dict: &Bound<'py, PyDict>, key: &str) -> PyResult<T> {
     match dict.get_item(key)? {
-        Some(value) => value.extract::<T>().map_err(|e| PyValueError::new_err(format!("'{key}': {e}"))),
+        Some(value) => value
+            .extract::<T>()
+            .map_err(|e| PyValueError::new_err(format!("'{key}': {e}"))),
         None => Err(PyValueError::new_err(format!("missing '{key}'"))),
     }
 }
@@ -36,7 +38,9 @@ fn eight_bit_components(data: &Bound<'_, PyDict>) -> PyResult<eight_bit::Compone
             "smart_bomb" => Ok(eight_bit::Bonus::SmartBomb),
             "extra_life" => Ok(eight_bit::Bonus::ExtraLife),
             "rocket_fuel" => Ok(eight_bit::Bonus::RocketFuel),
-            other => Err(PyValueError::new_err(format!("unknown bonus card '{other}'"))),
+            other => Err(PyValueError::new_err(format!(
+                "unknown bonus card '{other}'"
+            ))),
         })
         .collect::<PyResult<Vec<_>>>()?;
     Ok(eight_bit::Components {
@@ -45,7 +49,14 @@ fn eight_bit_components(data: &Bound<'_, PyDict>) -> PyResult<eight_bit::Compone
         n_types: item(data, "n_types")?,
         aliens: aliens
             .into_iter()
-            .map(|(kind, a, b, type_, bomber, need)| eight_bit::Alien { kind, a, b, type_, bomber, need })
+            .map(|(kind, a, b, type_, bomber, need)| eight_bit::Alien {
+                kind,
+                a,
+                b,
+                type_,
+                bomber,
+                need,
+            })
             .collect(),
         shield_start: item(data, "shield_start")?,
         bonus_deck,
@@ -56,7 +67,10 @@ fn eight_bit_components(data: &Bound<'_, PyDict>) -> PyResult<eight_bit::Compone
 fn one_strategy(strategies: &[String]) -> PyResult<&str> {
     match strategies {
         [one] => Ok(one.as_str()),
-        _ => Err(PyValueError::new_err(format!("one strategy expected, got {}", strategies.len()))),
+        _ => Err(PyValueError::new_err(format!(
+            "one strategy expected, got {}",
+            strategies.len()
+        ))),
     }
 }
 
@@ -65,10 +79,17 @@ fn columns_to_python<'py>(py: Python<'py>, columns: Vec<Column>) -> PyResult<Bou
     for column in columns {
         let (kind, labels, bytes): (&str, Vec<&str>, Vec<u8>) = match column.values {
             Values::Bool(v) => ("bool", vec![], v.into_iter().map(u8::from).collect()),
-            Values::Int(v) => ("int", vec![], v.iter().flat_map(|x| x.to_le_bytes()).collect()),
+            Values::Int(v) => (
+                "int",
+                vec![],
+                v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            ),
             Values::Label(v, labels) => ("label", labels.to_vec(), v),
         };
-        out.set_item(column.name, (kind, PyList::new(py, labels)?, PyBytes::new(py, &bytes)))?;
+        out.set_item(
+            column.name,
+            (kind, PyList::new(py, labels)?, PyBytes::new(py, &bytes)),
+        )?;
     }
     Ok(out)
 }
@@ -97,13 +118,22 @@ fn play_batch<'py>(
     let result = match game {
         "eight-bit-invaders" => {
             let comp = eight_bit_components(data)?;
-            let params = eight_bit::Params { countdown: item(params, "countdown")?, dice: item(params, "dice")? };
+            let params = eight_bit::Params {
+                countdown: item(params, "countdown")?,
+                dice: item(params, "dice")?,
+            };
             let name = one_strategy(&strategies)?;
             let strategy = eight_bit::Strategy::from_name(name)
                 .ok_or_else(|| PyValueError::new_err(format!("no native strategy '{name}'")))?;
-            py.allow_threads(|| eight_bit::play_batch(&comp, &params, strategy, root_seed, start, stop))
+            py.allow_threads(|| {
+                eight_bit::play_batch(&comp, &params, strategy, root_seed, start, stop)
+            })
         }
-        other => return Err(PyValueError::new_err(format!("no native engine for '{other}'"))),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "no native engine for '{other}'"
+            )))
+        }
     };
     match result {
         Ok(columns) => columns_to_python(py, columns),
@@ -129,7 +159,11 @@ fn seed_sequence_state(entropy: Vec<u64>, spawn_key: Vec<u64>, n_words: usize) -
 /// returns what each gave, for the tests: ("random", 0) -> float, ("randbelow", n) -> int,
 /// ("randint", n) -> randint(0, n), ("shuffle", n) -> the shuffled range(n).
 #[pyfunction]
-fn py_random_ops<'py>(py: Python<'py>, words: Vec<u32>, ops: Vec<(String, usize)>) -> PyResult<Bound<'py, PyList>> {
+fn py_random_ops<'py>(
+    py: Python<'py>,
+    words: Vec<u32>,
+    ops: Vec<(String, usize)>,
+) -> PyResult<Bound<'py, PyList>> {
     if words.is_empty() {
         return Err(PyValueError::new_err("at least one word"));
     }

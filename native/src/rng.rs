@@ -38,7 +38,9 @@ fn hashmix(value: u32, hash_const: &mut u32) -> u32 {
 }
 
 fn mix(x: u32, y: u32) -> u32 {
-    let result = MIX_MULT_L.wrapping_mul(x).wrapping_sub(MIX_MULT_R.wrapping_mul(y));
+    let result = MIX_MULT_L
+        .wrapping_mul(x)
+        .wrapping_sub(MIX_MULT_R.wrapping_mul(y));
     result ^ (result >> XSHIFT)
 }
 
@@ -83,7 +85,11 @@ impl SeedSequence {
                 *slot = mix(*slot, h);
             }
         }
-        SeedSequence { entropy: entropy.to_vec(), spawn_key: spawn_key.to_vec(), pool }
+        SeedSequence {
+            entropy: entropy.to_vec(),
+            spawn_key: spawn_key.to_vec(),
+            pool,
+        }
     }
 
     /// The child at `path` below this sequence: the same entropy, the spawn key extended.
@@ -133,10 +139,31 @@ const N: usize = 624;
 const M: usize = 397;
 
 /// CPython's `random.Random`: MT19937 and the methods built on it.
+///
+/// Seeding is most of a short stream's cost (a game makes several), so two exact shortcuts:
+/// `init_by_array` starts from the state `init_genrand(19650218)` computed once, and the state
+/// is twisted one word at a time as outputs are asked for, not 624 words at once. Twisting word
+/// k in place, in increasing k, reads words k + 1 and k + 397 exactly as the batch twist does
+/// (the untwisted ones while k < 227, the new ones after), so the outputs are the same.
 #[derive(Clone)]
 pub struct PyRandom {
-    mt: Box<[u32; N]>,
+    mt: [u32; N],
     index: usize,
+}
+
+fn genrand_base() -> &'static [u32; N] {
+    static BASE: std::sync::OnceLock<[u32; N]> = std::sync::OnceLock::new();
+    BASE.get_or_init(|| {
+        let mut mt = [0u32; N];
+        mt[0] = 19_650_218;
+        for i in 1..N {
+            let prev = mt[i - 1];
+            mt[i] = 1_812_433_253u32
+                .wrapping_mul(prev ^ (prev >> 30))
+                .wrapping_add(i as u32);
+        }
+        mt
+    })
 }
 
 impl PyRandom {
@@ -144,22 +171,15 @@ impl PyRandom {
     /// first) are `words`: CPython keeps the words up to the highest non-zero one (at least one).
     pub fn from_words(words: &[u32]) -> PyRandom {
         let used = words.iter().rposition(|&w| w != 0).map_or(1, |i| i + 1);
-        let mut rng = PyRandom { mt: Box::new([0; N]), index: N };
+        let mut rng = PyRandom {
+            mt: *genrand_base(),
+            index: N,
+        };
         rng.init_by_array(&words[..used]);
         rng
     }
 
-    fn init_genrand(&mut self, seed: u32) {
-        self.mt[0] = seed;
-        for i in 1..N {
-            let prev = self.mt[i - 1];
-            self.mt[i] = 1_812_433_253u32.wrapping_mul(prev ^ (prev >> 30)).wrapping_add(i as u32);
-        }
-        self.index = N;
-    }
-
     fn init_by_array(&mut self, key: &[u32]) {
-        self.init_genrand(19_650_218);
         let mt = &mut self.mt;
         let (mut i, mut j) = (1usize, 0usize);
         for _ in 0..N.max(key.len()) {
@@ -179,7 +199,8 @@ impl PyRandom {
         }
         for _ in 0..N - 1 {
             let prev = mt[i - 1];
-            mt[i] = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            mt[i] =
+                (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
             i += 1;
             if i >= N {
                 mt[0] = mt[N - 1];
@@ -187,28 +208,30 @@ impl PyRandom {
             }
         }
         mt[0] = 0x8000_0000;
+        self.index = N;
     }
 
-    fn twist(&mut self) {
+    /// Twist word k of the state (see the type's comment).
+    #[inline]
+    fn twist_word(&mut self, k: usize) {
         const UPPER: u32 = 0x8000_0000;
         const LOWER: u32 = 0x7fff_ffff;
         const MATRIX_A: u32 = 0x9908_b0df;
-        let mt = &mut self.mt;
-        for k in 0..N {
-            let y = (mt[k] & UPPER) | (mt[(k + 1) % N] & LOWER);
-            let mag = if y & 1 == 1 { MATRIX_A } else { 0 };
-            mt[k] = mt[(k + M) % N] ^ (y >> 1) ^ mag;
-        }
-        self.index = 0;
+        let next = if k + 1 < N { k + 1 } else { 0 };
+        let far = if k + M < N { k + M } else { k + M - N };
+        let y = (self.mt[k] & UPPER) | (self.mt[next] & LOWER);
+        self.mt[k] = self.mt[far] ^ (y >> 1) ^ ((y & 1).wrapping_neg() & MATRIX_A);
     }
 
     /// One 32-bit output (`genrand_uint32`).
     #[inline]
     pub fn next_u32(&mut self) -> u32 {
         if self.index >= N {
-            self.twist();
+            self.index = 0;
         }
-        let mut y = self.mt[self.index];
+        let k = self.index;
+        self.twist_word(k);
+        let mut y = self.mt[k];
         self.index += 1;
         y ^= y >> 11;
         y ^= (y << 7) & 0x9d2c_5680;
@@ -294,11 +317,29 @@ mod tests {
 
     #[test]
     fn randbelow_one_still_draws() {
+        // CPython draws one bit until it is 0: at least one draw, though the answer is known.
         let mut a = PyRandom::from_words(&[5]);
         let mut b = PyRandom::from_words(&[5]);
         assert_eq!(a.randbelow(1), 0);
-        b.next_u32();
+        let mut draws = 1;
+        while b.next_u32() >> 31 != 0 {
+            draws += 1;
+        }
+        assert!(draws >= 1);
         assert_eq!(a.next_u32(), b.next_u32());
+    }
+
+    #[test]
+    fn lazy_twist_gives_the_reference_outputs() {
+        // MT19937's reference: init_by_array({0x123, 0x234, 0x345, 0x456}) starts 1067595299,
+        // 955945823, 477289528 (mt19937ar.out), and the 1000th output is 3460025646.
+        let mut r = PyRandom::from_words(&[0x123, 0x234, 0x345, 0x456]);
+        let first: Vec<u32> = (0..3).map(|_| r.next_u32()).collect();
+        assert_eq!(first, vec![1_067_595_299, 955_945_823, 477_289_528]);
+        for _ in 3..999 {
+            r.next_u32();
+        }
+        assert_eq!(r.next_u32(), 3_460_025_646);
     }
 
     #[test]

@@ -98,6 +98,7 @@ def calibrate(
     max_games: int = 51_200,
     progress: bool = False,
     command: str | None = None,
+    engine_choice: str = "auto",
 ) -> list[Candidate]:
     """Search the combinations of the settings in `over` for the win rate nearest `target`.
 
@@ -136,7 +137,7 @@ def calibrate(
     }
     sc = scenario.parse(doc, "calibrate")
     rule = Calibration(target, tolerance, first_games)
-    runner.run(sc, out, jobs, backend, progress, command, stopping=rule)
+    runner.run(sc, out, jobs, backend, progress, command, stopping=rule, engine=engine_choice)
     games = dataset.load(out).games
     tallies: dict[str, runner.Tally] = {}
     for cell in sc.cells:

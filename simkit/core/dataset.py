@@ -40,10 +40,15 @@ def _comparable(manifest: dict[str, Any]) -> dict[str, Any]:
     out["data_sources"] = sorted(
         json.dumps(v, sort_keys=True) for v in manifest.get("data_sources", {}).values()
     )
+    # a cell's engine may change on resume: both engines give identical rows (see _merge_engines)
     out["cells"] = [
-        {**cell, "settings": {k: v for k, v in cell.get("settings", {}).items() if k != "data"}}
+        {
+            **{k: v for k, v in cell.items() if k != "engine"},
+            "settings": {k: v for k, v in cell.get("settings", {}).items() if k != "data"},
+        }
         for cell in manifest.get("cells", [])
     ]
+    out["rules_version"] = manifest.get("rules_version", 1)  # datasets before versions were 1
     # compare as JSON text: what was written and read back against what is about to be written
     return {k: json.dumps(v, sort_keys=True, default=str) for k, v in out.items()}
 
@@ -98,14 +103,15 @@ def lock(out: Path) -> Iterator[None]:
 
 
 def write_chunk(
-    out: Path, name: str, games: list[dict], seats: list[dict] | None, failures: list[dict]
+    out: Path, name: str, games: pl.DataFrame, seats: pl.DataFrame | None, failures: list[dict]
 ) -> None:
-    """Write one finished chunk; the games file goes last and marks it done."""
-    if seats:
-        write_atomic(pl.DataFrame(seats, infer_schema_length=None), out / SEATS / name)
+    """Write one finished chunk (typed frames, core/records.py); the games file goes last and
+    marks it done."""
+    if seats is not None and seats.height:
+        write_atomic(seats, out / SEATS / name)
     if failures:
         write_atomic(pl.DataFrame(failures, infer_schema_length=None), out / FAILURES / name)
-    write_atomic(pl.DataFrame(games, infer_schema_length=None), out / GAMES / name)
+    write_atomic(games, out / GAMES / name)
 
 
 def remove_partial_files(out: Path) -> None:
@@ -136,24 +142,60 @@ def prepare(out: Path, manifest: dict[str, Any]) -> None:
             old = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             raise UserError(f"{path}: unreadable manifest; use another --out") from None
-        old, new = _comparable(old), _comparable(manifest)
-        for key in sorted(set(old) | set(new)):
-            if old.get(key) != new.get(key):
+        before, now = old.get("rules_version", 1), manifest.get("rules_version", 1)
+        if before != now:
+            raise UserError(
+                f"{out}: was played under {manifest.get('game')} rules version {before} and this simkit "
+                f"plays version {now} (see the game's RULES.md): its games would not come out the same; "
+                "use another --out"
+            )
+        a, b = _comparable(old), _comparable(manifest)
+        for key in sorted(set(a) | set(b)):
+            if a.get(key) != b.get(key):
                 raise UserError(
                     f"{out}: holds a different run (manifest differs in '{key}'); "
                     "use another --out or delete it"
                 )
+        now = {cell["cell"]: {cell.get("engine", "python")} for cell in manifest.get("cells", [])}
+        merged = _merge_engines(old, now)
+        if merged != old:
+            _write_manifest(out, merged)
         return
     if out.exists() and any(p.name != LOCK for p in out.iterdir()):
         raise UserError(f"{out}: folder is not empty and holds no simkit manifest; use another --out")
     try:
         for sub in (GAMES, SEATS, FAILURES):
             (out / sub).mkdir(parents=True, exist_ok=True)
-        tmp = out / f".{MANIFEST}.tmp"
-        tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str), encoding="utf-8")
-        os.replace(tmp, path)
     except OSError as exc:
         raise UserError(f"{out}: cannot write the dataset ({exc.strerror})") from None
+    _write_manifest(out, manifest)
+
+
+def _write_manifest(out: Path, manifest: dict[str, Any]) -> None:
+    try:
+        tmp = out / f".{MANIFEST}.tmp"
+        tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str), encoding="utf-8")
+        os.replace(tmp, out / MANIFEST)
+    except OSError as exc:
+        raise UserError(f"{out}: cannot write the dataset ({exc.strerror})") from None
+
+
+def _merge_engines(old: dict[str, Any], used: dict[str, set[str]]) -> dict[str, Any]:
+    """The manifest `old` with each cell's engine naming every engine that played part of it
+    ("native+python" when a resume switched, or a native chunk had to be played on python)."""
+    cells = []
+    for cell in old.get("cells", []):
+        engines = set(cell.get("engine", "python").split("+")) | used.get(cell["cell"], set())
+        cells.append({**cell, "engine": "+".join(sorted(engines))})
+    return {**old, "cells": cells}
+
+
+def record_engines(out: Path, used: dict[str, set[str]]) -> None:
+    """Add the engines that played each cell to the manifest on disk."""
+    manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    merged = _merge_engines(manifest, used)
+    if merged != manifest:
+        _write_manifest(out, merged)
 
 
 @dataclass

@@ -8,9 +8,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, make_dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from simkit.core.errors import UserError
 from simkit.core.players import is_user_spec, load_class
@@ -31,6 +31,13 @@ class Setting:
     choices: tuple[Any, ...] | None = None
     minimum: float | None = None
     maximum: float | None = None
+    # A name for each value where the game has one (Oh no's levels): the one place it is stated.
+    labels: dict[Any, str] | None = field(default=None, compare=False, hash=False)
+
+    def label(self, value: Any) -> str:
+        """The value with its name, if it has one ("1 (Private McEasy)")."""
+        name = (self.labels or {}).get(value)
+        return f"{value} ({name})" if name else str(value)
 
     def parse(self, raw: Any, where: str) -> Any:
         """Turn a raw value (a CLI string or a TOML value) into the typed value, or refuse it."""
@@ -86,43 +93,136 @@ class GameResult:
     seats: list[dict[str, Any]] | None = None
 
 
-class Engine(Protocol):
-    """The contract each game registers (see shared/DESIGN.md, "Engine contract")."""
+COLUMN_TYPES = ("bool", "int", "float", "str")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One declared record column: its name, type and whether it may be null. `labels` lists the
+    values a text column takes where they are few and known (an end reason)."""
+
+    name: str
+    type: str  # one of COLUMN_TYPES
+    nullable: bool = False
+    labels: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.type not in COLUMN_TYPES:
+            raise ValueError(f"column '{self.name}': unknown type {self.type!r}")
+
+
+# The columns every game's record has (DESIGN.md, "Runner and dataset"); a game declares their
+# types and its own columns after them.
+REQUIRED_RECORD = ("won", "score", "length", "end_reason")
+RUNNER_GAME_COLUMNS = ("game", "cell", "game_index", "seed")  # then the settings, then `strategy`
+RUNNER_SEAT_COLUMNS = ("game_index", "cell", "seat", "strategy")
+
+# What a game may offer beyond playing and replaying; each is a method of the same name.
+CAPABILITIES = {
+    "narrate": "narrate(events) -> lines: a replay told as at the table",
+    "check_settings": "check_settings(params): values allowed alone but not together",
+    "resolve": "resolve(plan, data) and format_resolution(log, result): a fixed plan resolved",
+}
+
+
+class Engine:
+    """The contract each game registers (DESIGN.md, "Engine contract"): declarations the CLI, the
+    runner and the report read, and `play` / `replay` of the Python engine.
+
+    A subclass declares, once: `id`, `title`, player counts, `competitive`, its `settings` (the
+    one place defaults and value labels are stated), `strategies` and `default_strategy`, its
+    `record` columns (and `seat_record` for multi-seat games), its `capabilities`, and, where the
+    native core plays it, `native_data` (what the Rust engine is handed). The runner checks every
+    row against the declared record.
+    """
 
     id: str
     title: str
     min_players: int
     max_players: int
-    settings: tuple[Setting, ...]
-    strategies: dict[str, str]  # name -> one-line description
+    competitive: bool = False
+    settings: tuple[Setting, ...] = ()
+    strategies: dict[str, str] = {}  # name -> one-line description
     default_strategy: str
-    competitive: bool
+    record: tuple[Column, ...] = ()
+    seat_record: tuple[Column, ...] | None = None
+    capabilities: frozenset[str] = frozenset()
+    has_native: bool = False  # the native core has this game (when it is built)
+    # Raised whenever a rule change makes the same seeds play differently: a dataset made under
+    # another version is refused on resume rather than silently mixing two rule sets.
+    rules_version: int = 1
+    # The settings whose every combination, with every native strategy, the equivalence check of
+    # the two engines plays (tests/native/test_equivalence.py, `make verify-native`).
+    verify_grid: dict[str, list[Any]] = {}
 
-    def play(
-        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
-    ) -> GameResult:
+    _params_type: type | None = None
+
+    @classmethod
+    def params_type(cls) -> type:
+        """The typed parameters of this game: a frozen dataclass with one field per declared
+        setting, its default the setting's (built once per game)."""
+        if cls.__dict__.get("_params_type") is None:
+            py = {"int": int, "float": float, "str": str, "path": str | None}
+            fields = [(s.name, py[s.type], field(default=s.default)) for s in cls.settings]
+            name = "".join(part.title() for part in cls.id.split("-")) + "Params"
+            cls._params_type = make_dataclass(name, fields, frozen=True)
+        return cls._params_type
+
+    def params(self, settings: Any = None) -> Any:
+        """Typed parameters from resolved settings (missing ones take their defaults); a value that
+        already is this game's parameters is returned as it is."""
+        kind = self.params_type()
+        if isinstance(settings, kind):
+            return settings
+        given = {k: v for k, v in (settings or {}).items() if v is not None}
+        return kind(**given)
+
+    def play(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:
         """Play one whole game; a pure function of its arguments."""
-        ...
+        raise NotImplementedError
 
-    def replay(
-        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
-    ) -> list[dict]:
+    def replay(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> list[dict]:
         """The same game as a list of events (JSON-ready dicts)."""
-        ...
+        raise NotImplementedError
 
-    def data_files(self, settings: dict[str, Any]) -> list[Path]:
+    def data_files(self, settings: Any) -> list[Path]:
         """Component files the game reads under these settings (hashed into the manifest)."""
-        ...
+        raise NotImplementedError
 
-    def data_sources(self, settings: dict[str, Any]) -> dict[str, dict[str, str]]:
+    def data_sources(self, settings: Any) -> dict[str, dict[str, str]]:
         """For each component file, where each part of it comes from ("rulebook", "derived",
         "invented", "published"): the report names the invented ones."""
-        ...
+        raise NotImplementedError
 
-    # Optional: `check_settings(settings)` raises UserError for values that are allowed one by
-    # one but not together (Space Alert: more players than figures); called by resolve_settings.
-    # Optional: `narrate(events) -> list[str]` tells a replay's events as lines a player at the
-    # table would read; `simkit replay` prints them (without it, each event's fields).
+    def native_data(self, params: Any) -> dict[str, Any]:
+        """What the native engine is handed for these parameters: the component data and the
+        settings as plain values (games with `has_native` only)."""
+        raise NotImplementedError
+
+    def record_columns(self) -> tuple[Column, ...]:
+        return self.record
+
+    def check_declarations(self) -> None:
+        """A game's declarations are checked when it registers: a broken one fails at import."""
+        names = [c.name for c in self.record]
+        if tuple(names[: len(REQUIRED_RECORD)]) != REQUIRED_RECORD:
+            raise RuntimeError(f"{self.id}: the record must start with {', '.join(REQUIRED_RECORD)}")
+        if len(set(names)) != len(names):
+            raise RuntimeError(f"{self.id}: a record column is declared twice")
+        clash = set(names) & (set(RUNNER_GAME_COLUMNS) | {s.name for s in self.settings} | {"strategy"})
+        if clash:
+            raise RuntimeError(f"{self.id}: record columns {sorted(clash)} clash with the runner's columns")
+        if self.competitive and self.seat_record is None:
+            raise RuntimeError(f"{self.id}: a competitive game declares its seat record")
+        for name in self.capabilities:
+            if name not in CAPABILITIES:
+                raise RuntimeError(
+                    f"{self.id}: unknown capability '{name}' (known: {', '.join(CAPABILITIES)})"
+                )
+            if not callable(getattr(self, name, None)):
+                raise RuntimeError(f"{self.id}: declares '{name}' and has no such method")
+        if self.default_strategy not in self.strategies:
+            raise RuntimeError(f"{self.id}: default strategy '{self.default_strategy}' is not declared")
 
 
 _GAMES: dict[str, Engine] = {}
@@ -130,6 +230,7 @@ _discovered = False
 
 
 def register(engine: Engine) -> Engine:
+    engine.check_declarations()
     if engine.id in _GAMES and _GAMES[engine.id] is not engine:
         raise RuntimeError(f"game id registered twice: {engine.id}")
     _GAMES[engine.id] = engine
@@ -188,10 +289,9 @@ def resolve_settings(engine: Engine, given: dict[str, Any], where: str) -> dict[
             if name in given and given[name] is not None
             else setting.default
         )
-    check = getattr(engine, "check_settings", None)  # optional: values allowed alone, not together
-    if check is not None:
+    if "check_settings" in engine.capabilities:  # values allowed alone, not together
         try:
-            check(out)
+            engine.check_settings(engine.params(out))
         except UserError as exc:
             raise UserError(f"{where}: {exc}") from None
     return out

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+import polars as pl
 from joblib import Parallel, delayed
 from rich.progress import (
     BarColumn,
@@ -27,7 +28,7 @@ from rich.progress import (
 )
 
 from simkit import __version__
-from simkit.core import dataset, players, stats
+from simkit.core import dataset, native, players, records, stats
 from simkit.core.errors import UserError
 from simkit.core.registry import Cell, get_game
 from simkit.core.scenario import Scenario
@@ -42,29 +43,45 @@ def seat_order(strategies: Sequence[str], game_index: int) -> tuple[str, ...]:
     return tuple(strategies[k:]) + tuple(strategies[:k])
 
 
-def settings_columns(settings: dict[str, Any]) -> dict[str, Any]:
-    """Settings as dataset columns; the built-in data file is named, not null."""
-    return {k: ("built-in" if k == "data" and v is None else v) for k, v in settings.items()}
+@dataclass
+class Chunk:
+    """A played chunk: its rows, and the engine that played it."""
 
-
-def strategy_label(strategies: Sequence[str]) -> str:
-    return ",".join(strategies)
+    cell: str
+    start: int
+    games: pl.DataFrame
+    seats: pl.DataFrame | None
+    failures: list[dict]
+    engine: str
 
 
 def play_chunk(
-    game_id: str, cell: Cell, root_seed: int, start: int, stop: int, user_sources: dict[str, str]
-) -> tuple[str, int, list[dict], list[dict], list[dict]]:
-    """Play games [start, stop) of a cell; returns (cell, start, games, seats, failures) rows.
+    game_id: str,
+    cell: Cell,
+    root_seed: int,
+    start: int,
+    stop: int,
+    user_sources: dict[str, str],
+    engine_kind: str = "python",
+) -> Chunk:
+    """Play games [start, stop) of a cell on `engine_kind` ("native" or "python").
 
     Runs in a worker: it receives seeds, settings and the text of any user player files, and
-    returns plain rows that the parent writes, so a worker on another machine needs no shared disk.
+    returns the rows that the parent writes, so a worker on another machine needs no shared disk.
+    A chunk the native engine cannot finish is played again on the Python engine, which records
+    the failing game like any other.
     """
     players.install(user_sources)
     engine = get_game(game_id)
-    base = {"game": game_id, "cell": cell.name}
-    fixed = settings_columns(cell.settings)
-    label = strategy_label(cell.strategies)
-    games, seats, failures = [], [], []
+    if engine_kind == "native":
+        core = native.core()
+        try:
+            games = native.play_batch(engine, cell, root_seed, start, stop)
+            return Chunk(cell.name, start, games, None, [], "native")
+        except core.NativeGameError:
+            pass  # the manifest will say this cell was (partly) played on python
+    label = records.strategy_label(cell.strategies)
+    indices, results, seats, failures = [], [], [], []
     for i in range(start, stop):
         strategies = seat_order(cell.strategies, i) if engine.competitive else cell.strategies
         try:
@@ -72,7 +89,8 @@ def play_chunk(
         except Exception as exc:  # a failing game is recorded, the batch goes on
             failures.append(
                 {
-                    **base,
+                    "game": game_id,
+                    "cell": cell.name,
                     "game_index": i,
                     "seed": root_seed,
                     "strategy": label,
@@ -81,23 +99,28 @@ def play_chunk(
                 }
             )
             continue
-        games.append(
-            {**base, "game_index": i, "seed": root_seed, **fixed, "strategy": label, **result.record}
-        )
-        if result.seats:
-            for seat, row in enumerate(result.seats):
-                seats.append(
-                    {"game_index": i, "cell": cell.name, "seat": seat, "strategy": strategies[seat], **row}
-                )
-    return cell.name, start, games, seats, failures
+        records.check_record(engine, engine.record, result.record, "the game record")
+        indices.append(i)
+        results.append(result.record)
+        for seat, row in enumerate(result.seats or ()):
+            records.check_record(engine, engine.seat_record or (), row, "a seat record")
+            seats.append(
+                {"game_index": i, "cell": cell.name, "seat": seat, "strategy": strategies[seat], **row}
+            )
+    games = records.games_frame(engine, cell, root_seed, indices, results)
+    return Chunk(cell.name, start, games, records.seats_frame(engine, cell, seats), failures, "python")
 
 
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def manifest_for(scenario: Scenario, command: str | None = None) -> dict[str, Any]:
+def manifest_for(
+    scenario: Scenario, command: str | None = None, engines: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The run's manifest; `engines` names the engine of each cell (default: the Python one)."""
     engine = get_game(scenario.game)
+    engines = engines or {c.name: "python" for c in scenario.cells}
     data_files: dict[str, str] = {}
     sources: dict[str, dict[str, str]] = {}
     for cell in scenario.cells:
@@ -109,6 +132,7 @@ def manifest_for(scenario: Scenario, command: str | None = None) -> dict[str, An
         "simkit_version": __version__,
         "game": engine.id,
         "title": engine.title,
+        "rules_version": engine.rules_version,
         "scenario": {
             "name": scenario.name,
             "description": scenario.description,
@@ -124,9 +148,10 @@ def manifest_for(scenario: Scenario, command: str | None = None) -> dict[str, An
         "cells": [
             {
                 "cell": c.name,
-                "settings": settings_columns(c.settings),
+                "settings": records.settings_columns(c.settings),
                 "strategy": list(c.strategies),
                 "label": cell_label(c, scenario.grid_keys),
+                "engine": engines[c.name],
             }
             for c in scenario.cells
         ],
@@ -146,14 +171,16 @@ def cell_label(cell: Cell, keys: Sequence[str]) -> str:
     parts = []
     for key in keys or []:
         if key == "strategy":
-            parts.append(f"strategy={strategy_label(cell.strategies)}")
+            parts.append(f"strategy={records.strategy_label(cell.strategies)}")
         else:
             parts.append(f"{key}={cell.settings[key]}")
     if not parts:
         parts = [
-            f"{k}={v}" for k, v in settings_columns(cell.settings).items() if k != "data" or v != "built-in"
+            f"{k}={v}"
+            for k, v in records.settings_columns(cell.settings).items()
+            if k != "data" or v != "built-in"
         ]
-        parts.append(f"strategy={strategy_label(cell.strategies)}")
+        parts.append(f"strategy={records.strategy_label(cell.strategies)}")
     return " ".join(parts)
 
 
@@ -318,6 +345,7 @@ def run(
     command: str | None = None,
     scheduler: str | None = None,
     stopping: StoppingRule | None = None,
+    engine: str | None = None,
 ) -> RunSummary:
     """Play every cell of the scenario into the dataset folder `out` (resuming if it exists).
 
@@ -325,6 +353,9 @@ def run(
     `scenario.precision` set, each cell plays in rounds of whole chunks until the 95 % Wilson
     interval of its win rate is at most that wide on each side, or `scenario.games` (the cap) are
     played (see `next_target`). `simkit calibrate` passes its own rule.
+
+    `engine` (auto, native or python; default the scenario's) picks each cell's engine
+    (core/native.py); the manifest records it.
     """
     if backend not in BACKENDS:
         raise UserError(f"unknown backend '{backend}' (allowed: {', '.join(BACKENDS)})")
@@ -335,7 +366,10 @@ def run(
     if stopping is None:
         precision = scenario.precision
         stopping = FixedCount(cap) if precision is None else Precision(precision, chunk, cap)
-    manifest = manifest_for(scenario, command)
+    requested = engine or scenario.engine
+    game = get_game(scenario.game)
+    engines = {cell.name: native.choose(game, cell, requested, "--engine") for cell in scenario.cells}
+    manifest = manifest_for(scenario, command, engines)
     user_sources = players.sources_for({s for cell in scenario.cells for s in cell.strategies})
     columns = (
         TextColumn("[bold]{task.description}"),
@@ -354,6 +388,7 @@ def run(
         target = {name: min(cap, n) for name, n in stopping.first(names).items()}
         played = failed = skipped = 0
         planned: set[tuple[str, int]] = set()
+        used: dict[str, set[str]] = {}  # the engines that actually played each cell's chunks
         with Progress(*columns, disable=not progress, transient=False) as bar:
             task = bar.add_task(f"{scenario.game}", total=0)
             while True:
@@ -370,24 +405,29 @@ def run(
                             tasks.append((cell, start, min(start + chunk, cap)))
                 bar.update(task, total=bar.tasks[0].total + sum(b - a for _, a, b in tasks))
                 results = parallel(
-                    delayed(play_chunk)(scenario.game, cell, scenario.seed, start, stop, user_sources)
+                    delayed(play_chunk)(
+                        scenario.game, cell, scenario.seed, start, stop, user_sources, engines[cell.name]
+                    )
                     for cell, start, stop in tasks
                 )
-                for name, start, games, seats, failures in results:
-                    dataset.write_chunk(out, dataset.chunk_file(name, start), games, seats or None, failures)
-                    tally[name, start] = (
-                        sum(1 for g in games if g.get("won")),
-                        sum(1 for g in games if g.get("won") is not None),
-                        len(games),
+                for piece in results:
+                    name, start, games = piece.cell, piece.start, piece.games
+                    dataset.write_chunk(
+                        out, dataset.chunk_file(name, start), games, piece.seats, piece.failures
                     )
-                    played += len(games)
-                    failed += len(failures)
-                    bar.advance(task, len(games) + len(failures))
+                    won = games["won"]
+                    tally[name, start] = (int(won.sum() or 0), int(won.is_not_null().sum()), games.height)
+                    played += games.height
+                    failed += len(piece.failures)
+                    used.setdefault(name, set()).add(piece.engine)
+                    bar.advance(task, games.height + len(piece.failures))
                 tallies = {name: _sum_tally(tally, name, target[name], chunk) for name in names}
                 after = stopping.after_round(tallies, dict(target))
                 after = {name: max(target[name], _round_up(after[name], chunk, cap)) for name in names}
                 if after == target:
                     break
                 target = after
+        if any(engines_ != {engines[name]} for name, engines_ in used.items()):
+            dataset.record_engines(out, used)
     per_cell = {name: _sum_tally(tally, name, target[name], chunk)[2] for name in names}
     return RunSummary(out, played, skipped, failed, per_cell)

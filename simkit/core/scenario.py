@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from simkit.core import native
 from simkit.core.errors import UserError
 from simkit.core.files import read_toml
 from simkit.core.registry import Cell, Engine, get_game, resolve_settings, resolve_strategies
@@ -40,7 +41,7 @@ def default_chunk(games: int) -> int:
     return min(1000, max(25, -(-games // 32)))
 
 
-SCENARIO_KEYS = {"name", "game", "games", "seed", "chunk_size", "description", "precision"}
+SCENARIO_KEYS = {"name", "game", "games", "seed", "chunk_size", "description", "precision", "engine"}
 MAX_GAMES_DEFAULT = 1_000_000  # the per-cell cap of a precision run when none is given
 
 
@@ -71,6 +72,7 @@ class Scenario:
     source: str | None = None  # the file it came from
     spec: dict[str, Any] = field(default_factory=dict)  # the parsed file, for the manifest
     precision: float | None = None  # stop each cell at this 95 % half-width; `games` is then the cap
+    engine: str = "auto"  # auto | native | python (core/native.py)
 
 
 def _int_key(table: dict, key: str, where: str, lo: int, hi: int) -> int:
@@ -150,6 +152,7 @@ def parse(doc: dict[str, Any], where: str) -> Scenario:
         chunk = _int_key(head, "chunk_size", where, 1, 10_000_000)
     else:
         chunk = default_chunk(games) if precision is None else precision_chunk(precision, games)
+    engine_choice = native.check_choice(head.get("engine", "auto"), f"{where}: [scenario] engine")
     description = head.get("description", "")
     if not isinstance(description, str):
         raise UserError(f"{where}: [scenario] description must be a string")
@@ -162,7 +165,18 @@ def parse(doc: dict[str, Any], where: str) -> Scenario:
         raise UserError(f"{where}: '{sorted(both)[0]}' is in both [grid] and [fixed]")
     cells = build_cells(engine, grid, fixed, where)
     return Scenario(
-        head["name"], engine.id, games, seed, cells, list(grid), chunk, description, None, doc, precision
+        head["name"],
+        engine.id,
+        games,
+        seed,
+        cells,
+        list(grid),
+        chunk,
+        description,
+        None,
+        doc,
+        precision,
+        engine_choice,
     )
 
 

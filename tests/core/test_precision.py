@@ -5,7 +5,7 @@ import pytest
 
 from simkit.core import compare, dataset, registry, runner, scenario, stats
 from simkit.core.calibrate import Calibration, calibrate, distance_bounds
-from simkit.core.registry import GameResult, Setting
+from simkit.core.registry import Column, Engine, GameResult, Setting
 
 
 def test_games_for_precision_matches_the_wilson_formula():
@@ -113,7 +113,7 @@ def test_compare_names_cells_by_settings_and_refuses_ambiguity(difficulty_pair):
     assert any("paired CI" in line for line in lines) and any("unpaired" in line for line in lines)
 
 
-class KnownCurve:
+class KnownCurve(Engine):
     """A synthetic game whose win rate at `level` is exactly level / 10 (for calibration tests)."""
 
     id = "known-curve"
@@ -123,6 +123,12 @@ class KnownCurve:
     settings = (Setting("level", "int", 0, "win rate level/10", minimum=0, maximum=10),)
     strategies = {"coin": "wins with probability level/10"}
     default_strategy = "coin"
+    record = (
+        Column("won", "bool"),
+        Column("score", "int"),
+        Column("length", "int"),
+        Column("end_reason", "str"),
+    )
 
     def data_files(self, settings):
         return []

@@ -54,7 +54,8 @@ def test_a_player_travels_by_value_to_workers_that_lack_its_file(tmp_path):
     path.unlink()
     players._sources.clear()  # this process forgets it too, as a fresh worker would
     players._modules.clear()
-    _, _, games, _, failures = runner.play_chunk("eight-bit-invaders", cell, 2, 0, 5, sources)
+    chunk = runner.play_chunk("eight-bit-invaders", cell, 2, 0, 5, sources)
+    games, failures = chunk.games.to_dicts(), chunk.failures
     assert len(games) == 5 and not failures
 
 

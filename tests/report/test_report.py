@@ -102,7 +102,8 @@ def synthetic(
             }
             for j in range(c.get("failures", 0))
         ]
-        dataset.write_chunk(out, dataset.chunk_file(cell, 0), rows, None, failures)
+        frame = pl.DataFrame(rows, infer_schema_length=None)
+        dataset.write_chunk(out, dataset.chunk_file(cell, 0), frame, None, failures)
     return out
 
 

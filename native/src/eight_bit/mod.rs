@@ -1,10 +1,18 @@
 //! 8-Bit Invaders in the native core: the same rules, players and draws as
 //! `simkit/games/eight_bit_invaders/` (the reference), so both give identical rows.
 //!
-//! INTERFACE STUB: the types below are the contract with the Python binding (`python.rs`);
-//! the engine itself is being written.
+//! The types below are the contract with the Python binding (`python.rs`). The engine:
+//! `rules` (tables, the memo of kill options, the formation as bitmasks), `search`
+//! (`rules.kill_plans` and `witness_placement`), `players` (`players.py`), `game` (`game.py`).
 
-use crate::batch::{Column, GameError};
+mod game;
+mod players;
+mod rules;
+mod search;
+#[cfg(test)]
+mod tests;
+
+use crate::batch::{Column, GameError, Values};
 
 pub const PAIR: u8 = 0;
 pub const SUM: u8 = 1;
@@ -67,12 +75,82 @@ impl Strategy {
 
 /// Games [start, stop) of a cell, as columns in the record's order.
 pub fn play_batch(
-    _comp: &Components,
-    _params: &Params,
-    _strategy: Strategy,
-    _root_seed: u64,
+    comp: &Components,
+    params: &Params,
+    strategy: Strategy,
+    root_seed: u64,
     start: u64,
-    _stop: u64,
+    stop: u64,
 ) -> Result<Vec<Column>, GameError> {
-    Err(GameError { game_index: start, message: "not written yet".into() })
+    let tables = rules::Tables::new(comp).map_err(|message| GameError {
+        game_index: start,
+        message: format!("components not supported by the native engine: {message}"),
+    })?;
+    let mut engine = game::Engine::new(&tables, *params, strategy);
+    let n = stop.saturating_sub(start) as usize;
+    let mut won = Vec::with_capacity(n);
+    let mut ints: Vec<Vec<i64>> = (0..INT_COLUMNS.len())
+        .map(|_| Vec::with_capacity(n))
+        .collect();
+    let mut end_reason = Vec::with_capacity(n);
+    for game_index in start..stop {
+        let rec = engine
+            .play(root_seed, game_index)
+            .map_err(|message| GameError {
+                game_index,
+                message,
+            })?;
+        won.push(rec.won);
+        end_reason.push(rec.end_reason);
+        let values = [
+            rec.score,
+            rec.length,
+            rec.aliens_left,
+            rec.countdown_left,
+            rec.shields_left,
+        ];
+        for (col, v) in ints.iter_mut().zip(values.iter().chain(rec.stats.iter())) {
+            col.push(*v);
+        }
+    }
+    let mut ints = ints.into_iter();
+    let mut int_col = |name: &'static str| Column {
+        name,
+        values: Values::Int(ints.next().expect("a column")),
+    };
+    let mut out = vec![Column {
+        name: "won",
+        values: Values::Bool(won),
+    }];
+    out.push(int_col("score"));
+    out.push(int_col("length"));
+    out.push(Column {
+        name: "end_reason",
+        values: Values::Label(end_reason, END_REASONS),
+    });
+    for &name in &INT_COLUMNS[2..] {
+        out.push(int_col(name));
+    }
+    Ok(out)
 }
+
+/// `end_reason` labels, by the codes of `game::END_*`.
+pub const END_REASONS: &[&str] = &["cleared", "shot_down", "landed"];
+
+/// The integer columns in the record's order (`won` and `end_reason` go between: see play_batch).
+const INT_COLUMNS: [&str; 14] = [
+    "score",
+    "length",
+    "aliens_left",
+    "countdown_left",
+    "shields_left",
+    "shields_traded",
+    "shields_bombed",
+    "bonus_drawn",
+    "rapid_fire",
+    "time_slip",
+    "smart_bomb",
+    "extra_life",
+    "rocket_fuel",
+    "countdown_removed",
+];

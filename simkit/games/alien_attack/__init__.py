@@ -9,7 +9,7 @@ from typing import Any
 
 from simkit.core import seeds
 from simkit.core.players import player_class
-from simkit.core.registry import GameResult, Setting, register
+from simkit.core.registry import Column, Engine, GameResult, Setting, register
 from simkit.games.alien_attack import components, narrate, players, rules
 from simkit.games.alien_attack.game import SEMI_COOP_BASES, Game, new_game
 from simkit.games.alien_attack.state import BASE, EMPTY, LOST, POWER_NAMES
@@ -34,12 +34,12 @@ STRATEGIES = {
 PLAYER_CLASSES = {name: cls for name, (cls, _) in STRATEGIES.items()}
 
 
-def _player(name: str, rng: random.Random, settings: dict[str, Any] | None = None):
+def _player(name: str, rng: random.Random, rollouts: int):
     """Build one seat's player: the one place where strategies become objects (the rollout player
     takes the `rollouts` setting)."""
     cls = player_class(name, PLAYER_CLASSES)
     if cls is players.RolloutPlayer:
-        return cls(rng, rollouts=(settings or {}).get("rollouts") or 8)
+        return cls(rng, rollouts=rollouts)
     return cls(rng)
 
 
@@ -47,7 +47,7 @@ def _spaces(spaces) -> str:
     return " ".join(str(s) for s in sorted(spaces))
 
 
-class AlienAttack:
+class AlienAttack(Engine):
     id = "alien-attack"
     title = "Alien Attack: USA"
     min_players = 2
@@ -69,30 +69,74 @@ class AlienAttack:
     )
     strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
     default_strategy = "greedy"
+    record = (
+        Column("won", "bool", nullable=True),  # None in the standard variant: nobody wins or loses together
+        Column("score", "int"),
+        Column("length", "int"),
+        Column("end_reason", "str", labels=("bag_empty", "earth_wins", "invasion_succeeds")),
+        Column("winners", "int"),
+        Column("winning_seat", "int"),
+        Column("margin", "int"),
+        Column("bases_destroyed", "int"),
+        Column("bases_left", "int"),
+        Column("discs_captured", "int"),
+        Column("mean_score", "float"),
+        Column("base_spaces", "str"),
+        Column("capture_spaces", "str"),
+    )
+    seat_record = (
+        Column("city_card", "int"),
+        Column("border_card", "str"),
+        Column("score", "int"),
+        Column("won", "bool"),
+        *(
+            Column(name, "int")
+            for name in (
+                "placement_points",
+                "city_mission",
+                "border_mission",
+                "parks",
+                "bases",
+                "territory",
+                "protection",
+                "discs_placed",
+                "discs_captured",
+                "bases_destroyed",
+                "parks_taken",
+                "largest_group",
+                "city_card_cities",
+                "border_discs",
+                "powers_used",
+            )
+        ),
+        *(Column(f"used_{name}", "bool") for name in POWER_NAMES.values()),
+    )
+    capabilities = frozenset({"narrate"})
 
-    def data_files(self, settings: dict[str, Any]) -> list[Path]:
-        return [Path(components.load(settings.get("data")).path)]
+    def data_files(self, settings: Any) -> list[Path]:
+        return [Path(components.load(self.params(settings).data).path)]
 
-    def data_sources(self, settings: dict[str, Any]) -> dict[str, dict[str, str]]:
-        board = components.load(settings.get("data"))
+    def data_sources(self, settings: Any) -> dict[str, dict[str, str]]:
+        board = components.load(self.params(settings).data)
         return {board.path: board.sources}
 
     def _game(
         self,
-        settings: dict[str, Any],
+        settings: Any,
         strategies: Sequence[str],
         root_seed: int,
         game_index: int,
         log: list | None,
     ) -> Game:
-        board = components.load(settings.get("data"))
-        n = settings.get("players") or len(strategies)
+        params = self.params(settings)
+        board = components.load(params.data)
+        n = params.players
         if len(strategies) != n:
             raise ValueError(f"{len(strategies)} strategies for {n} players")
         seq = seeds.game_sequence(root_seed, game_index)
         st = new_game(board, n, seeds.stream(seq, seeds.SETUP), seeds.stream(seq, seeds.CHANCE))
         seats = [
-            _player(name, seeds.stream(seq, seeds.FIRST_SEAT + k), settings)
+            _player(name, seeds.stream(seq, seeds.FIRST_SEAT + k), params.rollouts)
             for k, name in enumerate(strategies)
         ]
         return Game(st, seats, log)
@@ -157,19 +201,17 @@ class AlienAttack:
             )
         return record, seats
 
-    def play(
-        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
-    ) -> GameResult:
-        game = self._game(settings, strategies, root_seed, game_index, None)
+    def play(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:
+        params = self.params(settings)
+        game = self._game(params, strategies, root_seed, game_index, None)
         game.play_rest()
-        record, seats = self._result(game, settings.get("variant", "standard"))
+        record, seats = self._result(game, params.variant)
         return GameResult(record, seats)
 
-    def replay(
-        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
-    ) -> list[dict]:
+    def replay(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> list[dict]:
+        params = self.params(settings)
         log: list[dict] = []
-        game = self._game(settings, strategies, root_seed, game_index, log)
+        game = self._game(params, strategies, root_seed, game_index, log)
         st = game.st
         log.append(
             {
@@ -189,8 +231,7 @@ class AlienAttack:
             }
         )
         game.play_rest()
-        variant = settings.get("variant", "standard")
-        record, seats = self._result(game, variant)
+        record, seats = self._result(game, params.variant)
         final = rules.final_scores(st)
         for p, f in enumerate(final):
             log.append({"event": "final", "turn": st.round, "seat": p, **f})

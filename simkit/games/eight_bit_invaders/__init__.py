@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from simkit.core import seeds
+from simkit.core.errors import UserError
 from simkit.core.players import player_class
-from simkit.core.registry import GameResult, Setting, register
-from simkit.games.eight_bit_invaders import components, narrate, players
-from simkit.games.eight_bit_invaders.game import Game, Streams
+from simkit.core.registry import Column, Engine, GameResult, Setting, register
+from simkit.games.eight_bit_invaders import components, narrate, native, players
+from simkit.games.eight_bit_invaders.game import STATS, Game, Streams
 
 STRATEGIES = {
     "random": (players.RandomPlayer, "uniform over achievable kill sets; coin flips for every card"),
@@ -34,7 +35,7 @@ def _player(name: str, rng: random.Random) -> players.Player:
     return player_class(name, PLAYER_CLASSES)(rng)
 
 
-class EightBitInvaders:
+class EightBitInvaders(Engine):
     id = "eight-bit-invaders"
     title = "8-Bit Invaders"
     min_players = 1
@@ -49,37 +50,67 @@ class EightBitInvaders:
     )
     strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
     default_strategy = "greedy"
+    record = (
+        Column("won", "bool"),
+        Column("score", "int"),
+        Column("length", "int"),
+        Column("end_reason", "str", labels=("cleared", "shot_down", "landed")),
+        Column("aliens_left", "int"),
+        Column("countdown_left", "int"),
+        Column("shields_left", "int"),
+        *(Column(name, "int") for name in STATS),
+    )
+    capabilities = frozenset({"narrate", "check_settings"})
+    has_native = True
+    verify_grid = {"countdown": [7, 6], "dice": [6, 5]}  # the four difficulties
+    rules_version = 2  # 2: the shields follow the faces' parity under Rocket Fuel (RULINGS §3)
 
-    def data_files(self, settings: dict[str, Any]) -> list[Path]:
-        return [Path(components.load(settings.get("data")).path)]
+    def data_files(self, settings: Any) -> list[Path]:
+        return [Path(components.load(self.params(settings).data).path)]
 
-    def data_sources(self, settings: dict[str, Any]) -> dict[str, dict[str, str]]:
-        comp = components.load(settings.get("data"))
+    def data_sources(self, settings: Any) -> dict[str, dict[str, str]]:
+        comp = components.load(self.params(settings).data)
         return {comp.path: comp.sources}
+
+    def check_settings(self, params: Any) -> None:
+        """The box bounds the settings: no more countdown cards than it holds, and no more dice
+        than it supplies for a turn that rolls every attack die and every Rapid Fire card."""
+        comp = components.load(params.data)
+        if params.countdown > comp.countdown_cards:
+            raise UserError(
+                f"countdown = {params.countdown} exceeds the {comp.countdown_cards} countdown cards "
+                f"of {comp.path}"
+            )
+        most = params.dice + comp.bonus_deck.count("rapid_fire")
+        if most > comp.dice_supplied:
+            raise UserError(
+                f"dice = {params.dice} with every Rapid Fire card rolls {most} dice, more than the "
+                f"{comp.dice_supplied} that {comp.path} supplies"
+            )
+
+    def native_data(self, params: Any) -> dict[str, Any]:
+        return native.native_data(components.load(params.data))
 
     def _game(
         self,
-        settings: dict[str, Any],
+        settings: Any,
         strategies: Sequence[str],
         root_seed: int,
         game_index: int,
         log: list | None,
     ) -> Game:
-        comp = components.load(settings.get("data"))
+        params = self.params(settings)
+        comp = components.load(params.data)
         seq = seeds.game_sequence(root_seed, game_index)
         attack, movement, misc = seeds.streams(seq, 3, seeds.CHANCE)
         streams = Streams(setup=seeds.stream(seq, seeds.SETUP), attack=attack, movement=movement, misc=misc)
         player = _player(strategies[0], seeds.stream(seq, seeds.FIRST_SEAT))
-        return Game(comp, settings.get("countdown", 7), settings.get("dice", 6), player, streams, log)
+        return Game(comp, params.countdown, params.dice, player, streams, log)
 
-    def play(
-        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
-    ) -> GameResult:
+    def play(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:
         return GameResult(self._game(settings, strategies, root_seed, game_index, None).play())
 
-    def replay(
-        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
-    ) -> list[dict]:
+    def replay(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> list[dict]:
         log: list[dict] = []
         self._game(settings, strategies, root_seed, game_index, log).play()
         return log

@@ -17,6 +17,20 @@ from simkit.games.eight_bit_invaders.state import EMPTY, State, new_game
 MAX_TURNS = 10_000  # a safety net far above any real game (the track always advances in time)
 
 
+# What the record counts, in the record's order (the engine declares these columns).
+STATS = (
+    "shields_traded",
+    "shields_bombed",
+    "bonus_drawn",
+    "rapid_fire",
+    "time_slip",
+    "smart_bomb",
+    "extra_life",
+    "rocket_fuel",
+    "countdown_removed",
+)
+
+
 class RuleViolation(Exception):
     """A player returned something the rules do not allow; names the decision."""
 
@@ -104,20 +118,7 @@ class Game:
         # The view shown at the trade question, kept for the allocation when nothing changed in
         # between (no shield traded, no card played): building a view costs a copy of the table.
         self._unchanged_view: View | None = None
-        self.stats = dict.fromkeys(
-            (
-                "shields_traded",
-                "shields_bombed",
-                "bonus_drawn",
-                "rapid_fire",
-                "time_slip",
-                "smart_bomb",
-                "extra_life",
-                "rocket_fuel",
-                "countdown_removed",
-            ),
-            0,
-        )
+        self.stats = dict.fromkeys(STATS, 0)
 
     # --- log helpers -------------------------------------------------------------------------
 

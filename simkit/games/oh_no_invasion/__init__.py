@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from simkit.core import seeds
-from simkit.core.registry import GameResult, Setting, register
+from simkit.core.registry import Column, Engine, GameResult, Setting, register
 from simkit.games.oh_no_invasion import components, narrate, players
-from simkit.games.oh_no_invasion.game import Game, Streams
+from simkit.games.oh_no_invasion.game import STAT_KEYS, Game, Streams
 
 STRATEGIES = {
     "random": (players.RandomPlayer, "legal choices at random (the Final Conflict: 1 in 10 at each chance)"),
@@ -24,6 +24,19 @@ STRATEGIES = {
     ),
 }
 DEFAULT_THRESHOLD = 6.0
+# The levels' names (The Next Level), stated once: the `level` setting's labels. The narration and
+# the report read them through LEVEL (`LEVEL.label(1)` is "1 (Private McEasy)").
+LEVEL_NAMES = {0: "Mister Vanilla", 1: "Private McEasy", 2: "Commander Roughit", 3: "Captain Fabulous"}
+LEVEL = Setting(
+    "level",
+    "int",
+    1,
+    ", ".join(
+        f"{k} {name}" + (" (the rulebook's game)" if k == 1 else "") for k, name in LEVEL_NAMES.items()
+    ),
+    choices=tuple(LEVEL_NAMES),
+    labels=LEVEL_NAMES,
+)
 
 
 class SeatStream(random.Random):
@@ -51,7 +64,7 @@ class SeatStream(random.Random):
         return super().getrandbits(k)
 
 
-def _player(name: str, rng: random.Random, final_conflict: float = DEFAULT_THRESHOLD) -> Any:
+def _player(name: str, rng: random.Random, final_conflict: float) -> Any:
     """The one place a strategy name becomes a player object (one per seat): a built-in crew, or
     a user's `path/file.py:Class` through `simkit.core.players` (built as `Class(rng)`, or with
     `final_conflict=` when it extends `players.Crew`)."""
@@ -66,7 +79,7 @@ def _player(name: str, rng: random.Random, final_conflict: float = DEFAULT_THRES
     return cls(rng)
 
 
-class OhNoInvasion:
+class OhNoInvasion(Engine):
     id = "oh-no-invasion"
     title = "Oh no... INVASION!!!"
     min_players = 2
@@ -80,14 +93,7 @@ class OhNoInvasion:
             "crew size: 3-5 as in the box; 2 is outside the box (an extension, not in the rulebook)",
             choices=(2, 3, 4, 5),
         ),
-        Setting(
-            "level",
-            "int",
-            1,
-            "0 Mister Vanilla, 1 Private McEasy (the rulebook's game), 2 Commander Roughit, "
-            "3 Captain Fabulous",
-            choices=(0, 1, 2, 3),
-        ),
+        LEVEL,
         Setting(
             "final_conflict",
             "float",
@@ -101,39 +107,51 @@ class OhNoInvasion:
     )
     strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
     default_strategy = "cautious"
+    record = (
+        Column("won", "bool"),
+        Column("score", "int"),
+        Column("length", "int"),
+        Column("end_reason", "str", labels=("spawnmonster_destroyed", "shields_complete", "crew_eliminated")),
+        Column("survivors", "int"),
+        Column("final_conflict_called", "bool"),
+        Column("final_conflict_turn", "int"),  # 0 when not called
+        Column("final_conflict_moment", "str", labels=("", "start", "after_combat")),  # "" when not called
+        Column("final_conflict_shields", "int"),  # -1 when not called
+        Column("final_conflict_weapons", "int"),  # -1 when not called
+        Column("shields_in_play", "int"),
+        *(Column(name, "int") for name in STAT_KEYS),
+    )
+    capabilities = frozenset({"narrate"})
 
-    def data_files(self, settings: dict[str, Any]) -> list[Path]:
-        return [Path(components.load(settings.get("data")).path)]
+    def data_files(self, settings: Any) -> list[Path]:
+        return [Path(components.load(self.params(settings).data).path)]
 
-    def data_sources(self, settings: dict[str, Any]) -> dict[str, dict[str, str]]:
-        comp = components.load(settings.get("data"))
+    def data_sources(self, settings: Any) -> dict[str, dict[str, str]]:
+        comp = components.load(self.params(settings).data)
         return {comp.path: comp.sources}
 
     def _game(
         self,
-        settings: dict[str, Any],
+        settings: Any,
         strategies: Sequence[str],
         root_seed: int,
         game_index: int,
         log: list | None,
     ) -> Game:
-        comp = components.load(settings.get("data"))
-        n = settings.get("players", 4)
+        params = self.params(settings)
+        comp = components.load(params.data)
         seq = seeds.game_sequence(root_seed, game_index)
         resistance, spawn = seeds.streams(seq, 2, seeds.CHANCE)
         streams = Streams(setup=seeds.stream(seq, seeds.SETUP), resistance=resistance, spawn=spawn)
-        threshold = settings.get("final_conflict", DEFAULT_THRESHOLD)
-        crew = [_player(strategies[0], SeatStream(seq, k), threshold) for k in range(n)]
-        return Game(comp, n, settings.get("level", 1), crew, streams, log)
+        crew = [
+            _player(strategies[0], SeatStream(seq, k), params.final_conflict) for k in range(params.players)
+        ]
+        return Game(comp, params.players, params.level, crew, streams, log)
 
-    def play(
-        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
-    ) -> GameResult:
+    def play(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:
         return GameResult(self._game(settings, strategies, root_seed, game_index, None).play())
 
-    def replay(
-        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
-    ) -> list[dict]:
+    def replay(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> list[dict]:
         log: list[dict] = []
         self._game(settings, strategies, root_seed, game_index, log).play()
         return log

@@ -33,13 +33,12 @@ import polars as pl
 
 from simkit.core import stats
 from simkit.core.compare import paired_scores
-from simkit.games.oh_no_invasion import DEFAULT_THRESHOLD
+from simkit.games.oh_no_invasion import DEFAULT_THRESHOLD, LEVEL
 from simkit.report import charts
 from simkit.report.sections import AnalysisContext, GameSection, Table, point_decimals
 
 SETTINGS = ("level", "players", "strategy", "final_conflict", "data")
 DIMENSIONS = ("level", "players", "strategy")  # the win-rate grid
-LEVEL_NAMES = {0: "Mister Vanilla", 1: "Private McEasy", 2: "Commander Roughit", 3: "Captain Fabulous"}
 WON = "won (Spawnmonster destroyed)"
 SHIELDS = "lost: eight shields complete"
 ELIM_BEFORE = "lost: crew eliminated before the Final Conflict"
@@ -346,7 +345,7 @@ def _win_section(ctx: AnalysisContext, g: pl.DataFrame, note: str) -> GameSectio
     ]
     if 0 in levels and 1 in levels:
         paragraphs.append(
-            "Level 0 (Mister Vanilla) differs from level 1 in three rules (RULES.md, Levels): open "
+            f"Level {LEVEL.label(0)} differs from level 1 in three rules (RULES.md, Levels): open "
             "hands, a Teleporter partner may strike for the active player, and an Invalien "
             "elimination is a setback (the player discards hand, extra modules and aliens, keeps the "
             "Hub and stays in). The scripted crews already share hand knowledge at levels 0 to 2, so "

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from simkit.core.narration import and_list, count, tell
 
 INDENT = "  "
-LEVELS = {0: "Mister Vanilla", 1: "Private McEasy", 2: "Commander Roughit", 3: "Captain Fabulous"}
 END_REASONS = {
     "spawnmonster_destroyed": "the Spawnmonster is destroyed",
     "crew_eliminated": "the whole crew is eliminated",
@@ -53,11 +52,13 @@ class _Story:
 
 
 def _setup(e: dict, story: _Story) -> list[str]:
+    # the level's name comes from the `level` setting (imported here: the package imports this module)
+    from simkit.games.oh_no_invasion import LEVEL
+
     story.level = e["level"]
-    level = LEVELS.get(e["level"], "")
     return [
-        f"Oh no... INVASION!!!: {e['players']} players, level {e['level']}"
-        f"{f' ({level})' if level else ''}; Resistance deck {e['deck']}, Spawn deck {e['spawn_deck']}.",
+        f"Oh no... INVASION!!!: {e['players']} players, level {LEVEL.label(e['level'])}; "
+        f"Resistance deck {e['deck']}, Spawn deck {e['spawn_deck']}.",
         f"{INDENT}Hubs: {', '.join(f'{p} {hub}' for p, hub in e['hubs'].items())}.",
     ]
 

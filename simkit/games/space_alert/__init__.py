@@ -14,7 +14,7 @@ from typing import Any
 from simkit.core import seeds
 from simkit.core.errors import UserError
 from simkit.core.players import player_class
-from simkit.core.registry import GameResult, Setting, register
+from simkit.core.registry import Column, Engine, GameResult, Setting, register
 from simkit.games.space_alert import components, game, narrate, players, resolver
 
 STRATEGIES = {
@@ -58,7 +58,7 @@ def _player(name: str, rng: random.Random) -> Any:
     return player_class(name, PLAYER_CLASSES)(rng)
 
 
-class SpaceAlert:
+class SpaceAlert(Engine):
     id = "space-alert"
     title = "Space Alert"
     min_players = 1
@@ -98,55 +98,77 @@ class SpaceAlert:
     )
     strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
     default_strategy = "scripted"
+    record = (
+        Column("won", "bool"),
+        Column("score", "int"),
+        Column("length", "int"),
+        Column("end_reason", "str", labels=("survived", "zone_destroyed", "threat_destroyed_ship")),
+        *(
+            Column(name, "int")
+            for name in (
+                "threat_points",
+                "penalties",
+                "visual_points",
+                "damage_red",
+                "damage_white",
+                "damage_blue",
+                "damage_total",
+                "threats",
+                "threats_destroyed",
+                "threats_survived",
+            )
+        ),
+        # threat card ids, comma-separated in the order of play ("" when none)
+        Column("destroyed_ids", "str"),
+        Column("survived_ids", "str"),
+        Column("on_board_ids", "str"),
+        Column("threat_ids", "str"),
+        Column("lost_to", "str"),  # the threat that destroyed the ship ("" when it survived)
+        Column("knocked_out", "int"),
+        Column("disabled_bots", "int"),
+        Column("fuel_left", "int"),
+        Column("rockets_left", "int"),
+        Column("campaign_missions", "int"),
+    )
+    capabilities = frozenset({"narrate", "check_settings", "resolve"})
 
-    def data_files(self, settings: dict[str, Any]) -> list[Path]:
-        return [Path(components.load(settings.get("data")).path)]
+    def data_files(self, settings: Any) -> list[Path]:
+        return [Path(components.load(self.params(settings).data).path)]
 
-    def data_sources(self, settings: dict[str, Any]) -> dict[str, dict[str, str]]:
-        comp = components.load(settings.get("data"))
+    def data_sources(self, settings: Any) -> dict[str, dict[str, str]]:
+        comp = components.load(self.params(settings).data)
         return {comp.path: comp.sources}
 
-    def _settings(self, settings: dict[str, Any]) -> dict[str, Any]:
-        out = {s.name: s.default for s in self.settings}
-        out.update({k: v for k, v in settings.items() if v is not None})
-        out["mission"] = str(out["mission"])
-        self.check_settings(out)
-        return out
-
-    def check_settings(self, settings: dict[str, Any]) -> None:
+    def check_settings(self, params: Any) -> None:
         """Settings that are each allowed but not together (the registry calls this up front)."""
-        players, figures = settings.get("players"), settings.get("figures")
-        if players is not None and figures is not None and players > figures:
-            raise UserError(f"space-alert: players = {players} exceeds figures = {figures}")
+        if params.players > params.figures:
+            raise UserError(f"space-alert: players = {params.players} exceeds figures = {params.figures}")
 
     def _play(
         self,
-        settings: dict[str, Any],
+        settings: Any,
         strategies: Sequence[str],
         root_seed: int,
         game_index: int,
         log: list | None,
     ) -> dict:
-        s = self._settings(settings)
-        comp = components.load(s.get("data"))
+        params = self.params(settings)
+        self.check_settings(params)  # and here too: play() may be handed settings never resolved
+        comp = components.load(params.data)
         seq = seeds.game_sequence(root_seed, game_index)
         return game.play_game(
             comp,
-            s,
+            params,
             lambda k: _player(strategies[0], _LazyStream(seq, seeds.FIRST_SEAT + k)),
             seeds.stream(seq, seeds.SETUP),
             seeds.streams(seq, 2, seeds.CHANCE),
             log,
         )
 
-    def play(
-        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
-    ) -> GameResult:
+    def play(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:
         return GameResult(self._play(settings, strategies, root_seed, game_index, None))
 
-    def replay(
-        self, settings: dict[str, Any], strategies: Sequence[str], root_seed: int, game_index: int
-    ) -> list[dict]:
+    def replay(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> list[dict]:
         log: list[dict] = []
         self._play(settings, strategies, root_seed, game_index, log)
         return log

@@ -145,11 +145,12 @@ def hand_sizes(humans: int, figures: int) -> tuple[int, int, int]:
     return sizes
 
 
-def deal(comp: Components, settings: dict, rng: random.Random) -> Setup:
-    """Mission, threat cards, trajectories and hands, all from the set-up stream."""
-    figures = settings["figures"]
-    humans = settings["players"]
-    mission_name = str(settings["mission"])
+def deal(comp: Components, params: Any, rng: random.Random) -> Setup:
+    """Mission, threat cards, trajectories and hands, all from the set-up stream. `params` are the
+    engine's typed parameters (`ENGINE.params(settings)`)."""
+    figures = params.figures
+    humans = params.players
+    mission_name = str(params.mission)
     level = {
         "test": comp.recipe["level_test"],
         "simulation": comp.recipe["level_simulation"],
@@ -167,7 +168,7 @@ def deal(comp: Components, settings: dict, rng: random.Random) -> Setup:
     decks: dict[tuple[bool, bool], list[str]] = {}
     colours = {"white": ("white",), "yellow": ("yellow",), "mixed": ("white", "yellow")}
     for serious in (False, True):
-        allowed = colours[settings["serious" if serious else "common"]]
+        allowed = colours[params.serious if serious else params.common]
         for external in (True, False):
             ids = [
                 t.id
@@ -201,7 +202,7 @@ def deal(comp: Components, settings: dict, rng: random.Random) -> Setup:
     for f in range(figures):
         per_phase: list[list[tuple[int, int]]] = []
         for p in range(3):
-            if f >= humans or settings["hands"] == "free":
+            if f >= humans or params.hands == "free":
                 per_phase.append([])
                 continue
             n = sizes[p] - (1 if p == 0 else 0) + incoming[p]
@@ -234,12 +235,12 @@ def _matches(codes: list[int], cards: list[tuple[int, int]]) -> list[int] | None
     return used
 
 
-def plan_mission(comp: Components, settings: dict, setup: Setup, crew: list[Any]) -> list[list[int]]:
+def plan_mission(comp: Components, params: Any, setup: Setup, crew: list[Any]) -> list[list[int]]:
     """Every figure's 12 cards: phase by phase, humans then androids, each in player order; a
     phase's plan sees only the threats announced by then. Checks every returned plan."""
-    figures = settings["figures"]
-    humans = settings["players"]
-    free = settings["hands"] == "free" or humans == 1
+    figures = params.figures
+    humans = params.players
+    free = params.hands == "free" or humans == 1
     plans = [[EMPTY] * 13 for _ in range(figures)]
     hands: list[list[tuple[int, int]]] = [[] for _ in range(figures)]
     heroic_left = [True] * figures
@@ -384,34 +385,35 @@ def describe_plans(plans: list[list[int]]) -> list[list[str]]:
 
 def play_game(
     comp: Components,
-    settings: dict,
+    params: Any,
     make_player,
     setup_rng: random.Random,
     chance: list[random.Random],
     log: list | None = None,
 ) -> dict:
     """One game (a mission, or a campaign of 3): deal, plan, resolve, score; the flat record.
+    `params` are the engine's typed parameters (every setting filled in).
 
     `make_player(k)` builds figure k's planner (its own stream); `chance[0]` draws the damage
     tiles, `chance[1]` the misplays (a fixed number of draws, so settings compare as pairs)."""
-    figures = settings["figures"]
-    humans = settings["players"]
+    figures = params.figures
+    humans = params.players
     crew = [make_player(k) for k in range(figures)]
-    missions = settings.get("campaign", 1)
+    missions = params.campaign
     carry: dict | None = None
     totals = {"threat_points": 0, "visual": []}
     rec: dict = {}
     earlier: list[dict] = []  # the records of the campaign's missions before the last one played
     for m in range(missions):
-        setup = deal(comp, settings, setup_rng)
+        setup = deal(comp, params, setup_rng)
         stacks = []
         for _z in range(3):
             stack = list(comp.tiles)
             chance[0].shuffle(stack)
             stacks.append(stack)
         draws = [[chance[1].random() for _ in range(12)] for _ in range(figures)]
-        plans = plan_mission(comp, settings, setup, crew)
-        rate = settings.get("error_rate", 0.0)
+        plans = plan_mission(comp, params, setup, crew)
+        rate = params.error_rate
         trips = {
             (f, t + 1)
             for f in range(humans)
@@ -423,7 +425,7 @@ def play_game(
                 {
                     "event": "mission",
                     "turn": 0,
-                    "mission": settings["mission"],
+                    "mission": str(params.mission),
                     "campaign_mission": m + 1,
                     "threats": [
                         {

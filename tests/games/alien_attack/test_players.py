@@ -19,8 +19,8 @@ FAR = [13, 27, 29]  # plain spaces (no city, herd, park or border) away from row
 def test_strategies_are_registered_with_descriptions():
     assert set(STRATEGIES) == {"random", "greedy", "missions", "rollout"}
     assert ENGINE.default_strategy == "greedy"
-    assert isinstance(_player("rollout", random.Random(1), {"rollouts": 3}), players.RolloutPlayer)
-    assert _player("rollout", random.Random(1), {"rollouts": 3}).rollouts == 3
+    assert isinstance(_player("rollout", random.Random(1), 3), players.RolloutPlayer)
+    assert _player("rollout", random.Random(1), 3).rollouts == 3
 
 
 @pytest.mark.parametrize("players_n", [2, 3, 4])

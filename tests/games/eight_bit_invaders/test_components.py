@@ -182,3 +182,35 @@ def test_type_without_aliens_is_refused(tmp_path):
 def test_unknown_meta_key_is_refused(tmp_path):
     path = write_broken(tmp_path, "version = 1", "version = 1\nvresion = 2")
     assert ": meta.vresion: " in load_error(path)
+
+
+# The box bounds the settings (check_settings): (change to the file, settings) -> what the line says.
+BOX_LIMITS = {
+    "six-countdown-cards-refuse-seven": (
+        ("cards = 7", "cards = 6"),
+        {"countdown": 7},
+        "exceeds the 6 countdown",
+    ),
+    "eight-dice-refuse-six-plus-three-rapid-fire": (
+        ("supplied = 9", "supplied = 8"),
+        {"dice": 6},
+        "rolls 9 dice, more than the 8",
+    ),
+}
+
+
+@pytest.mark.parametrize(("change", "settings", "message"), BOX_LIMITS.values(), ids=BOX_LIMITS.keys())
+def test_the_box_bounds_the_settings(tmp_path, change, settings, message):
+    from simkit.core.registry import get_game, resolve_settings
+
+    path = write_broken(tmp_path, *change)
+    with pytest.raises(UserError, match=message) as info:
+        resolve_settings(get_game("eight-bit-invaders"), {**settings, "data": str(path)}, "s.toml")
+    assert str(info.value).startswith("s.toml: ") and "\n" not in str(info.value)
+
+
+def test_fewer_dice_fit_a_smaller_box(tmp_path):
+    from simkit.core.registry import get_game, resolve_settings
+
+    path = write_broken(tmp_path, "supplied = 9", "supplied = 8")
+    assert resolve_settings(get_game("eight-bit-invaders"), {"dice": 5, "data": str(path)}, "x")["dice"] == 5

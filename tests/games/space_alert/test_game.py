@@ -8,22 +8,14 @@ import pytest
 
 from simkit.core.errors import UserError
 from simkit.core.registry import get_game, resolve_settings
-from simkit.games.space_alert import game
+from simkit.games.space_alert import ENGINE, game
 from simkit.games.space_alert.state import BB, EMPTY, HA, LIFT, RED, A, B, C
 from tests.games.space_alert.helpers import COMP
 
-BASE = {
-    "mission": "real",
-    "common": "white",
-    "serious": "white",
-    "players": 4,
-    "figures": 4,
-    "hands": "dealt",
-}
-
 
 def settings(**kw):
-    return {**BASE, **kw}
+    """The engine's typed parameters: these settings, the others at their defaults."""
+    return ENGINE.params(kw)
 
 
 @pytest.mark.parametrize(

@@ -11,29 +11,39 @@ import random
 import pytest
 
 from simkit.core import seeds
-from simkit.games.space_alert import game, rules
+from simkit.games.space_alert import ENGINE, game, rules
 from simkit.games.space_alert.state import ACTIVE, DESTROYED, SURVIVED, WAITING
 from tests.games.space_alert.helpers import COMP
 
 SETTINGS = [
-    {"mission": "real", "common": "white", "serious": "white", "players": 4, "figures": 4, "hands": "dealt"},
-    {
-        "mission": "test",
-        "common": "yellow",
-        "serious": "yellow",
-        "players": 2,
-        "figures": 5,
-        "hands": "dealt",
-    },
-    {
-        "mission": "simulation",
-        "common": "mixed",
-        "serious": "mixed",
-        "players": 5,
-        "figures": 5,
-        "hands": "free",
-    },
-    {"mission": "8", "common": "yellow", "serious": "white", "players": 1, "figures": 4, "hands": "free"},
+    ENGINE.params(s)
+    for s in (
+        {
+            "mission": "real",
+            "common": "white",
+            "serious": "white",
+            "players": 4,
+            "figures": 4,
+            "hands": "dealt",
+        },
+        {
+            "mission": "test",
+            "common": "yellow",
+            "serious": "yellow",
+            "players": 2,
+            "figures": 5,
+            "hands": "dealt",
+        },
+        {
+            "mission": "simulation",
+            "common": "mixed",
+            "serious": "mixed",
+            "players": 5,
+            "figures": 5,
+            "hands": "free",
+        },
+        {"mission": "8", "common": "yellow", "serious": "white", "players": 1, "figures": 4, "hands": "free"},
+    )
 ]
 
 
@@ -67,16 +77,16 @@ def play(settings, strategy, i):
     cls = {"random": players.RandomPlayer, "scripted": players.ScriptedPlayer}[strategy]
     seq = seeds.game_sequence(99, i)
     setup = game.deal(COMP, settings, seeds.stream(seq, seeds.SETUP))
-    crew = [cls(seeds.stream(seq, seeds.FIRST_SEAT + k)) for k in range(settings["figures"])]
+    crew = [cls(seeds.stream(seq, seeds.FIRST_SEAT + k)) for k in range(settings.figures)]
     plans = game.plan_mission(COMP, settings, setup, crew)
     rng = random.Random(i)
     stacks = [rng.sample(COMP.tiles, 6) for _ in range(3)]
     from simkit.games.space_alert.state import new_state
 
-    st = new_state(COMP, settings["figures"], plans, stacks, settings["players"])
+    st = new_state(COMP, settings.figures, plans, stacks, settings.players)
     st.threats = game.build_threats(COMP, setup.threats)
     r = Checked(COMP, st, None)
-    r.extra = settings["figures"]  # each figure's one heroic B may overfill by 1
+    r.extra = settings.figures  # each figure's one heroic B may overfill by 1
     r.run()
     return st
 

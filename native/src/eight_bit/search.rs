@@ -1,0 +1,785 @@
+//! `rules.kill_plans` and `rules.witness_placement`: the same windows, the same depth-first walk
+//! with the same cuts, so the same plans are met in the same order (the first witness of each kill
+//! mask, and the greedy search's first acceptable plan, depend on that order). The full
+//! enumeration cuts a few more branches than Python, only ones that can report no plan.
+
+use super::rules::{
+    face_count, fire, fits, lethal, pack_dice, Dealt, Memo, Opt, Tables, MAX_COLUMNS,
+};
+
+/// The most candidates of a window: three columns of at most 9 rows.
+const MAX_CAND: usize = 32;
+/// The most stepping stones of a plan (at most one die each).
+const MAX_STONES: usize = 32;
+
+/// `rules._window_shape`: the candidates of the window at one column, in walk order.
+#[derive(Clone, Debug)]
+pub struct Shape {
+    pub n: usize,
+    /// Position (bit index) of candidate j.
+    pub pos: [u8; MAX_CAND],
+    /// Candidates any one of which, once diced, makes j placeable (0: the start).
+    pub need: [u32; MAX_CAND],
+    /// Candidates that depend on j.
+    pub deps: [u32; MAX_CAND],
+    /// Index of j's last dependent (-1: none).
+    pub last_dep: [i32; MAX_CAND],
+    /// Candidates with dependents (only they can be stepping stones).
+    pub stone_able: u32,
+}
+
+impl Shape {
+    pub fn empty() -> Shape {
+        Shape {
+            n: 0,
+            pos: [0; MAX_CAND],
+            need: [0; MAX_CAND],
+            deps: [0; MAX_CAND],
+            last_dep: [-1; MAX_CAND],
+            stone_able: 0,
+        }
+    }
+
+    /// Build the window at column `c` from the occupancy (bit r: row r holds an alien) of columns
+    /// c-1, c, c+1 (0 for a column that does not exist).
+    pub fn build(&mut self, c: usize, occ_l: u32, occ_c: u32, occ_r: u32, nrows: usize) {
+        self.n = 0;
+        let (mut below_l, mut below_c, mut below_r) = (-1i32, -1i32, -1i32);
+        for r in 0..nrows {
+            let mut here = -1i32;
+            if occ_c >> r & 1 == 1 {
+                here = self.n as i32;
+                if below_c >= 0 {
+                    self.deps[below_c as usize] |= 1 << here;
+                }
+                self.pos[self.n] = (c * nrows + r) as u8;
+                self.need[self.n] = if below_c == -1 { 0 } else { 1 << below_c };
+                self.deps[self.n] = 0;
+                self.n += 1;
+                below_c = here;
+            }
+            for left_side in [true, false] {
+                let occ = if left_side { occ_l } else { occ_r };
+                if occ >> r & 1 == 0 {
+                    continue;
+                }
+                let prev = if left_side { below_l } else { below_r };
+                let new = if here < 0 && prev < 0 {
+                    -2 // no way in: it also cuts the vertical chain above it
+                } else {
+                    let new = self.n as i32;
+                    let mut need = 0u32;
+                    if here >= 0 {
+                        need |= 1 << here;
+                        self.deps[here as usize] |= 1 << new;
+                    }
+                    if prev >= 0 {
+                        need |= 1 << prev;
+                        self.deps[prev as usize] |= 1 << new;
+                    }
+                    let side = if left_side { c - 1 } else { c + 1 };
+                    self.pos[self.n] = (side * nrows + r) as u8;
+                    self.need[self.n] = need;
+                    self.deps[self.n] = 0;
+                    self.n += 1;
+                    new
+                };
+                if left_side {
+                    below_l = new;
+                } else {
+                    below_r = new;
+                }
+            }
+        }
+        self.stone_able = 0;
+        for j in 0..self.n {
+            let d = self.deps[j];
+            if d != 0 {
+                self.stone_able |= 1 << j;
+            }
+            self.last_dep[j] = 31 - d.leading_zeros() as i32; // bit_length - 1; -1 for none
+        }
+    }
+}
+
+/// One way to make a kill set: the kill mask, the dice the kills leave (packed counts), and the
+/// stepping stones in the order the walk placed them (enough for `witness_placement`).
+#[derive(Clone, Copy, Debug)]
+pub struct Witness {
+    pub mask: u64,
+    pub leaf: u64,
+    pub nstones: u8,
+    pub stones: [u8; MAX_STONES],
+}
+
+impl Witness {
+    pub fn empty(leaf: u64) -> Witness {
+        Witness {
+            mask: 0,
+            leaf,
+            nstones: 0,
+            stones: [0; MAX_STONES],
+        }
+    }
+
+    fn of(mask: u64, leaf: u64, stones: &[u8]) -> Witness {
+        let mut w = Witness::empty(leaf);
+        w.mask = mask;
+        w.nstones = stones.len() as u8;
+        w.stones[..stones.len()].copy_from_slice(stones);
+        w
+    }
+}
+
+/// `DIV[m][n] = n / m` for m = 1..=6 (row 0 unused).
+const DIV: [[i32; 64]; 7] = {
+    let mut t = [[0i32; 64]; 7];
+    let mut m = 1;
+    while m < 7 {
+        let mut n = 0;
+        while n < 64 {
+            t[m][n] = (n / m) as i32;
+            n += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// The walk of one window (`rules._walk_window`'s inner `walk`).
+struct Walker<'a> {
+    /// The options of the whole roll; `ranges[req]` those of one requirement.
+    opts: &'a [Opt],
+    ranges: &'a [(u32, u32)],
+    pos_req: &'a [u8; 64],
+    shape: &'a Shape,
+    killable: u32,
+    useful: u32,
+    nothing_pending: i32,
+    target: i32,
+    /// `div[n] = n // min_need` (n < 64): the bounds divide on every node.
+    div: [i32; 64],
+    min_need: i32,
+    nstones: usize,
+    stones: [u8; MAX_STONES],
+}
+
+impl Walker<'_> {
+    #[allow(clippy::too_many_arguments)]
+    fn walk<F: FnMut(u64, i32, u64, &[u8]) -> bool>(
+        &mut self,
+        on_plan: &mut F,
+        lo: u32,
+        open: u32,
+        counts: u64,
+        total: i32,
+        stones: i32,
+        pending: u32,
+        deadline: i32,
+        killed: u64,
+        nkilled: i32,
+    ) -> bool {
+        if pending == 0
+            && nkilled >= self.target
+            && on_plan(killed, nkilled, counts, &self.stones[..self.nstones])
+        {
+            return true;
+        }
+        // 0 <= stones <= total <= 31 here (a child is made only with rest >= stones)
+        let free = total - stones;
+        let q = self.div[(free & 63) as usize];
+        if q == 0 || nkilled + q < self.target {
+            return false;
+        }
+        let q1 = self.div[((free - 1) & 63) as usize];
+        let stone_ok = q1 >= 1 && nkilled + q1 >= self.target;
+        let mut todo = ((open >> lo) << lo) & if stone_ok { self.useful } else { self.killable };
+        let shape = self.shape;
+        while todo != 0 {
+            let low = todo & todo.wrapping_neg();
+            todo ^= low;
+            let j = low.trailing_zeros() as usize & (MAX_CAND - 1);
+            if j as i32 > deadline {
+                return false;
+            }
+            let pos = shape.pos[j];
+            let bit = 1u64 << (pos & 63);
+            let now_open = open | shape.deps[j];
+            let justified = pending & !shape.need[j];
+            let mut after = deadline;
+            if justified != pending {
+                after = self.nothing_pending;
+                let mut p = justified;
+                while p != 0 {
+                    after = after.min(shape.last_dep[p.trailing_zeros() as usize & (MAX_CAND - 1)]);
+                    p &= p - 1;
+                }
+            }
+            if low & self.killable != 0 {
+                // the options of the roll that fit in the dice left, in the same order
+                let (start, len) = self.ranges[self.pos_req[(pos & 63) as usize] as usize];
+                for opt in &self.opts[start as usize..(start + len) as usize] {
+                    if !fits(counts, opt.used) {
+                        continue;
+                    }
+                    let rest = total - opt.n_used as i32;
+                    // the child's own bound, checked here to spare the call
+                    if rest >= stones
+                        && nkilled + 1 + self.div[((rest - stones) & 63) as usize] >= self.target
+                        && self.walk(
+                            on_plan,
+                            j as u32 + 1,
+                            now_open,
+                            counts - opt.used,
+                            rest,
+                            stones,
+                            justified,
+                            after,
+                            killed | bit,
+                            nkilled + 1,
+                        )
+                    {
+                        return true;
+                    }
+                }
+            }
+            if stone_ok && low & shape.stone_able != 0 {
+                self.stones[self.nstones & (MAX_STONES - 1)] = pos;
+                self.nstones += 1;
+                if self.walk(
+                    on_plan,
+                    j as u32 + 1,
+                    now_open,
+                    counts,
+                    total,
+                    stones + 1,
+                    justified | low,
+                    after.min(shape.last_dep[j]),
+                    killed,
+                    nkilled,
+                ) {
+                    return true;
+                }
+                self.nstones -= 1;
+            }
+        }
+        false
+    }
+}
+
+impl Walker<'_> {
+    /// Could one of the candidates `deps` still be diced with `free` dice free and `counts` left:
+    /// killed (an option fits) or made a stone (room for a stone and a kill after it)?
+    #[inline]
+    fn can_follow(&self, deps: u32, counts: u64, free: i32) -> bool {
+        if free > self.min_need && deps & self.shape.stone_able != 0 {
+            return true;
+        }
+        let mut d = deps & self.killable;
+        while d != 0 {
+            let j = d.trailing_zeros() as usize & (MAX_CAND - 1);
+            d &= d - 1;
+            let (start, len) =
+                self.ranges[self.pos_req[(self.shape.pos[j] & 63) as usize] as usize];
+            for opt in &self.opts[start as usize..(start + len) as usize] {
+                if opt.n_used as i32 <= free && fits(counts, opt.used) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// `walk` for the full enumeration (target 0), the same plans in the same order with less
+    /// work: no kill bound (every plan is wanted), `free` (dice not reserved by a pending stone)
+    /// carried instead of the dice total and stones, a kill reported by its parent, which calls
+    /// the child only when it can go further (`free >= min_need`), and no stone placed when none
+    /// of the candidates it opens could still be diced (`can_follow`: the stone could never be
+    /// justified, so nothing below it is ever reported). Entered only with `free >= min_need`;
+    /// `record(killed, dice left, stones)` sees each plan with no pending stone.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_full<F: FnMut(u64, u64, &[u8])>(
+        &mut self,
+        record: &mut F,
+        lo: u32,
+        open: u32,
+        counts: u64,
+        free: i32,
+        pending: u32,
+        deadline: i32,
+        killed: u64,
+    ) {
+        let min_need = self.min_need;
+        let stone_ok = free > min_need;
+        let mut todo = ((open >> lo) << lo) & if stone_ok { self.useful } else { self.killable };
+        let shape = self.shape;
+        while todo != 0 {
+            let low = todo & todo.wrapping_neg();
+            todo ^= low;
+            let j = low.trailing_zeros() as usize & (MAX_CAND - 1);
+            if j as i32 > deadline {
+                return;
+            }
+            let pos = shape.pos[j];
+            let now_open = open | shape.deps[j];
+            let justified = pending & !shape.need[j];
+            let mut after = deadline;
+            if justified != pending {
+                after = self.nothing_pending;
+                let mut p = justified;
+                while p != 0 {
+                    after = after.min(shape.last_dep[p.trailing_zeros() as usize & (MAX_CAND - 1)]);
+                    p &= p - 1;
+                }
+            }
+            if low & self.killable != 0 {
+                let killed = killed | 1u64 << (pos & 63);
+                let (start, len) = self.ranges[self.pos_req[(pos & 63) as usize] as usize];
+                for opt in &self.opts[start as usize..(start + len) as usize] {
+                    let rest = free - opt.n_used as i32;
+                    if rest < 0 || !fits(counts, opt.used) {
+                        continue;
+                    }
+                    let left = counts - opt.used;
+                    if justified == 0 {
+                        record(killed, left, &self.stones[..self.nstones]);
+                    }
+                    if rest >= min_need {
+                        self.walk_full(
+                            record,
+                            j as u32 + 1,
+                            now_open,
+                            left,
+                            rest,
+                            justified,
+                            after,
+                            killed,
+                        );
+                    }
+                }
+            }
+            if stone_ok
+                && low & shape.stone_able != 0
+                && self.can_follow(shape.deps[j], counts, free - 1)
+            {
+                self.stones[self.nstones & (MAX_STONES - 1)] = pos;
+                self.nstones += 1;
+                self.walk_full(
+                    record,
+                    j as u32 + 1,
+                    now_open,
+                    counts,
+                    free - 1,
+                    justified | low,
+                    after.min(shape.last_dep[j]),
+                    killed,
+                );
+                self.nstones -= 1;
+            }
+        }
+    }
+}
+
+/// A set of u64 keys (kill masks), cleared in O(1) by a generation stamp.
+struct MaskSet {
+    slots: Vec<(u64, u32)>,
+    gen: u32,
+    bits: u32,
+    len: usize,
+}
+
+impl MaskSet {
+    fn new() -> MaskSet {
+        let bits = 10;
+        MaskSet {
+            slots: vec![(0, 0); 1 << bits],
+            gen: 1,
+            bits,
+            len: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.gen = self.gen.wrapping_add(1);
+        if self.gen == 0 {
+            self.slots.iter_mut().for_each(|s| s.1 = 0);
+            self.gen = 1;
+        }
+        self.len = 0;
+    }
+
+    /// Insert `key`; true if it was not there.
+    #[inline]
+    fn insert(&mut self, key: u64) -> bool {
+        let mask = (1usize << self.bits) - 1;
+        let mut i = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - self.bits)) as usize;
+        loop {
+            let slot = &mut self.slots[i & mask];
+            if slot.1 != self.gen {
+                *slot = (key, self.gen);
+                self.len += 1;
+                if self.len * 2 > self.slots.len() {
+                    self.grow();
+                }
+                return true;
+            }
+            if slot.0 == key {
+                return false;
+            }
+            i += 1;
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let old: Vec<u64> = self
+            .slots
+            .iter()
+            .filter(|s| s.1 == self.gen)
+            .map(|s| s.0)
+            .collect();
+        self.bits += 1;
+        self.slots = vec![(0, 0); 1 << self.bits];
+        self.gen = 1;
+        self.len = 0;
+        for k in old {
+            self.insert(k);
+        }
+    }
+}
+
+/// What one call of the search works from (the prelude of `rules.kill_plans`).
+struct Prep {
+    counts0: u64,
+    ndice: i32,
+    min_need: i32,
+    starts: [u8; MAX_COLUMNS],
+    nstarts: usize,
+    killable_pos: u64,
+}
+
+/// The search's buffers, kept across the turns and games of a batch.
+pub struct Search {
+    /// Per column: the occupancy key its shape was built for, and the shape.
+    shapes: Vec<(u64, Shape)>,
+    /// The full enumeration's plans: the first witness of each kill mask, in the order found.
+    pub plans: Vec<Witness>,
+    set: MaskSet,
+    scratch: Vec<(u64, u32)>,
+    /// Per requirement: its options for this roll (a range of `Memo::opts`).
+    ranges: Vec<(u32, u32)>,
+}
+
+impl Default for Search {
+    fn default() -> Self {
+        Search::new()
+    }
+}
+
+impl Search {
+    pub fn new() -> Search {
+        Search {
+            shapes: (0..MAX_COLUMNS)
+                .map(|_| (u64::MAX, Shape::empty()))
+                .collect(),
+            plans: Vec::new(),
+            set: MaskSet::new(),
+            scratch: Vec::new(),
+            ranges: Vec::new(),
+        }
+    }
+
+    fn prepare(
+        t: &Tables,
+        d: &Dealt,
+        memo: &mut Memo,
+        ranges: &mut Vec<(u32, u32)>,
+        occ: u64,
+        shields: u16,
+        dice: &[u8],
+    ) -> (Prep, bool) {
+        let counts0 = pack_dice(dice);
+        let mut p = Prep {
+            counts0,
+            ndice: dice.len() as i32,
+            min_need: d.min_need(occ),
+            starts: [0; MAX_COLUMNS],
+            nstarts: 0,
+            killable_pos: 0,
+        };
+        for c in 0..t.columns {
+            if occ & t.col_mask[c] != 0 && shields >> c & 1 == 0 {
+                p.starts[p.nstarts] = c as u8;
+                p.nstarts += 1;
+            }
+        }
+        if p.ndice == 0 || p.nstarts == 0 {
+            return (p, false);
+        }
+        let cid0 = memo.id(counts0);
+        let killable_reqs = memo.killable_reqs(cid0);
+        ranges.clear();
+        ranges.resize(t.reqs.len(), (0, 0));
+        let mut reqs = killable_reqs;
+        while reqs != 0 {
+            let r = reqs.trailing_zeros() as usize;
+            reqs &= reqs - 1;
+            p.killable_pos |= d.req_mask[r];
+            ranges[r] = memo.options(cid0, r as u8);
+        }
+        p.killable_pos &= occ;
+        (p, true)
+    }
+
+    /// The window at column c (shape cached by the occupancy of c-1, c, c+1) and its killable
+    /// candidates.
+    fn window(&mut self, t: &Tables, occ: u64, c: usize, killable_pos: u64) -> u32 {
+        let field = |cc: usize| ((occ >> (cc * t.rows)) & t.row_mask) as u32;
+        let occ_l = if c > 0 { field(c - 1) } else { 0 };
+        let occ_c = field(c);
+        let occ_r = if c + 1 < t.columns { field(c + 1) } else { 0 };
+        let key = (occ_l as u64) | (occ_c as u64) << 20 | (occ_r as u64) << 40;
+        let entry = &mut self.shapes[c];
+        if entry.0 != key {
+            entry.1.build(c, occ_l, occ_c, occ_r, t.rows);
+            entry.0 = key;
+        }
+        let shape = &entry.1;
+        let mut killable = 0u32;
+        for j in 0..shape.n {
+            if killable_pos >> shape.pos[j] & 1 == 1 {
+                killable |= 1 << j;
+            }
+        }
+        killable
+    }
+
+    fn walker<'a>(
+        shape: &'a Shape,
+        killable: u32,
+        opts: &'a [Opt],
+        ranges: &'a [(u32, u32)],
+        d: &'a Dealt,
+        p: &Prep,
+        target: i32,
+    ) -> Walker<'a> {
+        Walker {
+            opts,
+            ranges,
+            pos_req: &d.pos_req,
+            shape,
+            killable,
+            useful: killable | shape.stone_able,
+            nothing_pending: shape.n as i32,
+            div: DIV[p.min_need as usize],
+            min_need: p.min_need,
+            target,
+            nstones: 0,
+            stones: [0; MAX_STONES],
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn walk_window<F: FnMut(u64, i32, u64, &[u8]) -> bool>(
+        shape: &Shape,
+        killable: u32,
+        opts: &[Opt],
+        ranges: &[(u32, u32)],
+        d: &Dealt,
+        p: &Prep,
+        target: i32,
+        on_plan: &mut F,
+    ) -> bool {
+        let mut w = Search::walker(shape, killable, opts, ranges, d, p, target);
+        w.walk(
+            on_plan,
+            0,
+            1,
+            p.counts0,
+            p.ndice,
+            0,
+            0,
+            shape.n as i32,
+            0,
+            0,
+        )
+    }
+
+    /// `kill_plans(..., best_only=False)`: every distinct kill set with its first witness, into
+    /// `self.plans` (in the order found, the empty plan first).
+    pub fn full(
+        &mut self,
+        t: &Tables,
+        d: &Dealt,
+        memo: &mut Memo,
+        occ: u64,
+        shields: u16,
+        dice: &[u8],
+    ) {
+        let (p, go) = Search::prepare(t, d, memo, &mut self.ranges, occ, shields, dice);
+        self.plans.clear();
+        self.set.clear();
+        self.set.insert(0);
+        self.plans.push(Witness::empty(p.counts0));
+        if go {
+            for s in 0..p.nstarts {
+                let c = p.starts[s] as usize;
+                let killable = self.window(t, occ, c, p.killable_pos);
+                let (plans, set) = (&mut self.plans, &mut self.set);
+                let mut record = |killed: u64, counts: u64, stones: &[u8]| {
+                    if set.insert(killed) {
+                        plans.push(Witness::of(killed, counts, stones));
+                    }
+                };
+                // the root's own plan is the empty one, already there
+                if p.ndice >= p.min_need {
+                    let shape = &self.shapes[c].1;
+                    let mut w = Search::walker(shape, killable, &memo.opts, &self.ranges, d, &p, 0);
+                    w.walk_full(&mut record, 0, 1, p.counts0, p.ndice, 0, shape.n as i32, 0);
+                }
+            }
+        }
+    }
+
+    /// The plan with the k-th smallest kill mask (`sorted(plans)[k]`).
+    pub fn kth_smallest(&mut self, k: usize) -> Witness {
+        self.scratch.clear();
+        self.scratch.extend(
+            self.plans
+                .iter()
+                .enumerate()
+                .map(|(i, w)| (w.mask, i as u32)),
+        );
+        let (_, &mut (_, i), _) = self.scratch.select_nth_unstable_by_key(k, |&(m, _)| m);
+        self.plans[i as usize]
+    }
+
+    /// `kill_plans(..., best_only=True, acceptable=survives)` as the greedy player calls it:
+    /// the plan it returns besides the empty one (None: only the empty plan). `survives(mask)`: the
+    /// counterattack after those kills is not lethal.
+    pub fn greedy(
+        &mut self,
+        t: &Tables,
+        d: &Dealt,
+        memo: &mut Memo,
+        occ: u64,
+        shields: u16,
+        dice: &[u8],
+    ) -> Option<Witness> {
+        let (p, go) = Search::prepare(t, d, memo, &mut self.ranges, occ, shields, dice);
+        if !go {
+            return None;
+        }
+        // A bound on each window's kills: its killable aliens, and the dice; when the bottom alien
+        // of column c cannot be killed, one die is a stepping stone.
+        let mut killable_col = [0i32; MAX_COLUMNS];
+        for (c, k) in killable_col.iter_mut().enumerate().take(t.columns) {
+            *k = (p.killable_pos & t.col_mask[c]).count_ones() as i32;
+        }
+        let mut reach = [0i32; MAX_COLUMNS];
+        for s in 0..p.nstarts {
+            let c = p.starts[s] as usize;
+            let bottom = occ & t.col_mask[c];
+            let bottom = bottom & bottom.wrapping_neg();
+            let dice_left = if p.killable_pos & bottom != 0 {
+                p.ndice
+            } else {
+                p.ndice - 1
+            };
+            let lo = c.saturating_sub(1);
+            let hi = (c + 2).min(t.columns);
+            let sum: i32 = killable_col[lo..hi].iter().sum();
+            reach[c] = sum.min(dice_left / p.min_need);
+        }
+        let mut starts = p.starts;
+        // stable sort by -reach (insertion sort: at most 9)
+        for i in 1..p.nstarts {
+            let mut k = i;
+            while k > 0 && reach[starts[k - 1] as usize] < reach[starts[k] as usize] {
+                starts.swap(k - 1, k);
+                k -= 1;
+            }
+        }
+        let mut found: [Option<Witness>; 2] = [None, None];
+        let top = reach[starts[0] as usize];
+        let mut target = top;
+        while target > 0 {
+            for &c in &starts[..p.nstarts] {
+                let c = c as usize;
+                if reach[c] < target {
+                    break;
+                }
+                let killable = self.window(t, occ, c, p.killable_pos);
+                let mut keep = |killed: u64, _n: i32, counts: u64, stones: &[u8]| {
+                    let f = fire(t, occ & !killed);
+                    if !lethal(t, d, &f, shields) {
+                        found[0] = Some(Witness::of(killed, counts, stones));
+                        return true;
+                    }
+                    if found[1].is_none() {
+                        found[1] = Some(Witness::of(killed, counts, stones));
+                    }
+                    false
+                };
+                if Search::walk_window(
+                    &self.shapes[c].1,
+                    killable,
+                    &memo.opts,
+                    &self.ranges,
+                    d,
+                    &p,
+                    target,
+                    &mut keep,
+                ) {
+                    break;
+                }
+            }
+            if found[0].is_some() {
+                return found[0];
+            }
+            if found[1].is_some() {
+                return found[1];
+            }
+            target -= 1;
+        }
+        None
+    }
+}
+
+/// `rules.witness_placement` followed by `rules.kills`: the kills the placement makes and the die
+/// indices it uses (bit i: die i). Kill dice take, face by face, the highest indices of that face
+/// (`free[v].pop()`); the stepping stones take the lowest spare indices, in the order placed.
+pub fn resolve(w: &Witness, dice: &[u8], d: &Dealt) -> (u64, u32) {
+    let counts0 = pack_dice(dice);
+    let leaf = w.leaf;
+    let mut used = 0u32;
+    for v in 1..=6u8 {
+        let mut k = face_count(counts0, v) - face_count(leaf, v);
+        let mut i = dice.len();
+        while k > 0 {
+            i -= 1;
+            if dice[i] == v {
+                used |= 1 << i;
+                k -= 1;
+            }
+        }
+    }
+    let mut kills = w.mask;
+    let mut s = 0usize;
+    let n = w.nstones as usize;
+    for (i, &v) in dice.iter().enumerate() {
+        if s == n {
+            break;
+        }
+        if used >> i & 1 == 0 {
+            used |= 1 << i;
+            // one die on an alien: a kill only for a sum card of that face (`rules.matches`)
+            let pos = w.stones[s] as usize;
+            if d.pos_single[pos] == v {
+                kills |= 1 << pos;
+            }
+            s += 1;
+        }
+    }
+    (kills, used)
+}

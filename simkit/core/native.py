@@ -1,0 +1,110 @@
+"""Which engine plays a cell: the native core (`simkit._native`, the Rust crate in native/) or the
+Python engine (DESIGN.md, "Native engines").
+
+`auto` takes the native engine when the core is built and plays the game and every strategy of
+the cell; `native` insists (and refuses with one line when it cannot); `python` never uses it.
+Users' own players (`file.py:Class`) and rule variants run on the Python engine only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+import polars as pl
+
+from simkit.core import records
+from simkit.core.errors import UserError
+from simkit.core.registry import Cell, Engine
+
+ENGINES = ("auto", "native", "python")
+
+
+@cache
+def core() -> ModuleType | None:
+    """The native core, or None where it was not built (no Rust toolchain at install time)."""
+    try:
+        from simkit import _native
+    except ImportError:
+        return None
+    return _native
+
+
+@cache
+def native_strategies(game_id: str) -> frozenset[str]:
+    """The strategies the native core plays for a game (none where it lacks the game)."""
+    module = core()
+    if module is None:
+        return frozenset()
+    return frozenset(module.engines().get(game_id, ()))
+
+
+def describe(engine: Engine) -> str:
+    """What `simkit games` says of a game's engines."""
+    native = native_strategies(engine.id)
+    if native:
+        return f"native ({', '.join(s for s in engine.strategies if s in native)}) and python"
+    if engine.has_native and core() is None:
+        return "python (the native core is not built: install with a Rust toolchain for the fast path)"
+    return "python"
+
+
+def why_not_native(engine: Engine, cell: Cell) -> str | None:
+    """Why the native engine cannot play this cell, or None when it can."""
+    if core() is None:
+        return "the native core is not built (install simkit where a Rust toolchain is found)"
+    native = native_strategies(engine.id)
+    if not native:
+        return f"the native core has no {engine.id} engine yet"
+    for name in cell.strategies:
+        if name not in native:
+            return f"strategy '{name}' is played by the Python engine only"
+    return None
+
+
+def check_choice(requested: str, where: str) -> str:
+    if requested not in ENGINES:
+        raise UserError(f"{where}: engine must be one of {', '.join(ENGINES)}, got {requested!r}")
+    return requested
+
+
+def choose(engine: Engine, cell: Cell, requested: str, where: str) -> str:
+    """'native' or 'python' for this cell under the requested engine (auto, native or python)."""
+    check_choice(requested, where)
+    if requested == "python":
+        return "python"
+    reason = why_not_native(engine, cell)
+    if reason is None:
+        return "native"
+    if requested == "native":
+        raise UserError(f"{where}: --engine native cannot play {engine.id} cell {cell.name}: {reason}")
+    return "python"
+
+
+def play_batch(engine: Engine, cell: Cell, root_seed: int, start: int, stop: int) -> pl.DataFrame:
+    """Games [start, stop) of a cell on the native core, as typed game rows.
+
+    Raises the core's NativeGameError (args: game index, message) when a game broke an invariant.
+    """
+    params = engine.params(cell.settings)
+    columns = core().play_batch(
+        engine.id,
+        engine.native_data(params),
+        _plain(asdict(params)),
+        list(cell.strategies),
+        root_seed,
+        start,
+        stop,
+    )
+    return records.native_frame(engine, cell, root_seed, start, stop, columns)
+
+
+def _plain(values: dict[str, Any]) -> dict[str, Any]:
+    """Settings as the core reads them: a path as text, None left out."""
+    return {
+        k: (str(v) if not isinstance(v, bool | int | float | str) else v)
+        for k, v in values.items()
+        if v is not None
+    }
