@@ -17,9 +17,12 @@ $(STAMP): pyproject.toml setup.py
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP) $(NATIVE_STAMP)
 
-# A change to the Rust sources rebuilds the core in place (optimised); without cargo, nothing to do.
+# A change to the Rust sources rebuilds the core in place (optimised), unless the built core is
+# already newer than every source (as right after `pip install`); without cargo, nothing to do.
 $(NATIVE_STAMP): $(STAMP) $(NATIVE_SOURCES)
-	if command -v cargo >/dev/null 2>&1; then $(BIN)/python setup.py -q build_rust --inplace --release; fi
+	@so=$$(ls simkit/_native*.so 2>/dev/null | head -n 1); \
+	if command -v cargo >/dev/null 2>&1 && { [ -z "$$so" ] || [ -n "$$(find native/src native/Cargo.toml -newer $$so)" ]; }; \
+	then $(BIN)/python setup.py -q build_rust --inplace --release; fi
 	touch $(NATIVE_STAMP)
 
 # A small quick scenario per game (each under a minute on 2 cores), then one report of all four.
