@@ -13,6 +13,7 @@ setup(
             binding=Binding.PyO3,
             features=["python"],
             optional=True,
+            debug=False,  # optimised even for `pip install -e` (an in-place build defaults to debug)
         )
     ]
 )
