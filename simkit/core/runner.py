@@ -300,7 +300,9 @@ def _workers(backend: str, jobs: int | None, scheduler: str | None) -> Iterator[
         if scheduler:
             raise UserError("--scheduler is only for --backend dask")
         n_jobs = 1 if backend == "sequential" else (jobs or 1)
-        with Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered") as parallel:
+        with Parallel(
+            n_jobs=n_jobs, backend=backend, return_as="generator_unordered", batch_size=1
+        ) as parallel:
             yield parallel
         return
     import logging

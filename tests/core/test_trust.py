@@ -38,6 +38,7 @@ def test_a_killed_run_resumes_to_exactly_the_rows_of_an_uninterrupted_one(tmp_pa
     spec = tmp_path / "s.toml"
     spec.write_text(
         f'[scenario]\nname = "kill"\ngame = "{game_id}"\ngames = 1200\nseed = 3\nchunk_size = 50\n'
+        'engine = "python"\n'  # slow enough for the kill to land mid-run (a native run is over in a blink)
     )
     cmd = [sys.executable, "-m", "simkit.cli", "run", str(spec), "--backend", "sequential", "--quiet"]
     killed = tmp_path / "killed"
@@ -199,7 +200,7 @@ def test_a_second_run_into_a_busy_folder_is_refused(tmp_path):
     out = tmp_path / "d"
     first = subprocess.Popen(
         [sys.executable, "-m", "simkit.cli", "simulate", "eight-bit-invaders", "-n", "20000"]
-        + ["--backend", "sequential", "--quiet", "--out", str(out)],
+        + ["--backend", "sequential", "--engine", "python", "--quiet", "--out", str(out)],  # slow: a minute
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
