@@ -94,8 +94,7 @@ fn columns_to_python<'py>(py: Python<'py>, columns: Vec<Column>) -> PyResult<Bou
     Ok(out)
 }
 
-fn game_error(py: Python<'_>, error: GameError) -> PyErr {
-    let _ = py;
+fn game_error(error: GameError) -> PyErr {
     NativeGameError::new_err((error.game_index, error.message))
 }
 
@@ -137,7 +136,7 @@ fn play_batch<'py>(
     };
     match result {
         Ok(columns) => columns_to_python(py, columns),
-        Err(error) => Err(game_error(py, error)),
+        Err(error) => Err(game_error(error)),
     }
 }
 

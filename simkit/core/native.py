@@ -8,6 +8,7 @@ Users' own players (`file.py:Class`) and rule variants run on the Python engine 
 
 from __future__ import annotations
 
+import sys
 from dataclasses import asdict
 from functools import cache
 from types import ModuleType
@@ -70,8 +71,15 @@ def check_choice(requested: str, where: str) -> str:
     return requested
 
 
+_told_unbuilt = False
+
+
 def choose(engine: Engine, cell: Cell, requested: str, where: str) -> str:
-    """'native' or 'python' for this cell under the requested engine (auto, native or python)."""
+    """'native' or 'python' for this cell under the requested engine (auto, native or python).
+
+    Where the core was not built, `auto` says so once per process (on stderr) for a game that
+    would have had a native engine, then plays on python."""
+    global _told_unbuilt
     check_choice(requested, where)
     if requested == "python":
         return "python"
@@ -80,6 +88,9 @@ def choose(engine: Engine, cell: Cell, requested: str, where: str) -> str:
         return "native"
     if requested == "native":
         raise UserError(f"{where}: --engine native cannot play {engine.id} cell {cell.name}: {reason}")
+    if engine.has_native and core() is None and not _told_unbuilt:
+        _told_unbuilt = True
+        print(f"simkit: {reason}; playing {engine.id} on the Python engine (slower)", file=sys.stderr)
     return "python"
 
 

@@ -47,10 +47,17 @@ def test_python_is_always_allowed_and_a_bad_engine_name_is_refused():
         native.choose(engine, one_cell(), "fast", "x")
 
 
-def test_without_the_core_auto_falls_back_and_native_refuses(monkeypatch):
+def test_without_the_core_auto_falls_back_saying_so_once_and_native_refuses(monkeypatch, capsys):
     monkeypatch.setattr(native, "core", lambda: None)
+    monkeypatch.setattr(native, "_told_unbuilt", False)
     engine = get_game("eight-bit-invaders")
     assert native.choose(engine, one_cell(), "auto", "x") == "python"
+    assert native.choose(engine, one_cell(), "auto", "x") == "python"
+    told = capsys.readouterr().err.strip().splitlines()
+    assert told == [
+        "simkit: the native core is not built (install simkit where a Rust toolchain is found); "
+        "playing eight-bit-invaders on the Python engine (slower)"
+    ]
     with pytest.raises(UserError, match="the native core is not built"):
         native.choose(engine, one_cell(), "native", "--engine")
 
