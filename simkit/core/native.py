@@ -87,7 +87,7 @@ def choose(engine: Engine, cell: Cell, requested: str, where: str) -> str:
     if reason is None:
         return "native"
     if requested == "native":
-        raise UserError(f"{where}: --engine native cannot play {engine.id} cell {cell.name}: {reason}")
+        raise UserError(f"{where}: the native engine cannot play {engine.id} cell {cell.name}: {reason}")
     if engine.has_native and core() is None and not _told_unbuilt:
         _told_unbuilt = True
         print(f"simkit: {reason}; playing {engine.id} on the Python engine (slower)", file=sys.stderr)

@@ -370,7 +370,8 @@ def run(
         stopping = FixedCount(cap) if precision is None else Precision(precision, chunk, cap)
     requested = engine or scenario.engine
     game = get_game(scenario.game)
-    engines = {cell.name: native.choose(game, cell, requested, "--engine") for cell in scenario.cells}
+    where = scenario.source or "simulate"
+    engines = {cell.name: native.choose(game, cell, requested, where) for cell in scenario.cells}
     manifest = manifest_for(scenario, command, engines)
     user_sources = players.sources_for({s for cell in scenario.cells for s in cell.strategies})
     columns = (
