@@ -91,13 +91,14 @@ def check_record(engine: Engine, columns: tuple[Column, ...], record: dict[str, 
             )
 
 
-def _constant_columns(engine: Engine, cell: Cell, root_seed: int, start: int, stop: int) -> list[pl.Series]:
-    n = stop - start
+def _runner_columns(engine: Engine, cell: Cell, root_seed: int, game_index: pl.Series) -> list[pl.Series]:
+    """The columns before the record: the game, cell, game index, seed, settings and strategy."""
+    n = game_index.len()
     schema = game_schema(engine)
     out = [
         pl.repeat(engine.id, n, dtype=pl.String, eager=True).alias("game"),
         pl.repeat(cell.name, n, dtype=pl.String, eager=True).alias("cell"),
-        pl.arange(start, stop, dtype=pl.Int64, eager=True).alias("game_index"),
+        game_index.alias("game_index").cast(pl.Int64),
         pl.repeat(root_seed, n, dtype=pl.Int64, eager=True).alias("seed"),
     ]
     for name, value in settings_columns(cell.settings).items():
@@ -113,8 +114,7 @@ def games_frame(
     schema = game_schema(engine)
     if not records:
         return pl.DataFrame(schema=schema)
-    fixed = _constant_columns(engine, cell, root_seed, 0, len(records))
-    fixed[2] = pl.Series("game_index", list(indices), dtype=pl.Int64)
+    fixed = _runner_columns(engine, cell, root_seed, pl.Series("game_index", list(indices), dtype=pl.Int64))
     record_columns = [
         pl.Series(c.name, [r[c.name] for r in records], dtype=DTYPES[c.type], strict=True)
         for c in engine.record
@@ -141,7 +141,7 @@ def native_frame(
         raise RecordError(
             f"{engine.id}: the native engine's columns {list(columns)} are not the declared {declared}"
         )
-    series = _constant_columns(engine, cell, root_seed, start, stop)
+    series = _runner_columns(engine, cell, root_seed, pl.arange(start, stop, dtype=pl.Int64, eager=True))
     for column in engine.record:
         kind, labels, raw = columns[column.name]
         if kind == "int":

@@ -199,9 +199,6 @@ class Engine:
         settings as plain values (games with `has_native` only)."""
         raise NotImplementedError
 
-    def record_columns(self) -> tuple[Column, ...]:
-        return self.record
-
     def check_declarations(self) -> None:
         """A game's declarations are checked when it registers: a broken one fails at import."""
         names = [c.name for c in self.record]
