@@ -165,6 +165,23 @@ struct Walker<'a> {
 }
 
 impl Walker<'_> {
+    /// The deadline once the stones in `pending` but not in `justified` are justified: a stone
+    /// still pending must meet its last dependent, so the earliest such last dependent (or the
+    /// end, when none is pending) bounds the search. Shared by both walks.
+    #[inline]
+    fn deadline_after(&self, justified: u32, pending: u32, deadline: i32) -> i32 {
+        if justified == pending {
+            return deadline;
+        }
+        let mut after = self.nothing_pending;
+        let mut p = justified;
+        while p != 0 {
+            after = after.min(self.shape.last_dep[p.trailing_zeros() as usize & (MAX_CAND - 1)]);
+            p &= p - 1;
+        }
+        after
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn walk<F: FnMut(u64, i32, u64, &[u8]) -> bool>(
         &mut self,
@@ -206,15 +223,7 @@ impl Walker<'_> {
             let bit = 1u64 << (pos & 63);
             let now_open = open | shape.deps[j];
             let justified = pending & !shape.need[j];
-            let mut after = deadline;
-            if justified != pending {
-                after = self.nothing_pending;
-                let mut p = justified;
-                while p != 0 {
-                    after = after.min(shape.last_dep[p.trailing_zeros() as usize & (MAX_CAND - 1)]);
-                    p &= p - 1;
-                }
-            }
+            let after = self.deadline_after(justified, pending, deadline);
             if low & self.killable != 0 {
                 // the options of the roll that fit in the dice left, in the same order
                 let (start, len) = self.ranges[self.pos_req[(pos & 63) as usize] as usize];
@@ -323,15 +332,7 @@ impl Walker<'_> {
             let pos = shape.pos[j];
             let now_open = open | shape.deps[j];
             let justified = pending & !shape.need[j];
-            let mut after = deadline;
-            if justified != pending {
-                after = self.nothing_pending;
-                let mut p = justified;
-                while p != 0 {
-                    after = after.min(shape.last_dep[p.trailing_zeros() as usize & (MAX_CAND - 1)]);
-                    p &= p - 1;
-                }
-            }
+            let after = self.deadline_after(justified, pending, deadline);
             if low & self.killable != 0 {
                 let killed = killed | 1u64 << (pos & 63);
                 let (start, len) = self.ranges[self.pos_req[(pos & 63) as usize] as usize];
