@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, make_dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,11 @@ class Setting:
     maximum: float | None = None
     # A name for each value where the game has one (Oh no's levels): the one place it is stated.
     labels: dict[Any, str] | None = field(default=None, compare=False, hash=False)
+    # Where the default follows other settings (Space Alert's figures follow its players): the
+    # value from the other resolved settings when the user did not set this one; `default` is then
+    # what it is with every other setting at its default.
+    follows: Callable[[dict[str, Any]], Any] | None = field(default=None, compare=False, hash=False)
+    follows_help: str = ""
 
     def label(self, value: Any) -> str:
         """The value with its name, if it has one ("1 (Private McEasy)")."""
@@ -82,6 +87,8 @@ class Setting:
         else:
             allowed = self.type
         default = "built-in" if self.default is None else self.default
+        if self.follows is not None:
+            default = f"{default}; {self.follows_help}" if self.follows_help else default
         return f"{self.name}={allowed} (default {default})"
 
 
@@ -175,7 +182,7 @@ class Engine:
         if isinstance(settings, kind):
             return settings
         given = {k: v for k, v in (settings or {}).items() if v is not None}
-        return kind(**given)
+        return kind(**fill_followers(self, given))
 
     def play(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:
         """Play one whole game; a pure function of its arguments."""
@@ -272,6 +279,16 @@ class Cell:
         return f"c{self.index:03d}"
 
 
+def fill_followers(engine: Engine, given: dict[str, Any]) -> dict[str, Any]:
+    """`given` with each unset setting whose default follows others filled in from them (the
+    others at their defaults where unset too)."""
+    missing = [s for s in engine.settings if s.follows is not None and given.get(s.name) is None]
+    if not missing:
+        return given
+    full = {s.name: s.default for s in engine.settings if s.follows is None} | given
+    return given | {s.name: s.follows(full) for s in missing}
+
+
 def resolve_settings(engine: Engine, given: dict[str, Any], where: str) -> dict[str, Any]:
     """Check names and values against the game's declarations and fill in defaults."""
     declared = {s.name: s for s in engine.settings}
@@ -281,11 +298,12 @@ def resolve_settings(engine: Engine, given: dict[str, Any], where: str) -> dict[
             raise UserError(f"{where}: unknown setting '{key}' for {engine.id} (settings: {allowed})")
     out: dict[str, Any] = {}
     for name, setting in declared.items():
-        out[name] = (
-            setting.parse(given[name], where)
-            if name in given and given[name] is not None
-            else setting.default
-        )
+        if name in given and given[name] is not None:
+            out[name] = setting.parse(given[name], where)
+        elif setting.follows is None:
+            out[name] = setting.default
+    out = fill_followers(engine, out)
+    out = {name: out[name] for name in declared}  # the declared order
     if "check_settings" in engine.capabilities:  # values allowed alone, not together
         try:
             engine.check_settings(engine.params(out))

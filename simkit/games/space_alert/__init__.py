@@ -75,7 +75,16 @@ class SpaceAlert(Engine):
         Setting("common", "str", "white", "common threat decks", choices=("white", "yellow", "mixed")),
         Setting("serious", "str", "white", "serious threat decks", choices=("white", "yellow", "mixed")),
         Setting("players", "int", 4, "human players (androids complete the crew)", minimum=1, maximum=5),
-        Setting("figures", "int", 4, "figures aboard (humans + androids)", choices=(4, 5)),
+        Setting(
+            "figures",
+            "int",
+            4,
+            "figures aboard (humans + androids)",
+            choices=(4, 5),
+            # five players need five figures: unless the user says otherwise, one per player, at least 4
+            follows=lambda s: max(4, min(5, s["players"])),
+            follows_help="5 with 5 players",
+        ),
         Setting(
             "hands",
             "str",

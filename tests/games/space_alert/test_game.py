@@ -157,6 +157,18 @@ def test_engine_settings_and_players_over_figures():
         resolve_settings(engine, {"mission": "9"}, "test")
 
 
+@pytest.mark.parametrize(("players", "figures"), [(1, 4), (4, 4), (5, 5)])
+def test_figures_follow_the_players_unless_set(players, figures):
+    engine = get_game("space-alert")
+    resolved = resolve_settings(engine, {"players": players}, "test")
+    assert resolved["figures"] == figures
+    assert list(resolved) == [s.name for s in engine.settings]  # declared order, for the manifest
+    assert engine.params({"players": players}).figures == figures  # play() without resolving too
+    assert resolve_settings(engine, {"players": 2, "figures": 5}, "test")["figures"] == 5
+    result = engine.play({"players": 5}, ["scripted"], 1, 0).record
+    assert result["length"] > 0
+
+
 @pytest.mark.parametrize("strategy", ["random", "scripted"])
 @pytest.mark.parametrize(
     "extra",
