@@ -137,6 +137,19 @@ def _points_table(value, path: Path, key: str) -> tuple[int, ...]:
     return tuple(value)
 
 
+def _covers(table: tuple[int, ...], most: int, path: Path, key: str, what: str) -> None:
+    """A City or Border table must give the points of every count the board allows (0 to the
+    number of such cities or border spaces): a shorter table would silently score a full set as
+    one less, which no printed card does."""
+    if len(table) < most + 1:
+        raise _fail(
+            path,
+            key,
+            f"has {len(table)} entries (counts 0-{len(table) - 1}) but the board has "
+            f"{most} {what}: give the points for every count 0-{most}",
+        )
+
+
 def _adjacent(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return (b[0] - a[0], b[1] - a[1]) in DIRECTIONS
 
@@ -349,6 +362,13 @@ def _load_cached(path_text: str) -> Board:
         if str(v) not in city_t:
             raise _fail(path, f"missions.city.{v}", "missing table")
         city_tables[v] = _points_table(city_t[str(v)], path, f"missions.city.{v}")
+        _covers(
+            city_tables[v],
+            sum(1 for c in cities if c.value == v),
+            path,
+            f"missions.city.{v}",
+            f"value-{v} cities",
+        )
     border_t = _table(missions, path, "missions.border", {"source", *BORDER_CARDS})
     sources["border mission tables"] = _source(border_t, path, "missions.border")
     border_tables = {}
@@ -356,6 +376,13 @@ def _load_cached(path_text: str) -> Board:
         if name not in border_t:
             raise _fail(path, f"missions.border.{name}", "missing table")
         border_tables[name] = _points_table(border_t[name], path, f"missions.border.{name}")
+        _covers(
+            border_tables[name],
+            len(borders[name]),
+            path,
+            f"missions.border.{name}",
+            f"spaces on the {name} border",
+        )
     global_t = _table(missions, path, "missions.global", {"source", "parks", "bases", "territory"})
     sources["global mission tables"] = _source(global_t, path, "missions.global")
     tables = {}

@@ -300,11 +300,11 @@ def _as_base(cell, s):
 class RolloutPlayer(MissionsPlayer):
     """Flat Monte Carlo: every open marker of its mandatory placement is tried `rollouts` times;
     each playout copies the table as this seat sees it (the Mothership's hidden order is a fresh
-    shuffle of the undrawn markers), places the disc, and plays the game out with `missions` in its
-    own seat (its power windows included) and `greedy` in the others. Playout j of every candidate
-    uses the same Mothership order and player seeds (common random numbers). A candidate's value is
-    its mean final margin (own total less the best other total, +10 for a win). Powers and
-    Protection as `greedy`."""
+    shuffle of the undrawn markers), places the disc, and plays the game out with `missions` in
+    every seat, its own included (power windows too): the strongest cheap model of the others.
+    Playout j of every candidate uses the same Mothership order and player seeds (common random
+    numbers). A candidate's value is its mean final margin (own total less the best other total,
+    +10 for a win). Powers and Protection as `missions` (inherited)."""
 
     WIN = 10  # a win is worth this many points of margin
     playout = MissionsPlayer  # plays every seat in the playouts
@@ -321,7 +321,7 @@ class RolloutPlayer(MissionsPlayer):
         base = state_from_view(view, rng)
         order = (p - view.first_player) % view.players
         # common random numbers: playout j of every candidate sees the same Mothership order and
-        # the same choices of the greedy players, so candidates are compared as pairs
+        # the same choices of the playout players, so candidates are compared as pairs
         plans = []
         for _ in range(self.rollouts):
             bag = base.bag[:]

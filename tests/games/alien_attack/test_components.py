@@ -122,6 +122,16 @@ FAULTS = [
     ("value = 1,", "value = 3,", ["cities.list", "0 cities of value 1; at least 4"], -1),
     ("2 = [0, 2, 4, 7,", "2 = [0, 2, 1, 7,", ["missions.city.2", "never decreases"]),
     (
+        "5 = [0, 5, 10, 15, 21, 28, 36]",
+        "5 = [0, 5, 10, 15, 21, 28]",
+        ["missions.city.5", "counts 0-5", "6 value-5 cities", "every count 0-6"],
+    ),
+    (
+        "mexico = [0, 2, 4, 7, 10, 14, 18, 23]",
+        "mexico = [0, 2, 4, 7]",
+        ["missions.border.mexico", "7 spaces on the mexico border"],
+    ),
+    (
         '[missions.border]\nsource = "invented"',
         '[missions.border]\nsource = "guessed"',
         ["missions.border.source"],
