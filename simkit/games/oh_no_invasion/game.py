@@ -126,6 +126,11 @@ class View:
     def teleport_partners(self, seat: int | None = None) -> list[int]:
         return rules.teleport_partners(self.comp, self._s, self.seat if seat is None else seat)
 
+    def counter_helpers(self, alien: int) -> list[int]:
+        """Teleporter partners who hold a weapon countering this kamikaze: with no declining
+        (RULINGS §2) they say so at every level, the cards stay hidden at level 3."""
+        return rules.counter_helpers(self.comp, self._s, self.seat, self.comp.spawn_colour[alien])
+
     # --- the Spawnmonster and the piles (public) ---
     @property
     def shield_count(self) -> int:
@@ -301,23 +306,31 @@ class Game:
     # --- the Resistance deck -----------------------------------------------------------------
 
     def _draw_resistance(self, seat: int, count: int) -> list[int]:
-        """[Action phase] draw; an empty deck is remade from the shuffled discards."""
+        """[Action phase] draw; the deck is remade from the shuffled discards the moment it runs
+        out (or, if there were none then, at the next draw)."""
         s = self.state
         got = []
         for _ in range(count):
-            if not s.deck:
-                if not s.discard:
+            if not s.deck:  # it ran out with no discards to remake it from: try again now
+                self._remake_resistance()
+                if not s.deck:
                     break
-                s.deck = s.discard
-                s.discard = []
-                shuffle(self.streams.resistance, s.deck)
-                self.stats["resistance_reshuffles"] += 1
-                self._emit("reshuffle_resistance", cards=len(s.deck))
             card = s.deck.pop()
             s.hands[seat].append(card)
             got.append(card)
+            if not s.deck:  # remade the moment it runs out, not at the next draw (RULINGS §2)
+                self._remake_resistance()
         self.stats["cards_drawn"] += len(got)
         return got
+
+    def _remake_resistance(self) -> None:
+        s = self.state
+        if s.discard:
+            s.deck = s.discard
+            s.discard = []
+            shuffle(self.streams.resistance, s.deck)
+            self.stats["resistance_reshuffles"] += 1
+            self._emit("reshuffle_resistance", cards=len(s.deck))
 
     def _discard_from_hand(self, seat: int, cards) -> None:
         hand = self.state.hands[seat]
@@ -749,6 +762,13 @@ class Game:
             a, b = what
             if a not in hand or b not in hand or not rules.morph_pair_ok(comp, a, b):
                 raise self._violation(decision, who, f"{what!r} are not two hand cards of one colour or type")
+            if not strike and not rules.morph_counter_allowed(comp, hand, colour):
+                raise self._violation(
+                    decision,
+                    who,
+                    f"holds a {comp.colours[colour]} weapon: the Morph-box counters only "
+                    "a colour with no weapon in hand (RULINGS §2)",
+                )
             self.stats["morph_box_uses"] += 1
             return [a, b], colour
         raise self._violation(decision, who, f"{answer!r}: use 'weapon' or 'morph'")
@@ -761,6 +781,8 @@ class Game:
         if s.spawn_deck:
             card = s.spawn_deck.pop()
             s.flying = card
+            if not s.spawn_deck:  # remade at once, before this kamikaze is discarded (RULINGS §2)
+                self._reshuffle_spawn()
             self.stats["kamikazes"] += 1
             colour = comp.spawn_colour[card]
             if self.log is not None:
@@ -780,6 +802,11 @@ class Game:
                 answer = self.players[helper].help_counter(self._view(helper), card, seat)
                 self.stats["teleport_helps"] += answer is not None
             used = self._use("help_counter" if who != seat else "counter", who, answer, colour, False)
+            if used is None:  # no declining (RULINGS §2): whoever can counter, counters
+                if who != seat and rules.counter_cards(comp, s.hands[who], colour):
+                    raise self._violation("help_counter", who, "declines to counter with a weapon it holds")
+                if rules.can_counter(comp, s, seat, colour):
+                    raise self._violation("counter", seat, "can counter this kamikaze but does not")
             s.flying = -1
             s.spawn_discard.append(card)
             if used is None:
@@ -808,7 +835,12 @@ class Game:
             answer = self.players[helper].help_strike(self._view(helper), seat)
             self.stats["teleport_helps"] += answer is not None
         used = self._use("help_strike" if who != seat else "strike", who, answer, MONSTER, True)
-        if used is None:
+        if used is None:  # no declining (RULINGS §2): a player holding a weapon that can strike does
+            shield_colours = {comp.spawn_colour[c] for c in s.shields}
+            for p in dict.fromkeys((who, seat)):
+                if rules.strike_weapons(comp, s.hands[p], shield_colours):
+                    what = "help_strike" if p != seat else "strike"
+                    raise self._violation(what, p, "holds a weapon that can strike but does not")
             if self.log is not None:
                 self._emit("no_strike", player=self._seat(seat))
             return

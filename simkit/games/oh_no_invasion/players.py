@@ -69,17 +69,43 @@ class Player:
     def attack(self, view: View, target: int):
         return ((), ())
 
+    # No declining (RULINGS §2): the quietest legal counter or strike is the first one there is.
     def counter(self, view: View, alien: int):
-        return None
+        helpers = view.counter_helpers(alien)
+        return first_counter(view, alien) or (("help", helpers[0]) if helpers else None)
 
     def help_counter(self, view: View, alien: int, seat: int):
-        return None
+        return first_counter(view, alien)
 
     def strike(self, view: View):
-        return None
+        return first_strike(view)
 
     def help_strike(self, view: View, seat: int):
+        return first_strike(view)
+
+
+def first_counter(view: View, alien: int):
+    """The first of the player's own counters to a kamikaze: a weapon of its colour, else a
+    Morph-box pair; None when it has neither."""
+    comp, colour = view.comp, view.comp.spawn_colour[alien]
+    cards = rules.counter_cards(comp, view.hand, colour)
+    if cards:
+        return ("weapon", cards[0])
+    pairs = rules.morph_pairs(comp, view.hand) if view.working(view.seat, MORPH_BOX) else []
+    return ("morph", pairs[0]) if pairs else None
+
+
+def first_strike(view: View):
+    """The first weapon strike the player can make (a Shield alien of its colour, or black on the
+    first Shield alien, or the Spawnmonster when none is left); None when it holds none."""
+    comp, shields = view.comp, view.shields
+    cards = rules.strike_weapons(comp, view.hand, set(shields))
+    if not cards:
         return None
+    if not shields:
+        return ("weapon", cards[0], MONSTER)
+    colour = comp.res_colour[cards[0]]
+    return ("weapon", cards[0], colour if colour in shields else shields[0])
 
 
 class RandomPlayer(Player):
@@ -143,19 +169,26 @@ class RandomPlayer(Player):
         return (tuple(plays), tuple(morphs))
 
     def _means(self, view: View, colour: int) -> list:
+        """Own counters: the weapons of the colour, else (Morph-box) the pairs."""
         comp = view.comp
         out: list = [("weapon", c) for c in rules.counter_cards(comp, view.hand, colour)]
-        if view.working(view.seat, MORPH_BOX):
+        if not out and view.working(view.seat, MORPH_BOX):
             out += [("morph", p) for p in rules.morph_pairs(comp, view.hand)]
         return out
 
+    # No declining (RULINGS §2): uniform over the ways to counter or strike when there is one.
     def counter(self, view: View, alien: int):
-        options = [None, *self._means(view, view.comp.spawn_colour[alien])]
-        options += [("help", p) for p in view.teleport_partners()]
+        options = self._means(view, view.comp.spawn_colour[alien])
+        options += [("help", p) for p in view.counter_helpers(alien)]
+        if not options:  # only a partner's Morph-box could help: asking is a free choice
+            options = [None, *(("help", p) for p in view.teleport_partners())]
         return self.rng.choice(options)
 
     def help_counter(self, view: View, alien: int, seat: int):
-        return self.rng.choice([None, *self._means(view, view.comp.spawn_colour[alien])])
+        colour = view.comp.spawn_colour[alien]
+        if rules.counter_cards(view.comp, view.hand, colour):
+            return self.rng.choice(self._means(view, colour))
+        return self.rng.choice([None, *self._means(view, colour)])
 
     def _strikes(self, view: View) -> list:
         comp = view.comp
@@ -171,14 +204,28 @@ class RandomPlayer(Player):
             out += [("morph", p, s) for p in rules.morph_pairs(comp, hand) for s in shields]
         return out
 
+    def _strike_helpers(self, view: View) -> list:
+        """Level 0 only: partners who hold a weapon that can hit a Shield alien (open hands)."""
+        if view.level != 0 or not view.shields:
+            return []
+        shields = set(view.shields)
+        return [
+            ("help", p)
+            for p in view.teleport_partners()
+            if rules.strike_weapons(view.comp, view.hand_of(p), shields)
+        ]
+
     def strike(self, view: View):
-        options = [None, *self._strikes(view)]
-        if view.level == 0 and view.shields:
-            options += [("help", p) for p in view.teleport_partners()]
+        options = [*self._strikes(view), *self._strike_helpers(view)]
+        if not rules.strike_weapons(view.comp, view.hand, set(view.shields)):
+            options.insert(0, None)  # only a Morph-box strike or a partner's: a free choice
         return self.rng.choice(options)
 
     def help_strike(self, view: View, seat: int):
-        return self.rng.choice([None, *self._strikes(view)])
+        options = self._strikes(view)
+        if not rules.strike_weapons(view.comp, view.hand, set(view.shields)):
+            options.insert(0, None)
+        return self.rng.choice(options)
 
 
 class Crew(Player):
@@ -467,17 +514,17 @@ class Crew(Player):
 
     def counter(self, view: View, alien: int):
         """Own weapon of the colour; else a Teleporter partner's weapon; else own Morph-box (two
-        cards); else a partner's Morph-box. At level 3 a partner is asked blindly."""
+        cards); else a partner's Morph-box. At level 3 a partner that says it holds such a weapon,
+        else one is asked blindly (for its Morph-box)."""
         colour = view.comp.spawn_colour[alien]
         own = self._own_counter(view, colour, morph=False)
         if own is not None:
             return own
+        helpers = view.counter_helpers(alien)  # at level 3 too: a partner holding one says so
+        if helpers:
+            return ("help", helpers[0])
         partners = view.teleport_partners()
         comp = view.comp
-        if view.open_hands:
-            for p in partners:
-                if rules.counter_cards(comp, view.hand_of(p), colour):
-                    return ("help", p)
         own = self._own_counter(view, colour)
         if own is not None:
             return own

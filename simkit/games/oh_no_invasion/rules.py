@@ -5,6 +5,7 @@ from __future__ import annotations
 from simkit.games.oh_no_invasion.components import (
     BLACK,
     HUB,
+    MORPH_BOX,
     SABOTALIEN,
     TELEPORTER,
     WEAPON,
@@ -94,6 +95,38 @@ def morph_pair_ok(comp: Components, a: int, b: int) -> bool:
 def morph_pairs(comp: Components, hand: list[int] | tuple[int, ...]) -> list[tuple[int, int]]:
     h = list(hand)
     return [(a, b) for i, a in enumerate(h) for b in h[i + 1 :] if morph_pair_ok(comp, a, b)]
+
+
+# --- the Final Conflict: no declining (RULINGS §2) -------------------------------------------
+
+
+def counter_helpers(comp: Components, state: State, seat: int, colour: int) -> list[int]:
+    """Teleporter partners of `seat` holding a weapon that counters a kamikaze of `colour`: the
+    help `seat` can count on (a partner so asked must counter)."""
+    return [p for p in teleport_partners(comp, state, seat) if counter_cards(comp, state.hands[p], colour)]
+
+
+def morph_counter_allowed(comp: Components, hand: list[int] | tuple[int, ...], colour: int) -> bool:
+    """The Morph-box counters only a kamikaze of a colour its owner holds no weapon for."""
+    return not counter_cards(comp, hand, colour)
+
+
+def can_counter(comp: Components, state: State, seat: int, colour: int) -> bool:
+    """Whether `seat` can counter a kamikaze of `colour` (then it must): a weapon of that colour,
+    a working Morph-box with a pair, or a Teleporter partner holding such a weapon."""
+    hand = state.hands[seat]
+    if counter_cards(comp, hand, colour) or counter_helpers(comp, state, seat, colour):
+        return True
+    return bool(working(comp, state, seat, MORPH_BOX) and morph_pairs(comp, hand))
+
+
+def strike_weapons(comp: Components, hand: list[int] | tuple[int, ...], shield_colours) -> list[int]:
+    """Weapons in `hand` that can strike (then the player must): one of a Shield alien's colour or
+    black, or with no Shield alien left any weapon (the Spawnmonster)."""
+    rc = comp.res_colour
+    if not shield_colours:
+        return weapons(comp, hand)
+    return [c for c in weapons(comp, hand) if rc[c] == BLACK or rc[c] in shield_colours]
 
 
 def attack_error(comp: Components, hand: list[int], plan, morph_uses: int) -> str | None:

@@ -122,8 +122,9 @@ def place_shields(state: State, *colours: str) -> None:
 
 class Scripted(Player):
     """Answers each decision from `answers` (a value, or a list used in order); records every
-    call as (method, seat, args). Unscripted decisions take the base Player's quiet answer,
-    except `action`, which ends after the first Draw."""
+    call as (method, seat, args). Unscripted decisions take the base Player's quiet answer (for a
+    counter or a strike the first legal one: no declining), except `action`, which ends after the
+    first Draw."""
 
     def __init__(self, **answers) -> None:
         super().__init__(random.Random(0))
@@ -166,16 +167,16 @@ class Scripted(Player):
         return self._answer("attack", view, (target,), ((), ()))
 
     def counter(self, view, alien):
-        return self._answer("counter", view, (alien,), None)
+        return self._answer("counter", view, (alien,), super().counter(view, alien))
 
     def help_counter(self, view, alien, seat):
-        return self._answer("help_counter", view, (alien, seat), None)
+        return self._answer("help_counter", view, (alien, seat), super().help_counter(view, alien, seat))
 
     def strike(self, view):
-        return self._answer("strike", view, (), None)
+        return self._answer("strike", view, (), super().strike(view))
 
     def help_strike(self, view, seat):
-        return self._answer("help_strike", view, (seat,), None)
+        return self._answer("help_strike", view, (seat,), super().help_strike(view, seat))
 
 
 def make_game(state: State, players=None, log=None) -> game.Game:

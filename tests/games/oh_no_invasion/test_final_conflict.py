@@ -201,6 +201,102 @@ def test_empty_spawn_deck_is_remade_from_the_discarded_aliens():
     check_state(state)
 
 
+def test_the_spawn_deck_is_remade_the_moment_its_last_card_goes_kamikaze():
+    # RULINGS §2: remade at once, before the kamikaze itself is discarded
+    state = fc_table()
+    kamikaze = state.spawn_deck[-1]
+    state.spawn_discard.extend(state.spawn_deck[:-1])
+    state.spawn_deck[:] = [kamikaze]
+    discarded = len(state.spawn_discard)
+    give(state, 0, "green rocket")
+    g = make_game(state)
+    g.final_conflict_turn(0)
+    assert g.stats["spawn_reshuffles"] == 1 and len(state.spawn_deck) == discarded
+    assert state.spawn_discard == [kamikaze] and state.alive[0]
+    check_state(state)
+
+
+# --- No declining (RULINGS §2): strategies choose how, never whether -----------------------------
+
+
+def test_a_player_holding_a_weapon_of_the_colour_must_counter():
+    state = fc_table()
+    give(state, 0, "green rocket")
+    g = make_game(state, [Scripted(counter=None), Scripted(), Scripted()])
+    with pytest.raises(RuleViolation, match=r"counter \(P1\): can counter this kamikaze but does not"):
+        g.final_conflict_turn(0)
+
+
+def test_a_player_with_a_working_morph_box_and_a_pair_must_counter():
+    state = fc_table()
+    build(state, 0, "Morph-box (yellow)")
+    give(state, 0, "red cannon", "blue cannon")
+    g = make_game(state, [Scripted(counter=None), Scripted(), Scripted()])
+    with pytest.raises(RuleViolation, match="can counter this kamikaze but does not"):
+        g.final_conflict_turn(0)
+
+
+def test_the_morph_box_counters_only_a_colour_without_a_weapon_in_hand():
+    state = fc_table()
+    build(state, 0, "Morph-box (yellow)")
+    give(state, 0, "green rocket", "red cannon", "blue cannon")
+    p1 = Scripted(counter=("morph", (res("red cannon"), res("blue cannon"))))
+    g = make_game(state, [p1, Scripted(), Scripted()])
+    with pytest.raises(RuleViolation, match="Morph-box counters only a colour with no weapon in hand"):
+        g.final_conflict_turn(0)
+
+
+def test_a_partner_holding_the_weapon_makes_the_counter_possible_and_must_help():
+    state = fc_table()
+    build(state, 0, "Teleporter (yellow)")
+    build(state, 2, "Teleporter (green)")
+    give(state, 2, "green cannon")
+    g = make_game(state, [Scripted(counter=None), Scripted(), Scripted()])
+    with pytest.raises(RuleViolation, match=r"counter \(P1\): can counter"):
+        g.final_conflict_turn(0)  # P1 cannot decline: P3's weapon is a counter it can make
+    state = fc_table()
+    build(state, 0, "Teleporter (yellow)")
+    build(state, 2, "Teleporter (green)")
+    give(state, 2, "green cannon")
+    g = make_game(state, [Scripted(counter=("help", 2)), Scripted(), Scripted(help_counter=None)])
+    with pytest.raises(RuleViolation, match=r"help_counter \(P3\): declines to counter with a weapon"):
+        g.final_conflict_turn(0)
+
+
+@pytest.mark.parametrize("level", [1, 3])
+def test_the_default_answers_counter_through_a_partner_who_says_it_holds_the_weapon(level):
+    # level 3: hands are hidden, but a partner holding the weapon says so (view.counter_helpers)
+    state = fc_table(level=level)
+    build(state, 0, "Teleporter (yellow)")
+    build(state, 1, "Teleporter (pink)")
+    build(state, 2, "Teleporter (green)")
+    give(state, 2, "green cannon")
+    g = make_game(state)
+    g.final_conflict_turn(0)
+    assert state.alive[0] and state.hands[2] == [] and g.stats["teleport_helps"] == 1
+
+
+@pytest.mark.parametrize(
+    ("shields", "card"), [(("red",), "red cannon"), (("red",), "black bomb"), ((), "blue bomb")]
+)
+def test_a_player_holding_a_weapon_that_can_strike_must_strike(shields, card):
+    state = fc_table(shields=shields)
+    give(state, 0, "green rocket", card)
+    p1 = Scripted(counter=("weapon", res("green rocket")), strike=None)
+    g = make_game(state, [p1, Scripted(), Scripted()])
+    with pytest.raises(RuleViolation, match=r"strike \(P1\): holds a weapon that can strike"):
+        g.final_conflict_turn(0)
+
+
+def test_a_weapon_of_another_colour_need_not_strike_a_shield():
+    state = fc_table(shields=("red",))
+    give(state, 0, "green rocket", "blue bomb")
+    p1 = Scripted(counter=("weapon", res("green rocket")), strike=None)
+    g = make_game(state, [p1, Scripted(), Scripted()])
+    g.final_conflict_turn(0)
+    assert len(state.shields) == 1 and state.hands[0] == [res("blue bomb")]
+
+
 def test_calling_at_the_start_of_the_turn_faces_the_first_kamikaze_at_once():
     state = table(3)
     on_top(state, invaders("green")[0])

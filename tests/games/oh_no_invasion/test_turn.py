@@ -116,6 +116,36 @@ def test_empty_resistance_deck_is_remade_from_the_discards():
     check_state(state)
 
 
+def test_the_resistance_deck_is_remade_the_moment_it_runs_out_not_at_the_next_draw():
+    # RULINGS §2: draw the last card -> the discards are shuffled into a new deck at once, so a
+    # card discarded afterwards waits in the discard pile
+    state = table(3)
+    state.discard.extend(state.deck[:-1])
+    state.deck[:] = state.deck[-1:]
+    last = state.deck[0]
+    before = len(state.discard)
+    g = make_game(state)
+    assert g._draw_resistance(0, 1) == [last]
+    assert len(state.deck) == before and state.discard == [] and g.stats["resistance_reshuffles"] == 1
+    g._discard_from_hand(0, [last])
+    assert state.discard == [last] and last not in state.deck
+    check_state(state)
+
+
+def test_a_deck_that_ran_out_with_no_discards_is_remade_at_the_next_draw():
+    state = table(3)
+    state.discard.extend(state.deck[:-1])
+    state.deck[:] = state.deck[-1:]
+    state.hands[1].extend(state.discard)  # nothing in the discards when the deck runs out
+    state.discard.clear()
+    g = make_game(state)
+    g._draw_resistance(0, 1)
+    assert state.deck == [] and g.stats["resistance_reshuffles"] == 0
+    g._discard_from_hand(1, state.hands[1][:3])
+    assert len(g._draw_resistance(0, 1)) == 1 and g.stats["resistance_reshuffles"] == 1
+    check_state(state)
+
+
 # --- Catalyst ----------------------------------------------------------------------------------------
 
 
