@@ -50,7 +50,7 @@ EFFECT_OPS = frozenset(
         "grow_up", "attack_players_present", "double_damage_zone", "double_damage_all",
         "energy_leak", "shield_leak", "reactor_leak", "knockout_with_bots",
         "knockout_at_stations", "knockout_aboard_red_blue", "knockout_without_bots", "seek",
-        "drain_white_reactor", "delay_at_stations",
+        "drain_white_reactor", "delay_at_stations", "contaminate",
     }
 )  # fmt: skip
 # Ops that need an amount n.

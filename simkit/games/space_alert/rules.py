@@ -236,6 +236,8 @@ class Resolver:
                 self.emit("slimed", figure=f, station=STATION_NAMES[station])
                 self.delay(f, st.turn + 1)
                 break
+        if station in st.contaminated:
+            self.knock_out(f, st.contaminated[station])
 
     def player_action(self, f: int) -> None:
         st = self.st
@@ -249,8 +251,8 @@ class Resolver:
                 self.space_heroic = card == HBB
                 self.emit("interceptors_stay", figure=f, heroic=card == HBB)
                 return
-            st.pos[f] = UPPER_RED
             self.emit("interceptors_return", figure=f)
+            self.move_to(f, UPPER_RED)
             if card != EMPTY:
                 st.delayed_at[f] = 0
                 self.delay(f, t)
@@ -779,16 +781,20 @@ class Resolver:
         elif op == "double_damage_all":
             st.damage_mult = [2, 2, 2]
         elif op == "energy_leak":
-            for zz in range(3):
-                st.shield[zz] = min(st.shield_cap[zz], st.shield[zz] + st.reactor[zz])
-                st.reactor[zz] = 0
+            # its zone's reactor empties into its shield; what the shield cannot hold leaks as damage
+            moved = max(0, min(st.reactor[z], st.shield_cap[z] - st.shield[z]))
+            leaked = st.reactor[z] - moved
+            st.shield[z] += moved
+            st.reactor[z] = 0
+            self.internal_attack(th, z, leaked)
         elif op == "shield_leak":
-            for zz in range(3):
-                if st.shield[zz] > 0:
-                    self.internal_attack(th, zz, 1)
+            leaked, st.shield[z] = st.shield[z], 0
+            self.internal_attack(th, z, leaked)
         elif op == "reactor_leak":
+            # "every reactor": each leaks its energy as damage to its own zone
             for zz in range(3):
-                self.internal_attack(th, zz, st.reactor[zz])
+                leaked, st.reactor[zz] = st.reactor[zz], 0
+                self.internal_attack(th, zz, leaked)
         elif op == "knockout_with_bots":
             for f in range(len(st.pos)):
                 if st.pos[f] != SPACE and st.carry[f] >= 0:
@@ -813,6 +819,12 @@ class Resolver:
                 self.move_internal(th, best[0])
         elif op == "drain_white_reactor":
             st.reactor[1] = max(0, st.reactor[1] - n)
+        elif op == "contaminate":
+            # Z knocks out the figures there, and the stations stay contaminated for the mission
+            for f in self.figures_at(th.stations):
+                self.knock_out(f, th.card.id)
+            for s in th.stations:
+                st.contaminated[s] = th.card.id
         elif op == "delay_at_stations":
             for f in self.figures_at(th.stations):
                 self.delay(f, st.turn + 1)
@@ -842,8 +854,8 @@ class Resolver:
         else:
             for f in range(len(st.pos)):
                 if st.pos[f] == SPACE:
-                    st.pos[f] = UPPER_RED
                     self.emit("interceptors_return", figure=f)
+                    self.move_to(f, UPPER_RED)
         self.compute_damage()
         self.threat_actions()
         if st.rocket_track[0]:

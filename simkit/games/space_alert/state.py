@@ -79,6 +79,7 @@ class State:
         "heavy", "light", "pulse_range", "lift_damaged", "tiles", "tile_stacks", "bots_at",
         "bots_disabled", "computer", "visual", "damage_mult", "pos", "knocked", "carry", "plans",
         "delayed_at", "threats", "broken", "boost", "lost", "end_reason", "humans", "culprit",
+        "contaminated",
     )  # fmt: skip
 
     def copy(self) -> State:
@@ -90,6 +91,7 @@ class State:
         other.plans = [p[:] for p in self.plans]
         other.threats = [t.copy() for t in self.threats]
         other.broken = set(self.broken)
+        other.contaminated = dict(self.contaminated)
         return other
 
 
@@ -131,6 +133,7 @@ def new_state(
     st.delayed_at = [0] * figures
     st.threats = []
     st.broken = set()
+    st.contaminated = {}  # station -> card id: entering it knocks a figure out (Contamination's Z)
     st.boost = 0  # scouts whose X is in force (+1 to the other external threats' attacks)
     st.lost = False
     st.end_reason = "survived"

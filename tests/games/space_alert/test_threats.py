@@ -158,9 +158,10 @@ ROWS = [
     ("SI1-03", "y", figures_at(UW, UW, LW, LR), lambda st, th: th.stations == [UW] and tiles(st) == [0, 2, 0]),
     ("SI1-04", "x", nothing, lambda st, th: st.damage_mult == [2, 1, 1]),
     ("SI1-04", "y", nothing, lambda st, th: st.damage_mult == [2, 2, 2]),
-    ("SI1-05", "x", nothing, lambda st, th: st.shield == [2, 3, 2] and st.reactor == [0, 0, 0]),
-    ("SI1-05", "y", nothing, lambda st, th: tiles(st) == [1, 1, 1]),
-    ("SI1-05", "z", nothing, lambda st, th: tiles(st) == [2, 3, 2]),
+    ("SI1-05", "x", nothing, lambda st, th: st.shield == [1, 3, 1] and st.reactor == [2, 0, 2] and tiles(st) == [0, 1, 0]),  # 3 into 1/3: 1 leaks
+    ("SI1-05", "x", lambda st, th: st.shield.__setitem__(1, 4), lambda st, th: st.shield[1] == 4 and tiles(st) == [0, 3, 0]),  # above capacity (B+1): all 3 leak
+    ("SI1-05", "y", lambda st, th: st.shield.__setitem__(1, 3), lambda st, th: st.shield == [1, 0, 1] and tiles(st) == [0, 3, 0]),
+    ("SI1-05", "z", nothing, lambda st, th: tiles(st) == [2, 3, 2] and st.reactor == [0, 0, 0]),
     ("SI1-06", "x", lambda st, th: st.carry.__setitem__(1, 0), lambda st, th: st.knocked[:2] == [False, True] and st.bots_disabled[0]),
     ("SI1-06", "y", figures_at(UB, LR, LB), lambda st, th: st.knocked[:3] == [True, True, False]),
     ("SI1-06", "z", figures_at(UB, UW, LR, 6), lambda st, th: st.knocked[:4] == [True, False, True, False]),
@@ -177,7 +178,7 @@ ROWS = [
     ("SI2-03", "z", nothing, lambda st, th: tiles(st) == [3, 3, 3]),
     ("SI2-04", "x", figures_at(UR, LB, UW), lambda st, th: [st.plans[f][2] for f in range(3)] == [EMPTY, EMPTY, card_code("A")]),
     ("SI2-04", "y", nothing, lambda st, th: tiles(st) == [2, 0, 2]),
-    ("SI2-04", "z", figures_at(UR, LW), lambda st, th: st.knocked[:2] == [True, False]),
+    ("SI2-04", "z", figures_at(UR, LW), lambda st, th: st.knocked[:2] == [True, False] and sorted(st.contaminated) == [UR, UB, LR, LB]),
     ("SI2-05", "x", nothing, lambda st, th: th.speed == 5),
     ("SI2-05", "y", nothing, lambda st, th: th.speed == 5),
 ]  # fmt: skip

@@ -1,0 +1,70 @@
+"""Resolutions checked against the community's C# resolver (issue 17 point 4): the issue's own
+reproductions as plan files, with the outcome the card text gives, and the points where simkit
+keeps its reading against that resolver (RULES.md, "Readings where sources disagree")."""
+
+from __future__ import annotations
+
+from simkit.games.space_alert import resolver
+
+IDLE = ["-"] * 12
+TILES = '["structural", "gravolift", "reactor", "shield", "heavy_laser", "lower_cannon"]'
+
+
+def resolve(tmp_path, threats: list[str], figures: list[list[str]]) -> tuple[list[dict], dict]:
+    """Resolve a plan: `threats` as TOML inline tables, four figures' 12 cards, fixed tiles."""
+    rows = ",\n".join("  [" + ", ".join(f'"{c}"' for c in row) + "]" for row in figures)
+    text = (
+        "[mission]\nthreats = [" + ", ".join(threats) + "]\n"
+        f"[plans]\nfigures = [\n{rows}\n]\n"
+        f"[tiles]\nred = {TILES}\nwhite = {TILES}\nblue = {TILES}\n"
+    )
+    path = tmp_path / "plan.toml"
+    path.write_text(text)
+    return resolver.resolve_file(path)
+
+
+def find(log, event, turn=None, **match):
+    return [
+        e
+        for e in log
+        if e["event"] == event
+        and (turn is None or e["turn"] == turn)
+        and all(e.get(k) == v for k, v in match.items())
+    ]
+
+
+def test_contamination_knocks_out_a_figure_entering_a_contaminated_station_after_z(tmp_path):
+    # SI2-04 at T1 on turn 1 (Z on turn 5); the figure maintains the computer, then moves red on
+    # turn 7: "Z knock out + lasting effect", so it is knocked out entering upper red.
+    card = ["C", "-", "-", "-", "-", "-", "red", "-", "-", "-", "-", "-"]
+    log, result = resolve(
+        tmp_path,
+        ['{ turn = 1, threat = "SI2-04", zone = "internal", trajectory = "T1" }'],
+        [card, IDLE, IDLE, IDLE],
+    )
+    assert find(log, "threat_action", 5, threat="SI2-04", action="Z")
+    assert find(log, "knocked_out", 7, figure=0, by="SI2-04")
+    assert result["knocked_out"] == 1 and result["score"] == 6 - 2  # survived 6, one figure out
+
+
+def test_contamination_before_z_does_not_knock_out_newcomers(tmp_path):
+    card = ["red", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-"]  # enters upper red on turn 1
+    log, result = resolve(
+        tmp_path,
+        ['{ turn = 1, threat = "SI2-04", zone = "internal", trajectory = "T1" }'],
+        [card, IDLE, IDLE, IDLE],
+    )
+    assert find(log, "knocked_out", 5, figure=0, by="SI2-04")  # knocked out by Z itself, not on entering
+    assert not find(log, "knocked_out", 1)
+
+
+def test_crossed_wires_x_and_y_leak_in_its_own_zone_z_in_every_zone(tmp_path):
+    # SI1-05 at T3 on turn 1 (X turn 2, Y turn 3, Z turn 4), no cards played. X: the white reactor
+    # (3) fills the white shield (1 of 3) and the block it cannot hold leaks: 1 white. Y: the white
+    # shield's 3 blocks leak: 3 white. Z: every reactor leaks into its own zone: red 2, blue 2.
+    log, result = resolve(
+        tmp_path, ['{ turn = 1, threat = "SI1-05", zone = "internal", trajectory = "T3" }'], [IDLE] * 4
+    )
+    attacks = [(e["turn"], e["zone"], e["strength"]) for e in find(log, "internal_attack") if e["strength"]]
+    assert attacks == [(2, "white", 1), (3, "white", 3), (4, "red", 2), (4, "blue", 2)]
+    assert result["won"] and result["tiles"] == [2, 4, 2]
