@@ -5,7 +5,10 @@ keeps its reading against that resolver (RULES.md, "Readings where sources disag
 from __future__ import annotations
 
 from simkit.games.space_alert import resolver
+from simkit.games.space_alert.state import SURVIVED, card_code
+from tests.games.space_alert.helpers import events, make, plan, put
 
+UR, UW, UB, LR, LW, LB = range(6)
 IDLE = ["-"] * 12
 TILES = '["structural", "gravolift", "reactor", "shield", "heavy_laser", "lower_cannon"]'
 
@@ -68,3 +71,49 @@ def test_crossed_wires_x_and_y_leak_in_its_own_zone_z_in_every_zone(tmp_path):
     attacks = [(e["turn"], e["zone"], e["strength"]) for e in find(log, "internal_attack") if e["strength"]]
     assert attacks == [(2, "white", 1), (3, "white", 3), (4, "red", 2), (4, "blue", 2)]
     assert result["won"] and result["tiles"] == [2, 4, 2]
+
+
+# --- where the C# resolver differs and simkit keeps its reading (pinned here) ----------------
+# Also pinned elsewhere: a threat's delay lands on the next turn (test_threats.py rows SE2-03-x,
+# SE2-03-y, I2-05-y, SI2-04-x); Unstable Warheads appearing with no rocket aboard is destroyed at
+# once (test_threats.py::test_unstable_warheads_without_rockets_is_destroyed_on_appearing).
+
+
+def act(r, turn: int = 1) -> None:
+    r.st.turn = turn
+    for f in range(len(r.st.pos)):
+        r.player_action(f)
+
+
+def test_b_with_the_shield_above_capacity_moves_nothing_back():
+    # B+1 may leave a shield above capacity [RB]; a later B finds no room and moves nothing:
+    # it never pulls energy back into the reactor.
+    st, r = make(plan("B"))
+    st.pos[0] = UR
+    st.reactor[0], st.shield[0] = 1, 3  # red shield capacity 2
+    act(r)
+    assert (st.reactor[0], st.shield[0]) == (1, 3)
+
+
+def test_slime_stops_delaying_after_its_z():
+    st, r = make(plan("lift", "B"))
+    st.pos[0] = UB
+    slime = put(st, "I2-01")  # Slime A in lower blue
+    slime.status = SURVIVED  # its Z has been done: off the board
+    act(r)
+    assert st.pos[0] == LB and st.plans[0][2] == card_code("B")  # not delayed
+
+
+def test_a_teleport_does_not_use_the_gravolift():
+    # the heroic move teleports; the white gravolift stays free for the next user this turn
+    st, r = make(plan("teleport lower white", "A"), plan("lift", "A"))
+    act(r)
+    assert st.pos == [LW, LW]
+    assert st.plans[1][2] == card_code("A") and not events(r, "gravolift_delay")
+
+
+def test_a_teleport_ignores_a_damaged_gravolift():
+    st, r = make(plan("teleport lower white", "A"))
+    st.lift_damaged[1] = True
+    act(r)
+    assert st.pos[0] == LW and st.plans[0][2] == card_code("A")
