@@ -5,7 +5,7 @@ keeps its reading against that resolver (RULES.md, "Readings where sources disag
 from __future__ import annotations
 
 from simkit.games.space_alert import resolver
-from simkit.games.space_alert.state import SURVIVED, card_code
+from simkit.games.space_alert.state import DESTROYED, SURVIVED, card_code
 from tests.games.space_alert.helpers import events, make, plan, put
 
 UR, UW, UB, LR, LW, LB = range(6)
@@ -117,3 +117,21 @@ def test_a_teleport_ignores_a_damaged_gravolift():
     st.lift_damaged[1] = True
     act(r)
     assert st.pos[0] == LW and st.plans[0][2] == card_code("A")
+
+
+# --- readings kept where the sources disagree (RULES.md table) -------------------------------
+
+
+def test_a_plus_one_after_a_plain_a_adds_its_strength():
+    st, r = make(plan("A"), plan("A+1"))
+    st.pos = [UR, UR]
+    act(r)
+    assert st.reactor[0] == 1 and r.fired_heavy[0] == 2  # one shot, one energy, +1 strength
+
+
+def test_one_c_repairs_the_nuclear_device():
+    st, r = make(plan("C"))
+    st.pos[0] = LW
+    th = put(st, "SI2-05")
+    act(r)
+    assert th.status == DESTROYED

@@ -45,6 +45,7 @@ def figures_at(*stations):
 ROWS = [
     # --- external, common white ---
     ("E1-01", "x", nothing, lambda st, th: st.shield == [0, 0, 0] and tiles(st) == [0, 0, 0]),
+    ("E1-01", "y", nothing, lambda st, th: st.shield == [0, 0, 0] and tiles(st) == [0, 0, 0]),  # 1 (not 2: RULES.md)
     ("E1-01", "z", nothing, lambda st, th: tiles(st) == [1, 1, 1]),
     ("E1-02", "z", nothing, lambda st, th: tiles(st) == [2, 0, 0]),  # 2 - 1 shield, doubled
     ("E1-02", "y", lambda st, th: setattr(th, "zone", 2), lambda st, th: tiles(st) == [0, 0, 2]),
@@ -172,6 +173,7 @@ ROWS = [
     ("SI2-01", "z", nothing, lambda st, th: tiles(st) == [0, 0, 3]),
     ("SI2-02", "x", figures_at(UR, UR, UB), lambda st, th: th.stations == [UR]),
     ("SI2-02", "x", figures_at(UR, UB), lambda st, th: th.stations == [UW]),  # tie: stays
+    ("SI2-02", "x", figures_at(UW, UW, UR), lambda st, th: th.stations == [UW]),  # more at home: stays
     ("SI2-02", "z", figures_at(UW, UR), lambda st, th: st.knocked[:2] == [True, False] and tiles(st) == [0, 5, 0]),
     ("SI2-03", "x", nothing, lambda st, th: st.reactor == [2, 1, 2]),
     ("SI2-03", "y", nothing, lambda st, th: st.reactor == [1, 2, 1]),
