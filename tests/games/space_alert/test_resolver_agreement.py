@@ -5,7 +5,7 @@ keeps its reading against that resolver (RULES.md, "Readings where sources disag
 from __future__ import annotations
 
 from simkit.games.space_alert import resolver
-from simkit.games.space_alert.state import DESTROYED, SURVIVED, card_code
+from simkit.games.space_alert.state import DESTROYED, SPACE, SURVIVED, card_code
 from tests.games.space_alert.helpers import events, make, plan, put
 
 UR, UW, UB, LR, LW, LB = range(6)
@@ -135,3 +135,11 @@ def test_one_c_repairs_the_nuclear_device():
     th = put(st, "SI2-05")
     act(r)
     assert th.status == DESTROYED
+
+
+def test_returning_from_the_interceptors_into_a_contaminated_station_knocks_out():
+    st, r = make(plan("-"), plan("teleport upper blue"))
+    st.pos[0] = SPACE
+    st.contaminated = {UR: "SI2-04", UB: "SI2-04"}
+    act(r)
+    assert st.pos == [UR, UB] and st.knocked == [True, True]
