@@ -160,12 +160,13 @@ def mcnemar_p(b_only: int, a_only: int) -> float:
     return math.erfc(abs(b_only - a_only) / math.sqrt(m) / math.sqrt(2))
 
 
-def paired_difference(a_won: np.ndarray, b_won: np.ndarray) -> PairedDifference:
+def paired_difference(a_won: np.ndarray, b_won: np.ndarray, z: float = Z95) -> PairedDifference:
     """B's win rate minus A's, for games that share seeds (element i of each is game i).
 
     The interval is Tango's score interval for paired proportions, with McNemar's p-value;
     `unpaired_*` is Newcombe's hybrid score interval for independent proportions (method 10,
-    1998) of the same two rates, as if the cells had been played on independent seeds.
+    1998) of the same two rates, as if the cells had been played on independent seeds. `z` sets
+    the paired interval's level (1.96: 95 %; larger for a Bonferroni-adjusted one).
     """
     a = np.asarray(a_won, dtype=bool)
     b = np.asarray(b_won, dtype=bool)
@@ -176,7 +177,7 @@ def paired_difference(a_won: np.ndarray, b_won: np.ndarray) -> PairedDifference:
     a_only = int(np.sum(a & ~b))
     b_only = int(np.sum(~a & b))
     wa, wb = wilson(both + a_only, n), wilson(both + b_only, n)
-    low, high = tango_interval(b_only, a_only, n)
+    low, high = tango_interval(b_only, a_only, n, z)
     ulow, uhigh = _newcombe(wb.estimate, wb.low, wb.high, wa.estimate, wa.low, wa.high, 0.0)
     return PairedDifference(
         wb.estimate - wa.estimate, low, high, n, a_only, b_only, ulow, uhigh, mcnemar_p(b_only, a_only)

@@ -227,3 +227,19 @@ def test_calibrating_eight_bit_invaders_answers_with_intervals(tmp_path):
     for c in ranked:
         assert c.games >= 100 and c.win_rate.n == c.games
         assert c.win_rate.low <= c.win_rate.estimate <= c.win_rate.high
+
+
+def test_compare_says_wider_when_the_pairing_widens_the_interval():
+    # cells that never win the same game: negatively correlated, the paired interval is wider
+    a = np.zeros(400, dtype=bool)
+    b = np.zeros(400, dtype=bool)
+    a[:40], b[40:100] = True, True
+    c = compare.compare_arrays(a, b, a * 1.0, b * 1.0)
+    w = c.wins
+    assert (w.high - w.low) > 1.05 * (w.unpaired_high - w.unpaired_low)
+    lines = compare.describe(c)
+    assert "narrower" not in lines[4] and "x wider" in lines[4]
+    # and rare, uncorrelated wins: about as wide, said so, not "1.0x narrower"
+    a, b = np.zeros(2000, dtype=bool), np.zeros(2000, dtype=bool)
+    a[:20], b[20:44] = True, True
+    assert "about as wide" in compare.describe(compare.compare_arrays(a, b, a * 1.0, b * 1.0))[4]
