@@ -69,6 +69,7 @@ from simkit.core import compare, stats
 from simkit.core import dataset as ds_io
 from simkit.core.errors import UserError
 from simkit.report import charts, sections
+from simkit.report import text as page_text
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = "report.html.j2"
@@ -355,7 +356,7 @@ def _missing(x: Any) -> bool:
 
 
 def fmt_pct(x: Any, digits: int = 1) -> str:
-    return "–" if _missing(x) else f"{100 * x:.{digits}f} %"
+    return page_text.pct(x, digits, none="–")
 
 
 def fmt_num(x: Any, digits: int = 2) -> str:
@@ -594,7 +595,7 @@ def adjust_comparisons(
 
 
 def _signed_points(x: float, digits: int = 1) -> str:
-    return f"{100 * x:+.{digits}f}"
+    return page_text.points(x, digits)
 
 
 def _cell_rate(r: dict[str, Any]) -> str:

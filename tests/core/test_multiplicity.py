@@ -88,7 +88,7 @@ def test_the_null_grid_summary_calls_a_difference_resolved_in_at_most_5_percent_
     assert rate <= 0.05 + 2 * mc_error
     assert table_rate <= 0.05 + 2 * mc_error
     # and each summary says what its findings were picked from
-    for rows, findings in replicates[:5]:
+    for _, findings in replicates[:5]:
         assert len(findings) == 3
         assert "Bonferroni-adjusted over their 300 pairs, then Holm-adjusted with the 40" in findings[0]
         for text in findings[1:]:

@@ -26,6 +26,7 @@ import polars as pl
 from simkit.core import stats
 from simkit.core.compare import paired_scores
 from simkit.report import charts
+from simkit.report import text as page_text
 from simkit.report.sections import AnalysisContext, GameSection, Table
 
 COMPONENTS = (
@@ -51,11 +52,11 @@ def _nan(x: float) -> bool:
 
 
 def _pct(x: float) -> str:
-    return "n/a" if _nan(x) else f"{100 * x:.1f} %"
+    return page_text.pct(x)
 
 
 def _pp(x: float) -> str:
-    return "n/a" if _nan(x) else f"{100 * x:+.1f}"
+    return page_text.points(x)
 
 
 def _num(x: float, digits: int = 1) -> str:

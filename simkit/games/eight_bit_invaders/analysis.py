@@ -29,6 +29,7 @@ from matplotlib.colors import LinearSegmentedColormap
 
 from simkit.core import compare, stats
 from simkit.report import charts
+from simkit.report import text as page_text
 from simkit.report.sections import AnalysisContext, GameSection, Table
 
 REASONS = ("cleared", "shot_down", "landed")
@@ -90,11 +91,11 @@ def diff_label(d: Diff) -> str:
 
 
 def _pct(x: float) -> str:
-    return "n/a" if x is None or math.isnan(x) else f"{100 * x:.1f} %"
+    return page_text.pct(x)
 
 
 def _pts(x: float) -> str:
-    return f"{100 * x:+.1f}"
+    return page_text.points(x)
 
 
 def _ci_pct(low: float, high: float) -> str:

@@ -35,6 +35,7 @@ from simkit.core import stats
 from simkit.core.compare import paired_scores
 from simkit.games.oh_no_invasion import DEFAULT_THRESHOLD, LEVEL
 from simkit.report import charts
+from simkit.report import text as page_text
 from simkit.report.sections import AnalysisContext, GameSection, Table, point_decimals
 
 SETTINGS = ("level", "players", "strategy", "final_conflict", "data")
@@ -114,7 +115,7 @@ def _num(x: float) -> str:
 
 
 def _pct(x: float) -> str:
-    return "n/a" if x is None or math.isnan(x) else f"{100 * x:.1f} %"
+    return page_text.pct(x)
 
 
 def _ci(iv: stats.Interval, pct: bool = True) -> str:

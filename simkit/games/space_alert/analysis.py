@@ -38,6 +38,7 @@ import polars as pl
 from simkit.core import stats
 from simkit.core.compare import paired_scores
 from simkit.report import charts
+from simkit.report import text as page_text
 from simkit.report.sections import AnalysisContext, GameSection, Table
 
 CREW_KEYS = ("strategy", "players", "figures")
@@ -52,7 +53,7 @@ TRANSCRIBED = {str(i) for i in range(1, 9)}
 
 
 def _pct(x: float) -> str:
-    return "n/a" if x is None or math.isnan(x) else f"{100 * x:.1f} %"
+    return page_text.pct(x)
 
 
 def _ci_pct(iv: stats.Interval) -> str:
@@ -72,7 +73,7 @@ def _ci_num(iv: stats.Interval, digits: int = 2) -> str:
 
 
 def _points(x: float) -> str:
-    return f"{100 * x:+.1f}"
+    return page_text.points(x)
 
 
 def _resolved(low: float, high: float) -> bool:
