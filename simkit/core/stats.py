@@ -213,8 +213,8 @@ def mean_p_value(values: np.ndarray) -> float:
 HOLM = "holm"
 BH = "bh"
 METHOD_TEXT = {
-    HOLM: "Holm's adjustment (family-wise error rate 5 %)",
-    BH: "Benjamini-Hochberg (false discovery rate 5 %)",
+    HOLM: "the Holm adjustment (family-wise error rate 5 %)",
+    BH: "the Benjamini-Hochberg adjustment (false discovery rate 5 %)",
 }
 ALPHA = 0.05
 
@@ -252,3 +252,49 @@ def resolved(p_values: Sequence[float], method: str = HOLM) -> np.ndarray:
 def family_text(members: int, method: str = HOLM) -> str:
     """How a page names the family a verdict was adjusted over."""
     return f"{METHOD_TEXT[method]} over {members:,} comparison{'s' if members != 1 else ''}"
+
+
+@dataclass(frozen=True)
+class Family:
+    """The verdicts on a family of comparisons (see `family`)."""
+
+    adjusted: np.ndarray  # adjusted p-values, NaN where a member has none
+    resolved: np.ndarray  # bool: adjusted p below ALPHA
+    members: int  # comparisons with a p-value
+    method: str
+
+    @property
+    def text(self) -> str:
+        return family_text(self.members, self.method)
+
+
+def family(p_values: Sequence[float], method: str = HOLM) -> Family:
+    """Adjust a family's p-values at once: what each analysis calls "resolved" comes from here."""
+    adjusted = adjust(p_values, method)
+    members = int(np.sum(~np.isnan(np.asarray(p_values, dtype=float))))
+    return Family(adjusted, np.where(np.isnan(adjusted), False, adjusted < ALPHA), members, method)
+
+
+def clustered_mean(values: np.ndarray, clusters: np.ndarray, level: float = 0.95) -> Interval:
+    """The mean of `values` whose members come in clusters (the seats of one game), with a
+    cluster-robust t interval: each cluster is one unit (the ratio estimator sum y / sum m and its
+    sandwich variance with the k / (k - 1) small-sample factor, t with k - 1 degrees of freedom,
+    k clusters). Seats of one game are not independent (in a competitive game one seat's win is
+    the others' loss), so treating them as independent misstates the interval. `n` is the number
+    of clusters."""
+    y = np.asarray(values, dtype=float)
+    if len(y) == 0:
+        return Interval(math.nan, math.nan, math.nan, 0)
+    _, index = np.unique(np.asarray(clusters), return_inverse=True)
+    sums = np.bincount(index, weights=y)
+    sizes = np.bincount(index).astype(float)
+    k = len(sums)
+    ratio = float(sums.sum() / sizes.sum())
+    if k < 2:
+        return Interval(ratio, math.nan, math.nan, k)
+    resid = sums - ratio * sizes
+    se = math.sqrt(k / (k - 1) * float(np.sum(resid**2))) / float(sizes.sum())
+    from scipy.stats import t as student_t
+
+    t = float(student_t.ppf(0.5 + level / 2, k - 1))
+    return Interval(ratio, ratio - t * se, ratio + t * se, k)

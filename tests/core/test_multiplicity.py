@@ -93,7 +93,7 @@ def test_the_null_grid_summary_calls_a_difference_resolved_in_at_most_5_percent_
         assert "Bonferroni-adjusted over their 300 pairs, then Holm-adjusted with the 40" in findings[0]
         for text in findings[1:]:
             assert "the largest of the 20 comparisons" in text
-            assert "Holm's adjustment (family-wise error rate 5 %) over all 41 paired comparisons" in text
+            assert "the Holm adjustment (family-wise error rate 5 %) over all 41 paired comparisons" in text
 
 
 def test_before_the_adjustment_the_same_grids_resolve_far_more_often(replicates):

@@ -157,7 +157,7 @@ def test_adjust_matches_holm_and_benjamini_hochberg_by_hand():
     assert bh[:4] == pytest.approx([0.02, 0.04, 0.04, 0.02])
     assert np.isnan(holm[4]) and np.isnan(bh[4])
     assert list(stats.resolved(p)) == [True, False, False, True, False]
-    assert stats.family_text(40) == "Holm's adjustment (family-wise error rate 5 %) over 40 comparisons"
+    assert stats.family_text(40) == "the Holm adjustment (family-wise error rate 5 %) over 40 comparisons"
 
 
 def test_mean_p_value_agrees_with_the_t_interval():
@@ -166,3 +166,23 @@ def test_mean_p_value_agrees_with_the_t_interval():
         x = rng.normal(shift, 1, 60)
         iv = stats.mean_interval(x)
         assert (stats.mean_p_value(x) < 0.05) == (iv.low > 0 or iv.high < 0)
+
+
+def test_clustered_mean_counts_each_game_once():
+    # four seats a game, exactly one winner: the average seat wins 1/4 in every game, so the
+    # interval has no width; treating the 400 seats as independent would give +-4 points
+    rng = np.random.default_rng(9)
+    games = np.repeat(np.arange(100), 4)
+    won = np.zeros(400)
+    won[np.arange(100) * 4 + rng.integers(0, 4, 100)] = 1
+    iv = stats.clustered_mean(won, games)
+    assert iv.estimate == 0.25 and iv.low == pytest.approx(0.25) and iv.high == pytest.approx(0.25)
+    assert iv.n == 100
+    # seats that move together: the interval is that of the 100 game means, not of 400 values
+    shared = np.repeat(rng.normal(0, 1, 100), 4) + rng.normal(0, 0.1, 400)
+    by_game = stats.mean_interval(shared.reshape(100, 4).mean(axis=1))
+    clustered = stats.clustered_mean(shared, games)
+    assert clustered.estimate == pytest.approx(by_game.estimate)
+    assert clustered.high - clustered.low == pytest.approx(by_game.high - by_game.low, rel=1e-9)
+    naive = stats.mean_interval(shared)
+    assert clustered.high - clustered.low > 1.7 * (naive.high - naive.low)

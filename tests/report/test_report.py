@@ -664,10 +664,10 @@ def test_summary_states_the_largest_paired_difference_per_setting(report, grid):
         assert low <= 100 * largest <= high
         # resolved only after the family's adjustment, which is stricter than the interval alone
         assert "the largest of the 2 comparisons that change" in text
-        if ": resolved after Holm's adjustment" in text:
+        if ": resolved after the Holm adjustment" in text:
             assert low > 0 or high < 0 or low == 0 or high == 0
         else:
-            assert ": not resolved after Holm's adjustment (family-wise error rate 5 %) over all" in text
+            assert ": not resolved after the Holm adjustment (family-wise error rate 5 %) over all" in text
 
 
 def test_summary_without_team_results_uses_the_mean_score(tmp_path):
