@@ -692,8 +692,8 @@ def _extremes_finding(rows: Sequence[dict[str, Any]], pair: dict[str, Any] | Non
     else:
         sc = c.score
         diff = (
-            f"the highest scores {sc.estimate:,.2f} more (95 % paired interval {sc.low:+,.2f} to "
-            f"{sc.high:+,.2f}; {sc.n:,} games paired by seed)"
+            f"the highest scores {sc.estimate:,.2f} more (95 % paired interval {page_text.signed(sc.low)} to "
+            f"{page_text.signed(sc.high)}; {sc.n:,} games paired by seed)"
         )
     if "resolved" not in pair:
         return text + f" Compared game by game, {diff}."
@@ -709,9 +709,15 @@ def _extremes_finding(rows: Sequence[dict[str, Any]], pair: dict[str, Any] | Non
     picked = ", then ".join(steps) + ("; " if steps else "") + adjusted + _p_text(pair["p_adjusted"])
     if pair["resolved"]:
         return text + f" Compared game by game, {diff}: resolved ({picked})."
+    iv = c.wins if pair["kind"] == "win" else c.score
+    alone = (
+        " Its interval alone excludes zero, as the extremes of many cells often do by chance."
+        if not _missing(iv.low) and (iv.low > 0 or iv.high < 0)
+        else ""
+    )
     return (
         text + f" Compared game by game, {diff}: not resolved ({picked}); "
-        "these games cannot yet tell the two cells apart."
+        f"these games cannot yet tell the two cells apart.{alone}"
     )
 
 
@@ -738,7 +744,7 @@ def _comparison_finding(row: dict[str, Any], rate: bool, picked_from: int = 1) -
         direction = "raises" if sc.estimate > 0 else "lowers" if sc.estimate < 0 else "leaves"
         text = (
             f"{change} {direction} the mean score by {abs(sc.estimate):,.2f} (95 % paired interval "
-            f"{sc.low:+,.2f} to {sc.high:+,.2f}; {sc.n:,} games paired by seed)"
+            f"{page_text.signed(sc.low)} to {page_text.signed(sc.high)}; {sc.n:,} games paired by seed)"
         )
         kind, excludes = "score", not _missing(sc.low) and (sc.low > 0 or sc.high < 0)
     if picked_from > 1:
@@ -809,8 +815,8 @@ def _family_text(comparisons: Sequence[dict[str, Any]], extremes: dict[str, Any]
         else ""
     )
     return (
-        f"{stats.METHOD_TEXT[stats.HOLM]} over a family of {size:,} {what} comparisons: the "
-        f"{len(comparisons):,} of this table{extra}"
+        f"{stats.METHOD_TEXT[stats.HOLM]} over a family of {size:,} {what} comparisons: every paired "
+        f"comparison of this dataset ({len(comparisons):,}, all in the CSV){extra}"
     )
 
 

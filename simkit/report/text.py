@@ -47,3 +47,13 @@ def points(x: Any, digits: int = 1, none: str = "n/a") -> str:
     if round(value, d) == 0:
         return f"{0:.{d}f}"
     return f"{value:+.{d}f}"
+
+
+def signed(x: Any, digits: int = 2, none: str = "n/a") -> str:
+    """A signed number ("+1.25", "-0.40"); one that rounds to zero is unsigned ("0.00"), never
+    "-0.00"."""
+    if missing(x):
+        return none
+    if round(float(x), digits) == 0:
+        return f"{0:.{digits}f}"
+    return f"{float(x):+,.{digits}f}"

@@ -20,3 +20,8 @@ def test_no_negative_zero():
         assert page_text.points(x) in ("0.000", "0.0")
     assert page_text.points(-0.0004) == "-0.04" and page_text.points(0.021) == "+2.1"
     assert build.fmt_pct(-0.0) == "0.0 %"
+
+
+def test_signed_numbers_never_read_minus_zero():
+    assert page_text.signed(-0.001) == "0.00" and page_text.signed(1.234) == "+1.23"
+    assert page_text.signed(-2.5, 1) == "-2.5" and page_text.signed(float("nan")) == "n/a"

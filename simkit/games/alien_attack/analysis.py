@@ -64,7 +64,7 @@ def _num(x: float, digits: int = 1) -> str:
 
 
 def _signed(x: float, digits: int = 1) -> str:
-    return "n/a" if _nan(x) else f"{x:+.{digits}f}"
+    return page_text.signed(x, digits)
 
 
 def _ci(low: float, high: float, fmt=_num) -> str:

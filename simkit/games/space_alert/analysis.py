@@ -219,9 +219,8 @@ def _comparison_finding(
     others = [k for k in varied if k != key and not (k == "strategy" and who.startswith("the "))]
     over = f", averaged over {', '.join(others)}" if others else ""
     score_text = (
-        f"mean score {s.estimate:+.2f} (95 % CI {s.low:+.2f} to {s.high:+.2f}"
-        + ("" if verdicts[1] else ", not resolved")
-        + ")"
+        f"mean score {page_text.signed(s.estimate)} (95 % CI {page_text.signed(s.low)} to "
+        f"{page_text.signed(s.high)}" + ("" if verdicts[1] else ", not resolved") + ")"
     )
     return (
         f"{head} (95 % CI {_points(w.low)} to {_points(w.high)} points; {w.n:,} pairs of games over "
