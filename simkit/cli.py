@@ -146,7 +146,7 @@ def _finish(summary, precision: float | None = None) -> None:
     typer.echo(f"{summary.games} games written to {summary.out}{resumed}")
     if precision is not None:
         counts = ", ".join(f"{cell}: {n}" for cell, n in summary.games_per_cell.items())
-        typer.echo(f"precision {precision:g} (95 % half-width): games per cell {counts}")
+        typer.echo(f"precision {precision:g} (each side of the 95 % interval): games per cell {counts}")
     if summary.failures:
         typer.echo(
             f"{summary.failures} games failed; see {summary.out}/failures/ (replay them with their seed)",
@@ -206,6 +206,7 @@ def calibrate(
     """Find the settings whose win rate is nearest the target, playing more games only where
     they decide the answer; prints every combination ranked, with 95 % intervals."""
     from simkit.core.calibrate import calibrate as search
+    from simkit.core.calibrate import confirm_folder, describe
 
     settings = _parse_sets(set_)
     if players is not None:
@@ -228,25 +229,9 @@ def calibrate(
         command=_command_line(),
         engine_choice=engine,
     )
-    typer.echo(f"target win rate {target:g}; dataset {out}")
-    header = ("rank", "settings", "games", "win rate [95 % CI]", "|rate - target|")
-    typer.echo(f"{header[0]:>4}  {header[1]:<28} {header[2]:>7}  {header[3]:<26} {header[4]:>15}")
-    for rank, c in enumerate(ranked, 1):
-        label = " ".join(f"{k}={v}" for k, v in c.settings.items())
-        w = c.win_rate
-        ci = f"{100 * w.estimate:6.2f}% [{100 * w.low:5.2f}, {100 * w.high:5.2f}]"
-        note = "" if c.contender else "  (ruled out)"
-        typer.echo(f"{rank:>4}  {label:<28} {c.games:>7}  {ci:<26} {100 * c.distance:14.2f}%{note}")
-    if all(c.win_rate.high < target for c in ranked):
-        typer.echo(f"no combination reaches {target:g}: every interval lies below it")
-    elif all(c.win_rate.low > target for c in ranked):
-        typer.echo(f"no combination comes down to {target:g}: every interval lies above it")
-    contenders = [c for c in ranked if c.contender]
-    if len(contenders) > 1:
-        typer.echo(
-            f"{len(contenders)} combinations could still be the nearest (their intervals overlap in distance "
-            f"to the target) and each is known to within +-{tolerance:g}"
-        )
+    typer.echo(f"target win rate {target:g}; dataset {out} (the pick's fresh games: {confirm_folder(out)})")
+    for line in describe(ranked, target, tolerance):
+        typer.echo(line)
 
 
 @app.command()

@@ -2,9 +2,11 @@
 
 Common random numbers make game i of cell A and game i of cell B see the same deal and dice, so
 their outcomes are correlated and the difference between the cells is estimated from the pairs.
-Wins use Newcombe's paired interval (the McNemar setting: only the discordant games carry the
-difference); scores use the paired t interval on the per-game differences. Each comes with the
-interval the same counts would give unpaired, so the variance the pairing saves is visible.
+Wins use Tango's score interval for paired proportions (the McNemar setting: only the discordant
+games carry the difference; it keeps its coverage when those are few, as with rare wins) with
+McNemar's p-value; scores use the paired t interval and test on the per-game differences. Each
+comes with the interval the same counts would give unpaired (Newcombe's hybrid score interval,
+Welch), so what the pairing saves, or at rare wins costs, is visible.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class Comparison:
     score: stats.Interval  # paired mean of B's score minus A's
     score_unpaired: stats.Interval  # Welch interval of the same difference, ignoring the pairing
     score_correlation: float
+    score_p: float = math.nan  # paired t test of a zero mean difference, two-sided
 
 
 def paired_scores(a: np.ndarray, b: np.ndarray) -> tuple[stats.Interval, stats.Interval, float]:
@@ -53,6 +56,28 @@ def paired_scores(a: np.ndarray, b: np.ndarray) -> tuple[stats.Interval, stats.I
     return paired, unpaired, corr
 
 
+def compare_arrays(
+    a_won: np.ndarray | None,
+    b_won: np.ndarray | None,
+    a_score: np.ndarray,
+    b_score: np.ndarray,
+    a_name: str = "A",
+    b_name: str = "B",
+    labels: tuple[str, str] = ("", ""),
+    pairs: int | None = None,
+) -> Comparison:
+    """Compare two cells from aligned arrays (element i of each is game i): the wins of the games
+    with a verdict in both (or None), the scores of the games scored in both."""
+    wins = None
+    if a_won is not None and b_won is not None and len(a_won):
+        wins = stats.paired_difference(a_won, b_won)
+    score, unpaired, corr = paired_scores(a_score, b_score)
+    score_p = stats.mean_p_value(np.asarray(b_score, dtype=float) - np.asarray(a_score, dtype=float))
+    a_label, b_label = labels[0] or a_name, labels[1] or b_name
+    n = len(a_score) if pairs is None else pairs
+    return Comparison(a_name, b_name, a_label, b_label, n, wins, score, unpaired, corr, score_p)
+
+
 def compare_frames(
     a: pl.DataFrame, b: pl.DataFrame, a_name: str = "A", b_name: str = "B", labels: tuple[str, str] = ("", "")
 ) -> Comparison:
@@ -62,14 +87,18 @@ def compare_frames(
     )
     if joined.height == 0:
         raise UserError(f"cells {a_name} and {b_name} share no game index: they cannot be paired")
-    wins = None
     decided = joined.drop_nulls(["won", "won_b"])
-    if decided.height:
-        wins = stats.paired_difference(decided["won"].to_numpy(), decided["won_b"].to_numpy())
     scored = joined.drop_nulls(["score", "score_b"])
-    score, unpaired, corr = paired_scores(scored["score"].to_numpy(), scored["score_b"].to_numpy())
-    a_label, b_label = labels[0] or a_name, labels[1] or b_name
-    return Comparison(a_name, b_name, a_label, b_label, joined.height, wins, score, unpaired, corr)
+    return compare_arrays(
+        decided["won"].to_numpy() if decided.height else None,
+        decided["won_b"].to_numpy() if decided.height else None,
+        scored["score"].to_numpy(),
+        scored["score_b"].to_numpy(),
+        a_name,
+        b_name,
+        labels,
+        joined.height,
+    )
 
 
 def find_cell(dataset: Dataset, spec: str) -> dict[str, Any]:
@@ -118,6 +147,21 @@ def compare(dataset: Dataset, a: str, b: str) -> Comparison:
     )
 
 
+def _pairing_effect(unpaired_width: float, paired_width: float) -> str:
+    """How much narrower, or wider, the pairing makes the interval (never "0.7x narrower")."""
+    if not paired_width > 0 or math.isnan(unpaired_width):
+        return "the pairing's effect cannot be measured"
+    ratio = unpaired_width / paired_width
+    if 0.95 <= ratio <= 1.05:
+        return "the pairing leaves it about as wide (the cells' outcomes are barely correlated)"
+    if ratio > 1:
+        return f"the pairing makes it {ratio:.1f}x narrower"
+    return (
+        f"the pairing makes it {1 / ratio:.1f}x wider (the cells' outcomes are not positively "
+        "correlated, or too few games differ for the pairing to help)"
+    )
+
+
 def describe(c: Comparison) -> list[str]:
     """The comparison as lines of plain text (what `simkit compare` prints)."""
 
@@ -127,18 +171,18 @@ def describe(c: Comparison) -> list[str]:
     lines = [f"A = {c.a} ({c.a_label})", f"B = {c.b} ({c.b_label})", f"{c.pairs} games paired by seed"]
     if c.wins is not None:
         w = c.wins
-        ratio = (w.unpaired_high - w.unpaired_low) / (w.high - w.low) if w.high > w.low else math.nan
         lines += [
             f"win rate B - A: {pts(w.difference)} points, 95 % paired CI [{pts(w.low)}, {pts(w.high)}] "
-            f"(Newcombe, from {w.a_only} games only A won and {w.b_only} only B won)",
-            f"  unpaired CI [{pts(w.unpaired_low)}, {pts(w.unpaired_high)}]: the pairing makes it "
-            f"{ratio:.1f}x narrower",
+            f"(Tango's score interval, from {w.a_only} games only A won and {w.b_only} only B won; "
+            f"McNemar p = {w.p_value:.2g})",
+            f"  unpaired CI [{pts(w.unpaired_low)}, {pts(w.unpaired_high)}] (Newcombe): "
+            + _pairing_effect(w.unpaired_high - w.unpaired_low, w.high - w.low),
         ]
     s, u = c.score, c.score_unpaired
-    ratio = (u.high - u.low) / (s.high - s.low) if s.high > s.low else math.nan
     lines += [
         f"mean score B - A: {s.estimate:+.3f}, 95 % paired t CI [{s.low:+.3f}, {s.high:+.3f}] "
-        f"(correlation of the pairs {c.score_correlation:.2f})",
-        f"  unpaired (Welch) CI [{u.low:+.3f}, {u.high:+.3f}]: the pairing makes it {ratio:.1f}x narrower",
+        f"(correlation of the pairs {c.score_correlation:.2f}; paired t p = {c.score_p:.2g})",
+        f"  unpaired (Welch) CI [{u.low:+.3f}, {u.high:+.3f}]: "
+        + _pairing_effect(u.high - u.low, s.high - s.low),
     ]
     return lines

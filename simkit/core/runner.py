@@ -195,13 +195,14 @@ class RunSummary:
 
 def games_for_precision(p: float, half_width: float, cap: int) -> int:
     """The smallest game count whose 95 % Wilson interval at rate `p` is at most `half_width`
-    wide on each side (the interval is widest at p = 0.5), or `cap` if none below it is."""
+    on each side (its longer side: near 0 or 1 the interval is lopsided), or `cap` if none below
+    it is. The longer side shrinks as games grow, so a bisection finds it."""
     lo, hi = 1, cap
-    if stats.wilson_half_width(p, hi) > half_width:
+    if stats.wilson_longer_side(p, hi) > half_width:
         return cap
     while lo < hi:
         mid = (lo + hi) // 2
-        if stats.wilson_half_width(p, mid) <= half_width:
+        if stats.wilson_longer_side(p, mid) <= half_width:
             hi = mid
         else:
             lo = mid + 1
@@ -242,7 +243,8 @@ class FixedCount:
 
 @dataclass(frozen=True)
 class Precision:
-    """Each cell on its own: play until its win rate's 95 % half-width is at most `half_width`."""
+    """Each cell on its own: play until both sides of its win rate's 95 % interval are at most
+    `half_width` (the name is the scenario's; see `next_target`)."""
 
     half_width: float
     chunk: int
@@ -267,14 +269,18 @@ def first_target(precision: float, chunk: int, cap: int) -> int:
 
 def next_target(wins: int, decided: int, played: int, precision: float, chunk: int, cap: int) -> int | None:
     """The stopping rule of a precision run, applied after each round: None once the 95 % Wilson
-    interval of `wins`/`decided` is at most `precision` on each side (or the cap is reached), else
-    the game count the observed rate predicts is enough, in whole chunks and at least one more.
+    interval of `wins`/`decided` is at most `precision` on each side, its longer side included
+    (or the cap is reached), else the game count the observed rate predicts is enough, in whole
+    chunks and at least one more.
 
     It reads the interval's width only. Stopping when a result looks significant would bias the
     estimate and shrink the coverage below 95 %; the width barely depends on the estimate, so
     stopping on it leaves the intervals honest (tests/core/test_precision.py measures coverage).
+    Barely is not never: at rare rates a run that happens to see few wins has a shorter upper
+    side and stops sooner, so stopped estimates lean low there (the test measures how much and the
+    README states it).
     """
-    if played >= cap or (decided and stats.wilson(wins, decided).half_width <= precision):
+    if played >= cap or (decided and stats.wilson(wins, decided).longer_side <= precision):
         return None
     need = games_for_precision(wins / decided if decided else 0.5, precision, cap)
     return _round_up(max(need, played + chunk), chunk, cap)

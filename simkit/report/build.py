@@ -69,6 +69,7 @@ from simkit.core import compare, stats
 from simkit.core import dataset as ds_io
 from simkit.core.errors import UserError
 from simkit.report import charts, sections
+from simkit.report import text as page_text
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = "report.html.j2"
@@ -355,7 +356,7 @@ def _missing(x: Any) -> bool:
 
 
 def fmt_pct(x: Any, digits: int = 1) -> str:
-    return "–" if _missing(x) else f"{100 * x:.{digits}f} %"
+    return page_text.pct(x, digits, none="–")
 
 
 def fmt_num(x: Any, digits: int = 2) -> str:
@@ -401,6 +402,7 @@ class Section:
     comparisons: list[dict[str, Any]] = field(default_factory=list)  # see paired_comparisons
     game_sections: list[sections.GameSection] = field(default_factory=list)  # the game's analysis.py
     comparisons_total: int = 0  # all paired comparisons (the page shows `shown_comparisons`)
+    family_text: str = ""  # what "resolved" in the paired table was adjusted over
     findings: list[str] = field(default_factory=list)  # the plain-language summary, generic part
     game_findings: list[dict[str, Any]] = field(default_factory=list)  # [{anchor, title, findings}]
     score_unit: str = DEFAULT_SCORE_UNIT
@@ -480,6 +482,15 @@ def _notes(d: ds_io.Dataset, summary: pl.DataFrame) -> list[str]:
                 f"The run is unfinished: {short.height} of {summary.height} cells hold fewer than the "
                 f"{planned:,} games planned (see n). Running the same command again resumes it."
             )
+    precision = d.manifest.get("precision")
+    if isinstance(precision, int | float):
+        notes.append(
+            f"Each cell played until both sides of its win rate's 95 % interval were at most {precision:g} "
+            "(a precision run), so cells hold different game counts. Stopping on the width is nearly "
+            "free of bias, not quite: a cell winning rarely that happens to see few wins stops sooner, so "
+            "its estimate leans low (at a true 2 % and a precision of 0.02, the stopped estimates average "
+            "1.89 %: 6 % low, well within the interval; tests/core/test_precision.py measures it)."
+        )
     undecided = summary.filter(pl.col("n_win_loss") < pl.col("n"))
     if undecided.height:
         notes.append(
@@ -553,11 +564,47 @@ def paired_comparisons(d: ds_io.Dataset, infos: Sequence[CellInfo]) -> list[dict
     return rows
 
 
+def adjust_comparisons(
+    rows: Sequence[dict[str, Any]], extremes: dict[str, Any] | None = None, method: str = stats.HOLM
+) -> None:
+    """Decide which paired comparisons are resolved, controlling the error over their family.
+
+    The family is every paired comparison of the dataset (all settings together: the summary
+    picks its findings from all of them) plus the summary's easiest-against-hardest pair
+    (`extremes`, see `extremes_comparison`), so that the chance of the page calling anything
+    resolved when nothing differs is at most 5 %. Win-rate and score differences are separate
+    families. The extremes pair was picked from every pair of the ranked cells, so its p-value
+    enters Bonferroni-multiplied by their number.
+
+    Each row gets `win_p`, `win_p_adjusted`, `win_resolved`, `win_family`, `win_method` (and the
+    same for `score_`): the p-value of the test its interval inverts (McNemar's for wins, paired t
+    for scores), adjusted over the family, resolved when below 0.05, and the family's size.
+    `extremes` gets `p`, `p_adjusted`, `resolved` and `family` for its kind (`extremes["kind"]`)."""
+    win_p = [r["c"].wins.p_value if r["c"].wins is not None else math.nan for r in rows]
+    score_p = [r["c"].score_p for r in rows]
+    for kind, p in (("win", win_p), ("score", score_p)):
+        members = list(p)
+        if extremes is not None and extremes["kind"] == kind and not _missing(extremes["p"]):
+            members.append(min(1.0, extremes["p"] * extremes["pairs"]))
+        adjusted = stats.adjust(members, method)
+        size = int(np.sum(~np.isnan(np.asarray(members, dtype=float))))
+        for row, raw, adj in zip(rows, p, adjusted, strict=False):
+            row[f"{kind}_p"] = raw
+            row[f"{kind}_p_adjusted"] = float(adj)
+            row[f"{kind}_resolved"] = bool(adj < stats.ALPHA) if not math.isnan(adj) else False
+            row[f"{kind}_family"] = size
+            row[f"{kind}_method"] = method
+        if len(members) > len(p):
+            extremes.update(
+                p_adjusted=float(adjusted[-1]), resolved=bool(adjusted[-1] < stats.ALPHA), family=size
+            )
+
+
 # --- the plain-language summary -------------------------------------------------------------------
 
 
 def _signed_points(x: float, digits: int = 1) -> str:
-    return f"{100 * x:+.{digits}f}"
+    return page_text.points(x, digits)
 
 
 def _cell_rate(r: dict[str, Any]) -> str:
@@ -574,26 +621,47 @@ def _cell_score(r: dict[str, Any]) -> str:
     )
 
 
-def _extremes_finding(rows: Sequence[dict[str, Any]]) -> str | None:
-    """The easiest and hardest cell by win rate (by mean score when no game has a team result)."""
+def extremes(rows: Sequence[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any], bool] | None:
+    """(best, worst, by win rate?) among the cells: the easiest and hardest by win rate (by mean
+    score when no game has a team result); None when fewer than two cells can be ranked.
+    Ties go to the better-measured cell."""
     rated = [r for r in rows if r["n_win_loss"] > 0]
     if rated:
-        key, describe, what = "win_rate", _cell_rate, "win rate"
-        low_key, high_key = "win_low", "win_high"
+        key, low_key, high_key, pool = "win_rate", "win_low", "win_high", rated
+    else:
+        pool = [r for r in rows if r["score_n"] > 0 and not _missing(r["score_mean"])]
+        key, low_key, high_key = "score_mean", "score_low", "score_high"
+    if len(pool) < 2:
+        return None
+    best = max(pool, key=lambda r: (r[key], r[low_key] if not _missing(r[low_key]) else -math.inf))
+    worst = min(pool, key=lambda r: (r[key], r[high_key] if not _missing(r[high_key]) else math.inf))
+    return best, worst, bool(rated)
+
+
+def _p_text(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def _extremes_finding(rows: Sequence[dict[str, Any]], pair: dict[str, Any] | None = None) -> str | None:
+    """The easiest and hardest cell by win rate (by mean score when no game has a team result),
+    and whether they differ, from `pair` (see `extremes_comparison`): the hardest (A) against the
+    easiest (B) compared as pairs. Overlapping marginal intervals decide nothing here: the paired
+    comparison does, adjusted for having been picked as the extremes of every pair of cells."""
+    rated = [r for r in rows if r["n_win_loss"] > 0]
+    if rated:
+        describe, what = _cell_rate, "win rate"
         pool = rated
     else:
         pool = [r for r in rows if r["score_n"] > 0 and not _missing(r["score_mean"])]
         if not pool:
             return None
-        key, describe, what = "score_mean", _cell_score, "mean score"
-        low_key, high_key = "score_low", "score_high"
+        describe, what = _cell_score, "mean score"
     if len(pool) == 1:
         r = pool[0]
         verb = "won" if rated else "had"
         return f"The one cell, {r['label']}, {verb} {describe(r)}."
-    # ties broken by the interval: of two cells at the same rate the better-measured one is named
-    best = max(pool, key=lambda r: (r[key], r[low_key] if not _missing(r[low_key]) else -math.inf))
-    worst = min(pool, key=lambda r: (r[key], r[high_key] if not _missing(r[high_key]) else math.inf))
+    best, worst, _ = extremes(rows)
+    key = "win_rate" if rated else "score_mean"
     if best[key] == worst[key]:
         verb = "won" if rated else "had"
         return (
@@ -610,16 +678,50 @@ def _extremes_finding(rows: Sequence[dict[str, Any]]) -> str | None:
             f"Highest-scoring cell: {best['label']}, with {describe(best)}. "
             f"Lowest: {worst['label']}, with {describe(worst)}."
         )
-    if _missing(best[low_key]) or _missing(worst[high_key]):
-        return text
-    if best[low_key] > worst[high_key]:
-        text += f" Their intervals do not overlap: the {what} differs between them."
+    if pair is None:
+        return text + " They share no seeds, so they are not compared here."
+    c = pair["c"]
+    if pair["kind"] == "win":
+        w = c.wins
+        digits = sections.point_decimals(w.difference, w.low, w.high)
+        diff = (
+            f"the easiest wins {abs(100 * w.difference):.{digits}f} points more (95 % paired interval "
+            f"{_signed_points(w.low, digits)} to {_signed_points(w.high, digits)} points; "
+            f"{w.n:,} games paired by seed)"
+        )
     else:
-        text += " Their intervals overlap: these games cannot yet tell the two cells apart."
-    return text
+        sc = c.score
+        diff = (
+            f"the highest scores {sc.estimate:,.2f} more (95 % paired interval {page_text.signed(sc.low)} to "
+            f"{page_text.signed(sc.high)}; {sc.n:,} games paired by seed)"
+        )
+    if "resolved" not in pair:
+        return text + f" Compared game by game, {diff}."
+    steps = []
+    if pair["pairs"] > 1:
+        steps.append(
+            f"picked as the extremes of {pair['cells']} cells, so Bonferroni-adjusted over their "
+            f"{pair['pairs']:,} pairs"
+        )
+    if pair["family"] > 1:
+        steps.append(f"Holm-adjusted with the {pair['family'] - 1:,} paired comparisons below")
+    adjusted = "adjusted " if steps else ""
+    picked = ", then ".join(steps) + ("; " if steps else "") + adjusted + _p_text(pair["p_adjusted"])
+    if pair["resolved"]:
+        return text + f" Compared game by game, {diff}: resolved ({picked})."
+    iv = c.wins if pair["kind"] == "win" else c.score
+    alone = (
+        " Its interval alone excludes zero, as the extremes of many cells often do by chance."
+        if not _missing(iv.low) and (iv.low > 0 or iv.high < 0)
+        else ""
+    )
+    return (
+        text + f" Compared game by game, {diff}: not resolved ({picked}); "
+        f"these games cannot yet tell the two cells apart.{alone}"
+    )
 
 
-def _comparison_finding(row: dict[str, Any], rate: bool) -> str:
+def _comparison_finding(row: dict[str, Any], rate: bool, picked_from: int = 1) -> str:
     c = row["c"]
     where = f" (with {row['others']})" if row["others"] else ""
     change = f"Changing {row['key']} from {row['va']} to {row['vb']}{where}"
@@ -636,30 +738,48 @@ def _comparison_finding(row: dict[str, Any], rate: bool) -> str:
             f"{change} {direction}{amount} (95 % paired interval {_signed_points(w.low, digits)} to "
             f"{_signed_points(w.high, digits)} points; {w.n:,} games paired by seed)"
         )
-        resolved = w.low > 0 or w.high < 0
+        kind, excludes = "win", w.excludes_zero
     else:
         sc = c.score
         direction = "raises" if sc.estimate > 0 else "lowers" if sc.estimate < 0 else "leaves"
         text = (
             f"{change} {direction} the mean score by {abs(sc.estimate):,.2f} (95 % paired interval "
-            f"{sc.low:+,.2f} to {sc.high:+,.2f}; {sc.n:,} games paired by seed)"
+            f"{page_text.signed(sc.low)} to {page_text.signed(sc.high)}; {sc.n:,} games paired by seed)"
         )
-        resolved = not _missing(sc.low) and (sc.low > 0 or sc.high < 0)
-    if resolved:
-        return text + ": resolved, the interval excludes zero."
-    return text + ": not resolved, the interval includes zero; more games are needed to tell."
+        kind, excludes = "score", not _missing(sc.low) and (sc.low > 0 or sc.high < 0)
+    if picked_from > 1:
+        text += f", the largest of the {picked_from} comparisons that change {row['key']}"
+    family = (
+        f"{stats.METHOD_TEXT[row[f'{kind}_method']]} over all {row[f'{kind}_family']:,} paired comparisons"
+    )
+    adjusted = row[f"{kind}_p_adjusted"]
+    if row[f"{kind}_resolved"]:
+        return text + f": resolved after {family} (adjusted {_p_text(adjusted)})."
+    if _missing(adjusted):
+        return text + ": not resolved; more games are needed to tell."
+    chance = " (its interval alone excludes zero, as one of many often does by chance)" if excludes else ""
+    return (
+        text + f": not resolved after {family} (adjusted {_p_text(adjusted)}){chance}; "
+        "more games are needed to tell."
+    )
 
 
 def summary_findings(
-    rows: Sequence[dict[str, Any]], comparisons: Sequence[dict[str, Any]], max_findings: int = 3
+    rows: Sequence[dict[str, Any]],
+    comparisons: Sequence[dict[str, Any]],
+    max_findings: int = 3,
+    extremes: dict[str, Any] | None = None,
 ) -> list[str]:
     """Two or three sentences a designer would act on, written from the numbers: the easiest and
-    hardest cell, then for the settings the grid varies the largest paired difference each (the
-    largest first), with their intervals, game counts and whether the interval excludes zero."""
+    hardest cell (compared as pairs: `extremes`, from `extremes_comparison`), then for the
+    settings the grid varies the largest paired difference each (the largest first), each with
+    its interval, game count, what it was picked from and whether it is resolved after the
+    family's adjustment (the rows come from `paired_comparisons`; `adjust_comparisons` must have
+    run on them and on `extremes`)."""
     findings = []
-    extremes = _extremes_finding(rows)
-    if extremes:
-        findings.append(extremes)
+    first = _extremes_finding(rows, extremes)
+    if first:
+        findings.append(first)
     rate = any(r["n_win_loss"] > 0 for r in rows)
 
     def size(row: dict[str, Any]) -> float:
@@ -669,14 +789,71 @@ def summary_findings(
         return -1.0 if _missing(e) else abs(e)
 
     largest: dict[str, dict[str, Any]] = {}
+    members: dict[str, int] = {}
     for row in comparisons:
         if size(row) < 0:
             continue
+        members[row["key"]] = members.get(row["key"], 0) + 1
         if row["key"] not in largest or size(row) > size(largest[row["key"]]):
             largest[row["key"]] = row
     for row in sorted(largest.values(), key=size, reverse=True)[: max_findings - len(findings)]:
-        findings.append(_comparison_finding(row, rate))
+        findings.append(_comparison_finding(row, rate, members[row["key"]]))
     return findings
+
+
+def _family_text(comparisons: Sequence[dict[str, Any]], extremes: dict[str, Any] | None) -> str:
+    """The paired table's note on its family: its size and what is in it."""
+    if not comparisons:
+        return ""
+    rated = any(r["c"].wins is not None for r in comparisons)
+    kind = "win" if rated else "score"
+    size = comparisons[0][f"{kind}_family"]
+    what = "win-rate" if rated else "score"
+    extra = (
+        " and the summary's easiest-against-hardest pair"
+        if extremes is not None and extremes.get("kind") == kind and "resolved" in extremes
+        else ""
+    )
+    return (
+        f"{stats.METHOD_TEXT[stats.HOLM]} over a family of {size:,} {what} comparisons: every paired "
+        f"comparison of this dataset ({len(comparisons):,}, all in the CSV){extra}"
+    )
+
+
+def extremes_comparison(games: pl.DataFrame, rows: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The hardest cell (A) against the easiest (B), paired on game_index, as the summary's first
+    finding uses it: {"c": the comparison, "kind": "win" or "score", "p": its test's p-value,
+    "pairs": how many pairs of cells it was picked from}; None when the cells cannot be ranked or
+    the two share no games. `adjust_comparisons` adds the verdict."""
+    found = extremes(rows)
+    if found is None:
+        return None
+    best, worst, rated = found
+    typed = games.with_columns(pl.col("won").cast(pl.Boolean), pl.col("score").cast(pl.Float64))
+    a = typed.filter(pl.col("cell") == worst["cell"])
+    b = typed.filter(pl.col("cell") == best["cell"])
+    try:
+        c = compare.compare_frames(a, b, worst["cell"], best["cell"], (worst["label"], best["label"]))
+    except UserError:  # no shared game index: nothing to pair
+        return None
+    return extremes_verdict(c, rows, rated)
+
+
+def extremes_verdict(c: compare.Comparison, rows: Sequence[dict[str, Any]], rated: bool) -> dict[str, Any]:
+    """The extremes pair `c` as `adjust_comparisons` takes it (see `extremes_comparison`)."""
+    k = len(
+        [r for r in rows if r["n_win_loss"] > 0]
+        if rated
+        else [r for r in rows if r["score_n"] > 0 and not _missing(r["score_mean"])]
+    )
+    use_wins = rated and c.wins is not None
+    return {
+        "c": c,
+        "kind": "win" if use_wins else "score",
+        "p": c.wins.p_value if use_wins else c.score_p,
+        "cells": k,
+        "pairs": k * (k - 1) // 2,
+    }
 
 
 def _write_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
@@ -695,12 +872,14 @@ def _write_end_reasons_csv(path: Path, reason_rows: Sequence[dict[str, Any]], re
 
 def _write_paired_csv(path: Path, comparisons: Sequence[dict[str, Any]]) -> str:
     """Every paired comparison: win rate and score differences B - A with paired and unpaired
-    95 % intervals (win rates as proportions)."""
+    95 % intervals (win rates as proportions), each test's p-value, its Holm-adjusted p-value over
+    the family (every comparison of the dataset; `family` is its size) and whether it is resolved."""
     header = [
         "setting", "a", "b", "a_value", "b_value", "pairs",
         "win_diff", "win_low", "win_high", "win_unpaired_low", "win_unpaired_high",
         "a_only_won", "b_only_won",
         "score_diff", "score_low", "score_high", "score_unpaired_low", "score_unpaired_high",
+        "win_p", "win_p_holm", "win_resolved", "score_p", "score_p_holm", "score_resolved", "family",
     ]  # fmt: skip
     rows = []
     for row in comparisons:
@@ -712,7 +891,10 @@ def _write_paired_csv(path: Path, comparisons: Sequence[dict[str, Any]]) -> str:
         )
         rows.append(
             [row["key"], row["a"], row["b"], row["va"], row["vb"], c.pairs, *wins,
-             c.score.estimate, c.score.low, c.score.high, c.score_unpaired.low, c.score_unpaired.high]
+             c.score.estimate, c.score.low, c.score.high, c.score_unpaired.low, c.score_unpaired.high,
+             row["win_p"], row["win_p_adjusted"], row["win_resolved"] if w else None,
+             row["score_p"], row["score_p_adjusted"], row["score_resolved"],
+             row["win_family"] if w else row["score_family"]]
         )  # fmt: skip
     return _write_csv(path, header, rows)
 
@@ -808,6 +990,8 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
         )
 
     comparisons = paired_comparisons(d, infos)
+    extreme_pair = extremes_comparison(d.games, rows)
+    adjust_comparisons(comparisons, extreme_pair)
     game_secs = sections.game_sections(sections.AnalysisContext(d, out, name, subject))
     files = {
         "end_reasons": _write_end_reasons_csv(out / f"{name}-end-reasons.csv", reason_rows, reasons),
@@ -845,7 +1029,8 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
         comparisons=shown_comparisons(comparisons),
         game_sections=game_secs,
         comparisons_total=len(comparisons),
-        findings=summary_findings(rows, comparisons),
+        family_text=_family_text(comparisons, extreme_pair),
+        findings=summary_findings(rows, comparisons, extremes=extreme_pair),
         game_findings=[
             {"anchor": f"ds-{name}-{g.key}", "title": g.title, "findings": list(g.findings)}
             for g in game_secs

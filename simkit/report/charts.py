@@ -34,6 +34,8 @@ from matplotlib import ticker
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from simkit.report import text as page_text
+
 # Okabe & Ito (2008), ordered so that the first colours contrast well on white; yellow last.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#F0E442")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
@@ -127,7 +129,7 @@ def _alt_list(items: list[str]) -> str:
 
 
 def _pct(x: float, digits: int = 1) -> str:
-    return "n/a" if x is None or math.isnan(x) else f"{100 * x:.{digits}f} %"
+    return page_text.pct(x, digits)
 
 
 # --- win rate by cell -----------------------------------------------------------------------------

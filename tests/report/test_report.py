@@ -662,9 +662,12 @@ def test_summary_states_the_largest_paired_difference_per_setting(report, grid):
         interval = re.search(r"95 % paired interval ([-+][\d.]+) to ([-+][\d.]+) points", text)
         low, high = float(interval.group(1)), float(interval.group(2))
         assert low <= 100 * largest <= high
-        assert (
-            ("resolved, the interval excludes zero" in text) == (low > 0 or high < 0) or low == 0 or high == 0
-        )
+        # resolved only after the family's adjustment, which is stricter than the interval alone
+        assert "the largest of the 2 comparisons that change" in text
+        if ": resolved after the Holm adjustment" in text:
+            assert low > 0 or high < 0 or low == 0 or high == 0
+        else:
+            assert ": not resolved after the Holm adjustment (family-wise error rate 5 %) over all" in text
 
 
 def test_summary_without_team_results_uses_the_mean_score(tmp_path):
@@ -695,7 +698,9 @@ def test_summary_without_team_results_uses_the_mean_score(tmp_path):
         f"Lowest: low, with a mean score of 2.00 over 4 games (95 % interval {lo.low:,.2f} to {lo.high:,.2f})"
         in first
     )
-    assert "do not overlap" in first
+    # decided by the paired comparison (the only pair of cells: no adjustment), never by overlap
+    assert "overlap" not in first
+    assert "Compared game by game, the highest scores 7.00 more" in first and ": resolved (" in first
     # no win rate to converge: the convergence chart follows the mean score
     assert 'aria-label="Convergence of the mean score' in html
 

@@ -26,6 +26,7 @@ import polars as pl
 from simkit.core import stats
 from simkit.core.compare import paired_scores
 from simkit.report import charts
+from simkit.report import text as page_text
 from simkit.report.sections import AnalysisContext, GameSection, Table
 
 COMPONENTS = (
@@ -51,11 +52,11 @@ def _nan(x: float) -> bool:
 
 
 def _pct(x: float) -> str:
-    return "n/a" if _nan(x) else f"{100 * x:.1f} %"
+    return page_text.pct(x)
 
 
 def _pp(x: float) -> str:
-    return "n/a" if _nan(x) else f"{100 * x:+.1f}"
+    return page_text.points(x)
 
 
 def _num(x: float, digits: int = 1) -> str:
@@ -63,7 +64,7 @@ def _num(x: float, digits: int = 1) -> str:
 
 
 def _signed(x: float, digits: int = 1) -> str:
-    return "n/a" if _nan(x) else f"{x:+.{digits}f}"
+    return page_text.signed(x, digits)
 
 
 def _ci(low: float, high: float, fmt=_num) -> str:
@@ -83,10 +84,6 @@ def _mean_cell(iv: stats.Interval, signed: bool = False) -> str:
 
 def _rate_cell(iv: stats.Interval) -> str:
     return f"{_pct(iv.estimate)} [{_pct(iv.low)}, {_pct(iv.high)}]"
-
-
-def _resolved(low: float, high: float) -> bool:
-    return not (_nan(low) or _nan(high)) and (low > 0 or high < 0)
 
 
 def _card_name(deck: str, card: Any) -> str:
@@ -193,6 +190,7 @@ class PairStat:
     points: stats.Interval  # b - a, paired within the game
     unpaired: stats.Interval
     wins: stats.PairedDifference | None
+    points_p: float = math.nan  # paired t test of b - a
 
 
 def card_stats(seats: pl.DataFrame, deck: str) -> list[CardStat]:
@@ -229,11 +227,20 @@ def card_pairs(seats: pl.DataFrame, deck: str, cards: Sequence[Any]) -> list[Pai
             if decided.height
             else None
         )
-        out.append(PairStat(a, b, paired, unpaired, wins))
+        points_p = stats.mean_p_value(joined["score_b"].to_numpy() - joined["score"].to_numpy())
+        out.append(PairStat(a, b, paired, unpaired, wins, points_p))
     return out
 
 
-def _card_verdict(info: CellInfo, deck: str, cs: list[CardStat], pairs: list[PairStat]) -> list[str]:
+def pair_family(pairs: list[PairStat]) -> stats.Family:
+    """The card pairs of one deck in one cell are one family; a table that lists many pairs calls
+    them resolved under Benjamini-Hochberg (false discovery rate 5 %)."""
+    return stats.family([p.points_p for p in pairs], stats.BH)
+
+
+def _card_verdict(
+    info: CellInfo, deck: str, cs: list[CardStat], pairs: list[PairStat], family: stats.Family
+) -> list[str]:
     if len(cs) < 2 or not pairs:
         return []
     ranked = sorted(cs, key=lambda c: c.rel.estimate, reverse=True)
@@ -246,9 +253,11 @@ def _card_verdict(info: CellInfo, deck: str, cs: list[CardStat], pairs: list[Pai
     low, high = sorted((sign * pair.points.low, sign * pair.points.high))
     order = " > ".join(_short_card(deck, c.card) for c in ranked)
     what = "City cards" if deck == "city_card" else "Border cards"
+    picked = pairs.index(pair)
     text = (
         f"{info.label}: {what} ranked by points above the table average: {order}. "
-        f"{_card_name(deck, best)} scores {_num(abs(d))} points {'more' if d >= 0 else 'less'} than "
+        f"Picked as the highest and lowest of {len(cs)} cards, {_card_name(deck, best)} scores "
+        f"{_num(abs(d))} points {'more' if d >= 0 else 'less'} than "
         f"{_card_name(deck, worst)} ({_ci(low, high, _signed)}; {pair.points.n:,} games that dealt both, "
         "paired within the game)"
     )
@@ -259,16 +268,19 @@ def _card_verdict(info: CellInfo, deck: str, cs: list[CardStat], pairs: list[Pai
             f"; its win rate is {_num(abs(100 * wd))} percentage points {'higher' if wd >= 0 else 'lower'} "
             f"({_ci(wl, wh, _pp)})"
         )
-    text += "." if _resolved(low, high) else "; the difference is not resolved (the interval contains 0)."
+    text += (
+        "; resolved in points." if family.resolved[picked] else "; the difference in points is not resolved."
+    )
     resolved = []
-    for p in pairs:
-        if _resolved(p.points.low, p.points.high):
+    for p, yes in zip(pairs, family.resolved, strict=True):
+        if yes:
             hi, lo = (p.b, p.a) if p.points.estimate > 0 else (p.a, p.b)
             resolved.append(f"{_short_card(deck, hi)} over {_short_card(deck, lo)}")
     text += (
-        f" Resolved in points at 95 % ({len(resolved)} of {len(pairs)} pairs): {', '.join(resolved)}."
+        f" Resolved in points after {family.text} ({len(resolved)} of {len(pairs)} pairs): "
+        f"{', '.join(resolved)}."
         if resolved
-        else f" None of the {len(pairs)} pairwise differences in points is resolved at 95 %."
+        else f" None of the {len(pairs)} pairwise differences in points is resolved after {family.text}."
     )
     return [text]
 
@@ -356,7 +368,8 @@ def cards_section(ctx: AnalysisContext, seats: pl.DataFrame, cells: list[CellInf
             cs = card_stats(mine, deck)
             d[deck] = cs
             pairs = card_pairs(mine, deck, [c.card for c in cs])
-            findings += _card_verdict(info, deck, cs, pairs)
+            family = pair_family(pairs)
+            findings += _card_verdict(info, deck, cs, pairs, family)
             for c in cs:
                 first_fair[0] += c.first_seat.low <= 1 / info.players <= c.first_seat.high
                 first_fair[1] += 1
@@ -371,7 +384,7 @@ def cards_section(ctx: AnalysisContext, seats: pl.DataFrame, cells: list[CellInf
                         _rate_cell(c.first_seat),
                     ]
                 )
-            for p in pairs:
+            for p, resolved in zip(pairs, family.resolved, strict=True):
                 pair_rows.append(
                     [
                         info.label,
@@ -382,7 +395,7 @@ def cards_section(ctx: AnalysisContext, seats: pl.DataFrame, cells: list[CellInf
                         "n/a"
                         if p.wins is None
                         else f"{_pp(p.wins.difference)} [{_pp(p.wins.low)}, {_pp(p.wins.high)}]",
-                        "yes" if _resolved(p.points.low, p.points.high) else "no",
+                        "yes" if resolved else "no",
                     ]
                 )
         per_cell.append((info, d))
@@ -396,7 +409,7 @@ def cards_section(ctx: AnalysisContext, seats: pl.DataFrame, cells: list[CellInf
         "The deal is independent of the seats, the strategies and the markers drawn, so two cards are "
         "compared inside the games that dealt both: their holders faced the same Mothership order and "
         "the same table, and the per-game difference of their points (paired t interval) and of their "
-        "wins (Newcombe's paired interval) removes what the game itself brings. At 4 players every "
+        "wins (Tango's paired interval) removes what the game itself brings. At 4 players every "
         "game deals every card; at 2 players a given pair is dealt together in about one game in six, "
         "so those intervals rest on fewer games. A card's own level is its holder's points above the "
         "average seat of the same game, comparable across player counts.",
@@ -425,7 +438,9 @@ def cards_section(ctx: AnalysisContext, seats: pl.DataFrame, cells: list[CellInf
         Table(
             "Every pair of cards in one cell, from the games that dealt both: the second card's holder "
             "less the first's, in points (paired t interval; the unpaired Welch interval beside it shows "
-            "what the pairing saves) and in win rate (percentage points, Newcombe paired interval).",
+            "what the pairing saves) and in win rate (percentage points, Tango paired interval). Resolved "
+            "(in points): Benjamini-Hochberg over the pairs of the same deck in the same cell (false "
+            "discovery rate 5 %; each finding above names the family's size).",
             [
                 "cell",
                 "cards",
@@ -502,15 +517,30 @@ def _seat_chart(ctx: AnalysisContext, series: list) -> charts.Chart | None:
     return chart
 
 
+def _by_game(part: pl.DataFrame, values: pl.Series | pl.Expr) -> stats.Interval:
+    """The mean of a per-seat quantity over seat-games, each game (cell and game index) one unit:
+    the seats of one game share its deal and its outcome, so they are not independent. `n` is the
+    number of games."""
+    frame = part.select("cell", "game_index", values.cast(pl.Float64).alias("v")).drop_nulls()
+    frame = frame.filter(pl.col("v").is_not_nan())
+    clusters = frame.select(pl.struct("cell", "game_index").rank("dense")).to_series().to_numpy()
+    return stats.clustered_mean(frame["v"].to_numpy(), clusters)
+
+
+def _average_seat(seats: pl.DataFrame) -> stats.Interval:
+    """The average seat's win rate, each game one unit (its seats are not independent)."""
+    decided = seats.select("game_index", pl.col("won").cast(pl.Float64)).drop_nulls()
+    return stats.clustered_mean(decided["won"].to_numpy(), decided["game_index"].to_numpy())
+
+
 def seat_section(ctx: AnalysisContext, seats: pl.DataFrame, cells: list[CellInfo]) -> GameSection | None:
-    findings, rows, series = [], [], []
+    findings, rows, series, firsts = [], [], [], []
     for info in cells:
         mine = seats.filter(pl.col("cell") == info.cell)
         if mine.height == 0 or info.players < 2:
             continue
         games = mine["game_index"].n_unique()
-        won_all = mine["won"].drop_nulls()
-        fair = stats.wilson(int(won_all.sum()), won_all.len())  # the average seat's win rate
+        fair = _average_seat(mine)
         by_seat = []
         for seat in range(info.players):
             s = mine.filter(pl.col("seat") == seat)
@@ -519,25 +549,29 @@ def seat_section(ctx: AnalysisContext, seats: pl.DataFrame, cells: list[CellInfo
                 (seat, stats.wilson(int(w.sum()), w.len()), stats.mean_interval(s["rel"].to_numpy()))
             )
         series.append((info, by_seat))
-        first = by_seat[0]
-        rel = first[2]
-        verdict = (
-            "an advantage"
-            if rel.low > 0
-            else "a disadvantage"
-            if rel.high < 0
-            else "no resolved advantage or disadvantage (the interval contains 0)"
-        )
-        findings.append(
-            f"{info.label}: the first seat wins {_rate_text(first[1])} against {_pct(fair.estimate)} "
-            f"({_ci(fair.low, fair.high, _pct)}) for an average seat, and scores "
-            f"{_signed(rel.estimate)} points above the table average "
-            f"({_ci(rel.low, rel.high, _signed)}; {rel.n:,} games): {verdict}."
-        )
+        first_rel = mine.filter(pl.col("seat") == 0)["rel"].to_numpy()
+        firsts.append((info, by_seat[0], fair, stats.mean_p_value(first_rel)))
         for seat, w, r in by_seat:
             rows.append([info.label, str(seat + 1), f"{games:,}", _rate_cell(w), _mean_cell(r, signed=True)])
     if not series:
         return None
+    # one first-seat finding per cell: the cells are the family
+    family = stats.family([p for *_, p in firsts])
+    for (info, first, fair, _), resolved in zip(firsts, family.resolved, strict=True):
+        rel = first[2]
+        verdict = (
+            "an advantage"
+            if resolved and rel.estimate > 0
+            else "a disadvantage"
+            if resolved and rel.estimate < 0
+            else "no resolved advantage or disadvantage"
+        )
+        findings.append(
+            f"{info.label}: the first seat wins {_rate_text(first[1])} against {_pct(fair.estimate)} "
+            f"({_ci(fair.low, fair.high, _pct)}; each game one unit) for an average seat, and scores "
+            f"{_signed(rel.estimate)} points above the table average "
+            f"({_ci(rel.low, rel.high, _signed)}; {rel.n:,} games): {verdict} (after {family.text})."
+        )
     chart = _seat_chart(ctx, series)
     return GameSection(
         "aa-seats",
@@ -571,20 +605,19 @@ def head_to_head_section(seats: pl.DataFrame, cells: list[CellInfo]) -> GameSect
     difference in points between them within each game (paired)."""
     if "strategy" not in seats.columns:
         return None
-    findings, rows = [], []
+    findings, rows, duels = [], [], []
     for info in cells:
         names = list(dict.fromkeys(info.strategies))
         mine = seats.filter(pl.col("cell") == info.cell)
         if len(names) < 2 or info.variant != "standard" or mine.height == 0:
             continue
-        won_all = mine["won"].drop_nulls()
-        fair = stats.wilson(int(won_all.sum()), won_all.len())  # the average seat's win rate
+        fair = _average_seat(mine)
         rates = {}
         for name in names:
             part = mine.filter(pl.col("strategy") == name)
             w = part["won"].drop_nulls()
-            rates[name] = stats.wilson(int(w.sum()), w.len())
-            rel = stats.mean_interval(part["rel"].to_numpy())
+            rates[name] = _by_game(part, pl.col("won"))
+            rel = _by_game(part, pl.col("rel"))
             rows.append(
                 [info.label, name, f"{w.len():,}", _rate_cell(rates[name]), _mean_cell(rel, signed=True)]
             )
@@ -593,11 +626,16 @@ def head_to_head_section(seats: pl.DataFrame, cells: list[CellInfo]) -> GameSect
         a, b = names
         per_game = mine.group_by("game_index", "strategy").agg(pl.col("score").mean())
         wide = per_game.pivot(on="strategy", index="game_index", values="score").drop_nulls()
-        diff = stats.mean_interval((wide[a] - wide[b]).to_numpy())
+        per_game_diff = (wide[a] - wide[b]).to_numpy()
+        duels.append(
+            (info, a, b, rates, fair, stats.mean_interval(per_game_diff), stats.mean_p_value(per_game_diff))
+        )
+    family = stats.family([d[-1] for d in duels])  # one verdict per cell: the cells are the family
+    for (info, a, b, rates, fair, diff, _), resolved in zip(duels, family.resolved, strict=True):
         ra = rates[a]
-        if ra.low > fair.estimate and diff.low > 0:
+        if ra.low > fair.estimate and resolved and diff.estimate > 0:
             verdict = f"{a} beats {b}"
-        elif ra.high < fair.estimate and diff.high < 0:
+        elif ra.high < fair.estimate and resolved and diff.estimate < 0:
             verdict = f"{b} beats {a}"
         else:
             verdict = f"neither {a} nor {b} is resolved stronger"
@@ -605,7 +643,7 @@ def head_to_head_section(seats: pl.DataFrame, cells: list[CellInfo]) -> GameSect
             f"{info.label}: {verdict}. In its seat-games {a} wins {_rate_text(ra)}, against "
             f"{_pct(rates[b].estimate)} for {b} and {_pct(fair.estimate)} for an average seat, and scores "
             f"{_signed(diff.estimate)} points a game more than {b} ({_ci(diff.low, diff.high, _signed)}; "
-            f"{diff.n:,} games, paired within the game)."
+            f"{diff.n:,} games, paired within the game; resolved or not after {family.text})."
         )
     if not rows:
         return None
@@ -616,7 +654,8 @@ def head_to_head_section(seats: pl.DataFrame, cells: list[CellInfo]) -> GameSect
         paragraphs=[
             "Cells where different strategies play at one table. The runner rotates the strategies over "
             "the seats from game to game, so no strategy owns the first seat. A strategy's win rate is "
-            "over its seat-games (95 % Wilson interval; ties share the win, so an average seat wins a "
+            "over its seat-games (95 % interval with each game one unit, as its seats share the game; "
+            "ties share the win, so an average seat wins a "
             "little more than one in the number of players); its points are measured against the "
             "average seat of the same game. With two strategies, the verdict needs both: a win rate "
             "whose interval lies above the average seat's, and more points a game, paired within games."
@@ -660,20 +699,19 @@ def components_section(
         return None
     rows, findings, means = [], [], []
     for p, strategy, part in groups:
-        total = stats.mean_interval(part["score"].to_numpy())
-        ivs = [stats.mean_interval(part[c].cast(pl.Float64).to_numpy()) for c, _ in comps]
+        total = _by_game(part, pl.col("score"))
+        ivs = [_by_game(part, pl.col(c)) for c, _ in comps]
         means.append((f"{p} players, {strategy}", [iv.estimate for iv in ivs]))
         rows.append(
             [f"{p} players", strategy, f"{total.n:,}", _mean_cell(total), *(_mean_cell(iv) for iv in ivs)]
         )
         if "city_mission" in part.columns and "border_mission" in part.columns:
-            mission = stats.mean_interval(
-                (part["city_mission"] + part["border_mission"]).cast(pl.Float64).to_numpy()
-            )
+            mission = _by_game(part, pl.col("city_mission") + pl.col("border_mission"))
             place = ivs[0] if comps[0][0] == "placement_points" else None
             text = (
                 f"With {p} players, {strategy} seats score {_num(total.estimate)} points "
-                f"({_ci(total.low, total.high)}; {total.n:,} seat-games), of which their two mission "
+                f"({_ci(total.low, total.high)}; {part.height:,} seat-games in {total.n:,} games, each "
+                "game one unit), of which their two mission "
                 f"cards bring {_num(mission.estimate)} ({_ci(mission.low, mission.high)})"
             )
             if place is not None:
@@ -735,11 +773,12 @@ def protection_section(seats: pl.DataFrame, cells: list[CellInfo]) -> GameSectio
     rows, findings = [], []
     for p, strategy, part in _groups(seats, cells):
         ok = part["protection"].drop_nulls()
-        iv = stats.wilson(int((ok >= GLOBAL_PROTECTION_POINTS).sum()), ok.len())
-        rows.append([f"{p} players", strategy, f"{iv.n:,}", _rate_cell(iv)])
+        iv = _by_game(part, pl.col("protection") >= GLOBAL_PROTECTION_POINTS)
+        rows.append([f"{p} players", strategy, f"{ok.len():,}", _rate_cell(iv)])
         findings.append(
             f"With {p} players, {strategy} seats earn Global Protection in {_pct(iv.estimate)} of their "
-            f"games ({_ci(iv.low, iv.high, _pct)}; {iv.n:,} seat-games)."
+            f"games ({_ci(iv.low, iv.high, _pct)}; {ok.len():,} seat-games in {iv.n:,} games, each game "
+            "one unit)."
         )
     if not rows:
         return None
@@ -750,7 +789,8 @@ def protection_section(seats: pl.DataFrame, cells: list[CellInfo]) -> GameSectio
         paragraphs=[
             f"Global Protection pays {GLOBAL_PROTECTION_POINTS} points to a player whose discs touch 4 "
             "value-1 cities, cover 4 herd spaces and cover 3 border spaces outside its own Border card; "
-            "the rate is the share of seat-games that met all three (95 % Wilson intervals)."
+            "the rate is the share of seat-games that met all three (95 % intervals with each game one "
+            "unit: the seats of a game share it)."
         ],
         tables=[
             Table(
@@ -768,7 +808,7 @@ def protection_section(seats: pl.DataFrame, cells: list[CellInfo]) -> GameSectio
 def _semicoop_pairs(games: pl.DataFrame, semi: list[CellInfo]) -> list[str]:
     """Success at one player count against the next, for the same mirror strategy, paired by game
     index (game i draws the same Mothership order at every player count)."""
-    out = []
+    found = []
     for strategy in dict.fromkeys(c.strategies[0] for c in semi if c.mirror and c.strategies):
         mine = sorted((c for c in semi if c.mirror and c.strategies[0] == strategy), key=lambda c: c.players)
         for a, b in zip(mine, mine[1:], strict=False):
@@ -780,23 +820,24 @@ def _semicoop_pairs(games: pl.DataFrame, semi: list[CellInfo]) -> list[str]:
             w = stats.paired_difference(
                 joined["won"].cast(pl.Boolean).to_numpy(), joined["won_b"].cast(pl.Boolean).to_numpy()
             )
-            verdict = (
-                f"more often than {a.players}"
-                if w.low > 0
-                else f"less often than {a.players}"
-                if w.high < 0
-                else f"about as often as {a.players}"
-            )
-            out.append(
-                f"{strategy} mirror, semi-coop: {b.players} players hold Earth {verdict}: "
-                f"{_pp(w.difference)} percentage points ({_ci(w.low, w.high, _pp)}; {w.n:,} games paired "
-                "by game index, which draws the same Mothership order at every player count)"
-                + (
-                    "."
-                    if _resolved(w.low, w.high)
-                    else "; the difference is not resolved (the interval contains 0)."
-                )
-            )
+            found.append((strategy, a, b, w))
+    family = stats.family([w.p_value for *_, w in found])  # every step of every strategy
+    out = []
+    for (strategy, a, b, w), resolved in zip(found, family.resolved, strict=True):
+        verdict = (
+            f"more often than {a.players}"
+            if resolved and w.difference > 0
+            else f"less often than {a.players}"
+            if resolved and w.difference < 0
+            else f"about as often as {a.players}"
+        )
+        out.append(
+            f"{strategy} mirror, semi-coop: {b.players} players hold Earth {verdict}: "
+            f"{_pp(w.difference)} percentage points ({_ci(w.low, w.high, _pp)}; {w.n:,} games paired "
+            "by game index, which draws the same Mothership order at every player count)"
+            + ("; resolved" if resolved else "; not resolved")
+            + f" after {family.text}."
+        )
     return out
 
 

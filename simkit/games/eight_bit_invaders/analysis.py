@@ -29,6 +29,7 @@ from matplotlib.colors import LinearSegmentedColormap
 
 from simkit.core import compare, stats
 from simkit.report import charts
+from simkit.report import text as page_text
 from simkit.report.sections import AnalysisContext, GameSection, Table
 
 REASONS = ("cleared", "shot_down", "landed")
@@ -90,11 +91,11 @@ def diff_label(d: Diff) -> str:
 
 
 def _pct(x: float) -> str:
-    return "n/a" if x is None or math.isnan(x) else f"{100 * x:.1f} %"
+    return page_text.pct(x)
 
 
 def _pts(x: float) -> str:
-    return f"{100 * x:+.1f}"
+    return page_text.points(x)
 
 
 def _ci_pct(low: float, high: float) -> str:
@@ -325,8 +326,9 @@ def _steps_chart(ctx: AnalysisContext, steps: Sequence[Step], strategies: Sequen
     n = [st.c.wins.n for st in shown]
     caption = (
         "Each point is the win rate of the harder difficulty minus the easier one for one strategy, from "
-        "games paired by seed (same deal and dice); bars are 95 % Newcombe paired intervals, and a bar "
-        "that crosses the line at 0 is not resolved. Row labels read countdown cards then dice: "
+        "games paired by seed (same deal and dice); bars are 95 % Tango paired intervals, each on its "
+        "own: which steps are resolved, after the adjustment for all of them, is in the table. "
+        "Row labels read countdown cards then dice: "
         "'cards 7→6, 6 dice' removes a countdown card at 6 dice; the 'vs' row compares the two single "
         "steps (fewer dice minus fewer cards: left of 0 means losing a die costs more than losing a "
         "countdown card). "
@@ -335,19 +337,20 @@ def _steps_chart(ctx: AnalysisContext, steps: Sequence[Step], strategies: Sequen
     return charts.save_chart(fig, ctx.out, f"{ctx.name}-difficulty-steps", title, alt, caption)
 
 
-def _step_sentence(st: Step) -> str:
+def _step_sentence(st: Step, resolved: bool, family: str) -> str:
     w = st.c.wins
     assert w is not None
     size = f"{abs(100 * w.difference):.1f} points"
-    if w.low > 0:
+    if resolved and w.difference > 0:
         verdict = f"raises {st.strategy}'s win rate by {size}"
-    elif w.high < 0:
+    elif resolved and w.difference < 0:
         verdict = f"lowers {st.strategy}'s win rate by {size}"
     else:
         verdict = f"changes {st.strategy}'s win rate by {_pts(w.difference)} points, not resolved"
     return (
         f"{verdict} (95 % CI {_pts(w.low)} to {_pts(w.high)} points; {w.n:,} games each, paired by seed: "
-        f"{w.a_only:,} won only at the easier setting, {w.b_only:,} only at the harder)"
+        f"{w.a_only:,} won only at the easier setting, {w.b_only:,} only at the harder; resolved or not "
+        f"after {family})"
     )
 
 
@@ -361,6 +364,9 @@ def difficulty_section(ctx: AnalysisContext, games: pl.DataFrame) -> GameSection
     if not strategies:
         return None
     steps = difficulty_steps(games, strategies, diffs)
+    # every step of every strategy is one family: the findings below pick from it
+    step_family = stats.family([st.c.wins.p_value if st.c.wins is not None else math.nan for st in steps])
+    step_resolved = {id(st): bool(r) for st, r in zip(steps, step_family.resolved, strict=True)}
 
     # table: the heat-table in numbers, one row per strategy and countdown, one column per dice
     counts = sorted({c for c, _ in diffs}, reverse=True)
@@ -390,11 +396,12 @@ def difficulty_section(ctx: AnalysisContext, games: pl.DataFrame) -> GameSection
                 f"{_pts(w.difference)} ({_pts(w.low)} to {_pts(w.high)})",
                 f"{w.n:,}",
                 f"{w.a_only:,} / {w.b_only:,}",
-                "yes" if w.low > 0 or w.high < 0 else "no",
+                "yes" if step_resolved[id(st)] else "no",
             ]
         )
     step_table = Table(
-        "Paired effect of each difficulty step (game i of both cells shares its seed)",
+        "Paired effect of each difficulty step (game i of both cells shares its seed; 95 % Tango "
+        f"intervals; resolved after {step_family.text})",
         [
             "strategy",
             "step (easier → harder)",
@@ -435,20 +442,23 @@ def difficulty_section(ctx: AnalysisContext, games: pl.DataFrame) -> GameSection
                     if kind == "countdown"
                     else f"One attack die fewer ({first.a[1]} → {first.b[1]}, at countdown {first.a[0]})"
                 )
-                findings.append(f"{words} {_step_sentence(first)}.")
+                findings.append(
+                    f"{words} {_step_sentence(first, step_resolved[id(first)], step_family.text)}."
+                )
         versus = next((st for st in mine if st.kind == "dice vs countdown"), None)
         if versus is not None and versus.c.wins is not None:
             w = versus.c.wins
-            if w.high < 0:
+            if step_resolved[id(versus)] and w.difference < 0:
                 lead = "For {s}, losing a die costs more than losing a countdown card"
-            elif w.low > 0:
+            elif step_resolved[id(versus)] and w.difference > 0:
                 lead = "For {s}, losing a countdown card costs more than losing a die"
             else:
                 lead = "For {s}, it is not resolved whether losing a die or a countdown card costs more"
             findings.append(
                 lead.format(s=best)
                 + f": {diff_label(versus.b)} minus {diff_label(versus.a)} is {_pts(w.difference)} points "
-                f"(95 % CI {_pts(w.low)} to {_pts(w.high)}; {w.n:,} games each, paired by seed)."
+                f"(95 % CI {_pts(w.low)} to {_pts(w.high)}; {w.n:,} games each, paired by seed; "
+                f"{step_family.text})."
             )
 
     chart_list = [_heat_chart(ctx, grid, strategies, diffs)]
@@ -664,36 +674,40 @@ def loss_section(ctx: AnalysisContext, games: pl.DataFrame) -> GameSection | Non
                     (joined["end_reason_b"] == "shot_down").to_numpy(),
                 )
                 shifts.append((s, hard, shot))
+    shift_family = stats.family([w.p_value for _, _, w in shifts])
     shift_rows = [
         [
             s,
             f"{diff_label(base)} → {diff_label(hard)}",
             f"{_pts(w.difference)} ({_pts(w.low)} to {_pts(w.high)})",
             f"{w.n:,}",
-            "yes" if w.low > 0 or w.high < 0 else "no",
+            "yes" if resolved else "no",
         ]
-        for s, hard, w in shifts
+        for (s, hard, w), resolved in zip(shifts, shift_family.resolved, strict=True)
     ]
     if shifts:
-        resolved = [t for t in shifts if t[2].low > 0 or t[2].high < 0]
-        s, hard, w = max(resolved or shifts, key=lambda t: abs(t[2].difference))
+        idx = range(len(shifts))
+        chosen = [i for i in idx if shift_family.resolved[i]] or list(idx)
+        i = max(chosen, key=lambda i: abs(shifts[i][2].difference))
+        s, hard, w = shifts[i]
         size = f"{abs(100 * w.difference):.1f} points"
-        if w.low > 0:
-            verdict = f"the largest shift: it raises the share of {s}'s games shot down by {size}"
-        elif w.high < 0:
-            verdict = f"the largest shift: it lowers the share of {s}'s games shot down by {size}"
+        picked = f"the largest of the {len(shifts)} shifts"
+        if shift_family.resolved[i] and w.difference > 0:
+            verdict = f"{picked}: it raises the share of {s}'s games shot down by {size}"
+        elif shift_family.resolved[i] and w.difference < 0:
+            verdict = f"{picked}: it lowers the share of {s}'s games shot down by {size}"
         else:
             verdict = (
-                f"no shift in the share shot down is resolved; the largest is {s}'s, "
-                f"{_pts(w.difference)} points"
+                f"no shift in the share shot down is resolved; {picked} is {s}'s, {_pts(w.difference)} points"
             )
         findings.append(
             f"Going from {diff_label(base)} to {diff_label(hard)} makes {verdict} (95 % CI {_pts(w.low)} "
-            f"to {_pts(w.high)} points; {w.n:,} games each, paired by seed; every strategy and step in "
-            "the last table)."
+            f"to {_pts(w.high)} points; {w.n:,} games each, paired by seed; resolved after "
+            f"{shift_family.text}; every strategy and step in the last table)."
         )
     shift_table = Table(
-        f"Change in the share of games shot down against {diff_label(base)}, paired by seed",
+        f"Change in the share of games shot down against {diff_label(base)}, paired by seed "
+        f"(resolved after {shift_family.text})",
         ["strategy", "difficulty step", "harder − easier, points (95 % CI)", "pairs", "resolved"],
         shift_rows,
     )

@@ -35,6 +35,7 @@ from simkit.core import stats
 from simkit.core.compare import paired_scores
 from simkit.games.oh_no_invasion import DEFAULT_THRESHOLD, LEVEL
 from simkit.report import charts
+from simkit.report import text as page_text
 from simkit.report.sections import AnalysisContext, GameSection, Table, point_decimals
 
 SETTINGS = ("level", "players", "strategy", "final_conflict", "data")
@@ -114,7 +115,7 @@ def _num(x: float) -> str:
 
 
 def _pct(x: float) -> str:
-    return "n/a" if x is None or math.isnan(x) else f"{100 * x:.1f} %"
+    return page_text.pct(x)
 
 
 def _ci(iv: stats.Interval, pct: bool = True) -> str:
@@ -141,7 +142,9 @@ def _resolved(low: float, high: float) -> bool:
     return low > 0 or high < 0
 
 
-def _win_diff(b: str, a: str, d: stats.PairedDifference, extra: str = "") -> str:
+def _win_diff(
+    b: str, a: str, d: stats.PairedDifference, extra: str = "", resolved: bool = False, family: str = ""
+) -> str:
     """'Games at B are won 3.1 points more often than at A (95 % CI ...; n games each, paired by
     seed)': `b` names games ("games at level 3"), `a` the other cell ("at level 1")."""
     digits = point_decimals(d.difference, d.low, d.high)
@@ -155,12 +158,11 @@ def _win_diff(b: str, a: str, d: stats.PairedDifference, extra: str = "") -> str
         f" (95 % CI {100 * lo:.{digits}f} to {100 * hi:.{digits}f} points; {d.n:,} games each, "
         f"paired by seed{extra})"
     )
-    if not _resolved(d.low, d.high):
-        tail += ": not resolved, the interval contains 0"
+    tail += f": {'resolved' if resolved else 'not resolved'} after {family}" if family else ""
     return head + tail + "."
 
 
-def _score_diff(b: str, a: str, iv: stats.Interval, extra: str = "") -> str:
+def _score_diff(b: str, a: str, iv: stats.Interval, extra: str = "", resolved: bool | None = None) -> str:
     if iv.estimate == 0:
         head = f"{b} scores as much as {a}"
     else:
@@ -168,8 +170,10 @@ def _score_diff(b: str, a: str, iv: stats.Interval, extra: str = "") -> str:
         head = f"{b} scores {abs(iv.estimate):.2f} points a game {word} than {a}"
     lo, hi = (iv.low, iv.high) if iv.estimate >= 0 else (-iv.high, -iv.low)
     tail = f" (95 % CI {lo:.2f} to {hi:.2f}; {iv.n:,} games each, paired by seed{extra})"
-    if math.isnan(iv.low) or not _resolved(iv.low, iv.high):
-        tail += ": not resolved, the interval contains 0"
+    if resolved is None:
+        resolved = not math.isnan(iv.low) and _resolved(iv.low, iv.high)
+    if not resolved:
+        tail += ": not resolved"
     return head + tail + "."
 
 
@@ -196,11 +200,13 @@ def _paired_win(g: pl.DataFrame, key: str, a: object, b: object) -> stats.Paired
     return stats.paired_difference(j["won"].to_numpy(), j["won_b"].to_numpy())
 
 
-def _paired_score(g: pl.DataFrame, key: str, a: object, b: object) -> stats.Interval | None:
+def _paired_score(g: pl.DataFrame, key: str, a: object, b: object) -> tuple[stats.Interval, float] | None:
+    """B's score minus A's, paired by seed: the paired t interval and its test's p-value."""
     j = _pairs(g, key, a, b).drop_nulls(["score", "score_b"])
     if j.height < 2:
         return None
-    return paired_scores(j["score"].to_numpy(), j["score_b"].to_numpy())[0]
+    a_score, b_score = j["score"].to_numpy(), j["score_b"].to_numpy()
+    return paired_scores(a_score, b_score)[0], stats.mean_p_value(b_score - a_score)
 
 
 def _pooled_over(g: pl.DataFrame, fixed: Sequence[str]) -> str:
@@ -341,7 +347,9 @@ def _win_section(ctx: AnalysisContext, g: pl.DataFrame, note: str) -> GameSectio
     paragraphs = [
         "Each point is one cell of the grid: a level, a crew size and a crew. Cells share seeds, so "
         "game i deals the same decks in every cell and two cells are compared game by game (paired "
-        "by seed); a difference is resolved when its 95 % interval excludes 0."
+        "by seed). A difference is resolved only after the Holm adjustment over every comparison of this "
+        "section (table and findings together; the findings name the family's size), so that the "
+        "chance of any false resolved among them is at most 5 %."
     ]
     if 0 in levels and 1 in levels:
         paragraphs.append(
@@ -365,22 +373,25 @@ def _win_section(ctx: AnalysisContext, g: pl.DataFrame, note: str) -> GameSectio
     )
 
 
-def _comp_row(what: str, crew: str, d: stats.PairedDifference) -> list[str]:
+def _comp_row(what: str, crew: str, d: stats.PairedDifference, resolved: bool) -> list[str]:
     return [
         what,
         crew,
         f"{d.n:,}",
-        f"{100 * d.difference:+.1f}",
-        f"{100 * d.low:+.1f} to {100 * d.high:+.1f}",
-        "yes" if _resolved(d.low, d.high) else "no",
+        page_text.points(d.difference),
+        f"{page_text.points(d.low)} to {page_text.points(d.high)}",
+        "yes" if resolved else "no",
     ]
 
 
 def _win_findings(
     g: pl.DataFrame, cells: list[dict], crews: list, levels: list, counts: list
 ) -> tuple[list[str], list[list[str]]]:
+    """The section's findings and its table of paired comparisons. Every comparison made here (table
+    rows and findings alike) is one family: resolved means after Holm over all of them. The crews
+    are compared with the one that won most, picked from every pair of crews, so those p-values
+    enter Bonferroni-multiplied by (pairs of crews) / (comparisons made)."""
     findings: list[str] = []
-    rows: list[list[str]] = []
     if len(cells) > 1:
         best = max(cells, key=lambda c: (c["w"].estimate, -c["level"]))
         worst = min(cells, key=lambda c: (c["w"].estimate, c["level"]))
@@ -390,6 +401,14 @@ def _win_findings(
                 f"{_players(c['players'])}, {c['strategy']} crew; 95 % CI {_ci(c['w'])}, "
                 f"{c['n']:,} games)."
             )
+    # (key, d, p for the family, how to write it: ("row", what, crew) or ("finding", text parts))
+    members: dict[tuple, tuple[stats.PairedDifference, float]] = {}
+    plan: list[tuple] = []  # in page order: ("finding", index into `findings`, ...) or ("row", ...)
+
+    def member(key: tuple, d: stats.PairedDifference, weight: float = 1.0) -> tuple:
+        members.setdefault(key, (d, min(1.0, d.p_value * weight)))
+        return key
+
     for crew in crews:
         mine = g.filter(pl.col("strategy") == crew)
         total = [c for c in cells if c["strategy"] == crew]
@@ -406,7 +425,9 @@ def _win_findings(
         for a, b in zip(levels, levels[1:], strict=False):
             d = _paired_win(mine, "level", a, b)
             if d is not None:
-                rows.append(_comp_row(f"level {b} vs level {a}{pooled}", crew, d))
+                plan.append(
+                    ("row", member(("level", crew, a, b), d), f"level {b} vs level {a}{pooled}", crew)
+                )
         if 1 in levels and 3 in levels:
             pairs = [(1, 3)] + ([(0, 1)] if 0 in levels else [])
         elif len(levels) > 1:
@@ -416,19 +437,24 @@ def _win_findings(
         for a, b in pairs:
             d = _paired_win(mine, "level", a, b)
             if d is not None:
-                findings.append(
-                    f"For {_crew(crew)}, " + _win_diff(f"games at {_level(b)}", f"at {_level(a)}", d, pooled)
-                )
+                key = member(("level", crew, a, b), d)
+                findings.append("")
+                plan.append(
+                    ("finding", key, len(findings) - 1, f"For {_crew(crew)}, ",
+                     (f"games at {_level(b)}", f"at {_level(a)}", pooled))
+                )  # fmt: skip
         if len(counts) > 1:
             a, b = counts[0], counts[-1]
             d = _paired_win(mine, "players", a, b)
             if d is not None:
                 extra = _pooled_over(mine, ("players",))
-                rows.append(_comp_row(f"{b} players vs {a} players{extra}", crew, d))
-                findings.append(
-                    f"For {_crew(crew)}, "
-                    + _win_diff(f"games with {_players(b)}", f"with {_players(a)}", d, extra)
-                )
+                key = member(("players", crew, a, b), d)
+                plan.append(("row", key, f"{b} players vs {a} players{extra}", crew))
+                findings.append("")
+                plan.append(
+                    ("finding", key, len(findings) - 1, f"For {_crew(crew)}, ",
+                     (f"games with {_players(b)}", f"with {_players(a)}", extra))
+                )  # fmt: skip
     if len(crews) > 1:
         rate = {
             crew: sum(c["wins"] for c in cells if c["strategy"] == crew)
@@ -436,14 +462,30 @@ def _win_findings(
             for crew in crews
         }
         top = max(crews, key=lambda c: rate[c])
-        extra = _pooled_over(g, ("strategy",))
+        extra = _pooled_over(g, ("strategy",)) + f"; {_crew(top)} picked as the crew that won most"
         for crew in crews:
             if crew == top:
                 continue
             d = _paired_win(g, "strategy", crew, top)
             if d is not None:
-                rows.append(_comp_row(f"{top} crew vs {crew} crew{extra}", "-", d))
-                findings.append(_win_diff(f"Games played by {_crew(top)}", f"by {_crew(crew)}", d, extra))
+                key = member(("strategy", crew, top), d, len(crews) / 2)  # pairs / comparisons
+                plan.append(("row", key, f"{top} crew vs {crew} crew{extra}", "-"))
+                findings.append("")
+                plan.append(
+                    ("finding", key, len(findings) - 1, "",
+                     (f"Games played by {_crew(top)}", f"by {_crew(crew)}", extra))
+                )  # fmt: skip
+    keys = list(members)
+    family = stats.family([members[k][1] for k in keys])
+    resolved = dict(zip(keys, family.resolved, strict=True))
+    rows: list[list[str]] = []
+    for item in plan:
+        d = members[item[1]][0]
+        if item[0] == "row":
+            rows.append(_comp_row(item[2], item[3], d, bool(resolved[item[1]])))
+        else:
+            _, key, index, lead, (b, a, extra) = item
+            findings[index] = lead + _win_diff(b, a, d, extra, bool(resolved[key]), family.text)
     return findings, rows
 
 
@@ -703,7 +745,7 @@ def _threshold_section(ctx: AnalysisContext, g: pl.DataFrame) -> GameSection | N
     def series_label(crew: str, p: int) -> str:
         return f"{crew}, {p} players" if show_players else crew
 
-    best_rows, findings = [], []
+    best_rows, findings, sweeps = [], [], []
     best_of: dict[tuple, dict] = {}
     for grp in groups:
         lv, crew, p = grp
@@ -714,19 +756,28 @@ def _threshold_section(ctx: AnalysisContext, g: pl.DataFrame) -> GameSection | N
         best = max(mine, key=lambda c: (c["w"].estimate, -c["final_conflict"]))
         best_of[grp] = best
         sub = g.filter((pl.col("level") == lv) & (pl.col("strategy") == crew) & (pl.col("players") == p))
+        against = {
+            t: _paired_win(sub, "final_conflict", t, best["final_conflict"])
+            for t in ts
+            if t != best["final_conflict"]
+        }
+        sweeps.append((grp, ts, best, against))
+    # every threshold against its group's best is one family (Holm); the best was picked from every
+    # pair of thresholds, so each p-value enters multiplied by (pairs) / (comparisons) = T / 2
+    compared = [
+        (i, t) for i, (_, ts, _, against) in enumerate(sweeps) for t in against if against[t] is not None
+    ]
+    family = stats.family([min(1.0, sweeps[i][3][t].p_value * len(sweeps[i][1]) / 2) for i, t in compared])
+    apart = {key: bool(r) for key, r in zip(compared, family.resolved, strict=True)}
+    for i, (grp, ts, best, against) in enumerate(sweeps):
+        lv, crew, p = grp
         bi = ts.index(best["final_conflict"])
         neighbours = {}
         for side, j in (("lower", bi - 1), ("higher", bi + 1)):
             if 0 <= j < len(ts):
-                neighbours[side] = (ts[j], _paired_win(sub, "final_conflict", ts[j], best["final_conflict"]))
-        tied = []
-        for t in ts:
-            if t == best["final_conflict"]:
-                continue
-            d = _paired_win(sub, "final_conflict", t, best["final_conflict"])
-            if d is not None and not _resolved(d.low, d.high):
-                tied.append(t)
-        resolved = all(d is not None and _resolved(d.low, d.high) for _, d in neighbours.values())
+                neighbours[side] = (ts[j], against[ts[j]])
+        tied = [t for t, d in against.items() if d is not None and not apart[(i, t)]]
+        resolved = all(d is not None and apart[(i, t)] for t, d in neighbours.values())
         w = best["w"]
         row = [
             str(lv),
@@ -741,7 +792,8 @@ def _threshold_section(ctx: AnalysisContext, g: pl.DataFrame) -> GameSection | N
             if side in neighbours and neighbours[side][1] is not None:
                 t, d = neighbours[side]
                 row.append(
-                    f"vs {_num(t)}: {100 * d.difference:+.1f} ({100 * d.low:+.1f} to {100 * d.high:+.1f})"
+                    f"vs {_num(t)}: {page_text.points(d.difference)} "
+                    f"({page_text.points(d.low)} to {page_text.points(d.high)})"
                 )
             else:
                 row.append("none (end of the sweep)")
@@ -758,10 +810,10 @@ def _threshold_section(ctx: AnalysisContext, g: pl.DataFrame) -> GameSection | N
         for _side, (t, d) in neighbours.items():
             if d is None:
                 continue
-            state = "resolved" if _resolved(d.low, d.high) else "not resolved"
+            state = "resolved" if apart[(i, t)] else "not resolved"
             comps.append(
-                f"{100 * d.difference:+.1f} points against threshold {_num(t)} "
-                f"(95 % CI {100 * d.low:+.1f} to {100 * d.high:+.1f}, {state})"
+                f"{page_text.points(d.difference)} points against threshold {_num(t)} "
+                f"(95 % CI {page_text.points(d.low)} to {page_text.points(d.high)}, {state})"
             )
         if comps:
             text += " Paired by seed, its win rate is " + " and ".join(comps) + "."
@@ -772,7 +824,7 @@ def _threshold_section(ctx: AnalysisContext, g: pl.DataFrame) -> GameSection | N
             )
         else:
             text += " Every other threshold is resolved below it."
-        findings.append(text)
+        findings.append(text + f" (Resolved: after {family.text}, each against the best of its group.)")
 
     # chart: one panel per level, win rate against the threshold, one line per crew with its band
     ts_all = _values(g, "final_conflict")
@@ -902,8 +954,10 @@ def _threshold_section(ctx: AnalysisContext, g: pl.DataFrame) -> GameSection | N
         "The scripted crews call the Final Conflict when the weapons they hold reach the threshold "
         "times the strikes still needed (Shield aliens in play + 1), or in a panic when the shields "
         "are nearly complete. Every threshold plays the same decks (game i is paired with game i), so "
-        "the best threshold is compared with its neighbours by seed: 'resolved' means the paired "
-        "95 % interval of the difference excludes 0 on both sides.",
+        "the best threshold is compared with every other by seed: 'resolved' means the difference "
+        "stays below 5 % after the Holm adjustment over all these comparisons (every group), each "
+        "p-value first multiplied by half the number of thresholds because the best was picked from "
+        "every pair of them; the table's column asks it of both neighbours.",
         "The best threshold is picked from the same games it is measured on, so its win rate is a "
         "little optimistic; thresholds not resolved from it are as good on this evidence.",
     ]
@@ -1007,7 +1061,7 @@ def _score_section(ctx: AnalysisContext, g: pl.DataFrame, note: str) -> GameSect
         ["level", "players", "crew", "games", "mean score", "scored 0", "games won", "mean score when won"],
         rows,
     )
-    findings = []
+    findings, tops = [], []
     for crew in crews:
         mine = g.filter(pl.col("strategy") == crew)
         if mine["score"].max() == 0:
@@ -1022,11 +1076,25 @@ def _score_section(ctx: AnalysisContext, g: pl.DataFrame, note: str) -> GameSect
             f"{_crew(crew).capitalize()} scores most at {_level(top)}: {m.estimate:.2f} points a game "
             f"(95 % CI {_ci(m, pct=False)}; {m.n:,} games{_pooled_over(mine, ('level',))})."
         )
-        if len(ranked) > 1:
-            d = _paired_score(mine, "level", ranked[1], top)
-            if d is not None:
-                text += " " + _score_diff(_level(top).capitalize(), _level(ranked[1]), d)
-        findings.append(text)
+        found = _paired_score(mine, "level", ranked[1], top) if len(ranked) > 1 else None
+        if found is None:
+            findings.append(text)
+            continue
+        # the top two levels were picked from every pair of levels: Bonferroni over them
+        picked_from = len(ranked) * (len(ranked) - 1) // 2
+        findings.append("")  # written below, once the family is known
+        tops.append(
+            (len(findings) - 1, text, top, ranked[1], found[0], min(1.0, found[1] * picked_from), picked_from)
+        )
+    family = stats.family([t[5] for t in tops])  # one per crew: Holm over the crews
+    for (i, text, top, second, d, _, picked_from), resolved in zip(tops, family.resolved, strict=True):
+        findings[i] = (
+            text
+            + " "
+            + _score_diff(_level(top).capitalize(), _level(second), d, "", bool(resolved))[:-1]
+            + f" (the top two of {len(levels)} levels, Bonferroni-adjusted over their {picked_from} pairs, "
+            f"then {family.text})."
+        )
     paragraphs = [
         "The score of a won game is the level's points per survivor (2, 3, 5 and 7 at levels 0 to 3) "
         "times the survivors; a lost game scores 0. A harder level can score more per game even when "

@@ -38,6 +38,7 @@ import polars as pl
 from simkit.core import stats
 from simkit.core.compare import paired_scores
 from simkit.report import charts
+from simkit.report import text as page_text
 from simkit.report.sections import AnalysisContext, GameSection, Table
 
 CREW_KEYS = ("strategy", "players", "figures")
@@ -52,7 +53,7 @@ TRANSCRIBED = {str(i) for i in range(1, 9)}
 
 
 def _pct(x: float) -> str:
-    return "n/a" if x is None or math.isnan(x) else f"{100 * x:.1f} %"
+    return page_text.pct(x)
 
 
 def _ci_pct(iv: stats.Interval) -> str:
@@ -72,11 +73,7 @@ def _ci_num(iv: stats.Interval, digits: int = 2) -> str:
 
 
 def _points(x: float) -> str:
-    return f"{100 * x:+.1f}"
-
-
-def _resolved(low: float, high: float) -> bool:
-    return not (math.isnan(low) or math.isnan(high)) and (low > 0 or high < 0)
+    return page_text.points(x)
 
 
 # --- cells --------------------------------------------------------------------------------------
@@ -151,6 +148,7 @@ class Paired:
     wins: stats.PairedDifference
     score: stats.Interval
     cells: int  # matched cell pairs pooled
+    score_p: float = math.nan  # paired t test of the score difference
 
 
 def _paired(cells: Sequence[Cell], key: str, base: str, other: str, keys: Sequence[str]) -> Paired | None:
@@ -179,8 +177,9 @@ def _paired(cells: Sequence[Cell], key: str, base: str, other: str, keys: Sequen
     if not matched:
         return None
     wins = stats.paired_difference(np.concatenate(a_won), np.concatenate(b_won))
-    score, _, _ = paired_scores(np.concatenate(a_score), np.concatenate(b_score))
-    return Paired(wins, score, matched)
+    a_all, b_all = np.concatenate(a_score), np.concatenate(b_score)
+    score, _, _ = paired_scores(a_all, b_all)
+    return Paired(wins, score, matched, stats.mean_p_value(b_all - a_all))
 
 
 def _group_cells(cells: Sequence[Cell], key: str) -> list[tuple[str, list[Cell]]]:
@@ -192,10 +191,21 @@ def _group_cells(cells: Sequence[Cell], key: str) -> list[tuple[str, list[Cell]]
     return [(only, list(cells))]
 
 
-def _comparison_finding(who: str, key: str, base: str, other: str, p: Paired, varied: Sequence[str]) -> str:
+def _comparison_finding(
+    who: str,
+    key: str,
+    base: str,
+    other: str,
+    p: Paired,
+    varied: Sequence[str],
+    verdicts: tuple[bool, bool] = (False, False),
+    family: str = "",
+) -> str:
+    """One paired comparison; `verdicts` (survival, score) say whether each is resolved after the
+    adjustment over `family`."""
     w, s = p.wins, p.score
     lead = f"For {who}, s" if who else "S"
-    if _resolved(w.low, w.high):
+    if verdicts[0]:
         verb = "higher" if w.difference > 0 else "lower"
         head = (
             f"{lead}urvival is {abs(100 * w.difference):.1f} points {verb} with {key}={other} "
@@ -209,13 +219,13 @@ def _comparison_finding(who: str, key: str, base: str, other: str, p: Paired, va
     others = [k for k in varied if k != key and not (k == "strategy" and who.startswith("the "))]
     over = f", averaged over {', '.join(others)}" if others else ""
     score_text = (
-        f"mean score {s.estimate:+.2f} (95 % CI {s.low:+.2f} to {s.high:+.2f}"
-        + ("" if _resolved(s.low, s.high) else ", not resolved")
-        + ")"
+        f"mean score {page_text.signed(s.estimate)} (95 % CI {page_text.signed(s.low)} to "
+        f"{page_text.signed(s.high)}" + ("" if verdicts[1] else ", not resolved") + ")"
     )
     return (
         f"{head} (95 % CI {_points(w.low)} to {_points(w.high)} points; {w.n:,} pairs of games over "
-        f"{p.cells} matched cell{'s' if p.cells != 1 else ''}, paired by seed{over}); {score_text}."
+        f"{p.cells} matched cell{'s' if p.cells != 1 else ''}, paired by seed{over}); {score_text}; "
+        f"resolved or not after {family}."
     )
 
 
@@ -364,6 +374,7 @@ def _survival_section(ctx: AnalysisContext, cells: list[Cell], varied: list[str]
             f"(95 % CI {_ci_num(score[c.cell])})."
         )
     keys = list(cells[0].settings) if cells else []
+    compared = []
     for key in varied:
         values = _values(cells, key)
         if key == "mission":  # the transcribed missions have their own ranking section
@@ -372,12 +383,20 @@ def _survival_section(ctx: AnalysisContext, cells: list[Cell], varied: list[str]
             for other in values[1:]:
                 p = _paired(group, key, values[0], other, keys)
                 if p is not None:
-                    findings.append(_comparison_finding(who, key, values[0], other, p, varied))
+                    compared.append((who, key, values[0], other, p))
+    # every comparison below is one family (survival and score each): Holm over all of them
+    survival_family = stats.family([p.wins.p_value for *_, p in compared])
+    score_family = stats.family([p.score_p for *_, p in compared])
+    for i, (who, key, base, other, p) in enumerate(compared):
+        verdicts = (bool(survival_family.resolved[i]), bool(score_family.resolved[i]))
+        findings.append(_comparison_finding(who, key, base, other, p, varied, verdicts, survival_family.text))
     paragraphs = [
         "Each cell plays the same seeds, so game i of one cell meets the same mission draws, decks and "
         "damage-tile order as game i of another: the findings compare settings as pairs of games "
-        "(Newcombe's paired interval for survival, a paired t interval for the score). Differences are "
-        "in percentage points of survival; a difference whose interval contains 0 is called not resolved."
+        "(Tango's paired interval for survival, a paired t interval for the score). Differences are "
+        "in percentage points of survival. A difference is resolved only after the Holm adjustment over "
+        "every comparison listed (survival and score each a family), so that the chance of any false "
+        "resolved among them is at most 5 %."
     ]
     return GameSection(
         "sa-survival",
@@ -621,6 +640,8 @@ def _damage_section(ctx: AnalysisContext, cells: list[Cell]) -> GameSection | No
     )
     findings = []
     crews = list(dict.fromkeys(c.crew for c in cells))
+    zone_texts = []
+    zone_pairs = len(ZONES) * (len(ZONES) - 1) // 2
     for crew in crews:
         frame = pl.concat([c.games.select(cols) for c in cells if c.crew == crew])
         arr = {z: frame[f"damage_{z}"].cast(pl.Float64).to_numpy() for z in ZONES}
@@ -632,14 +653,27 @@ def _damage_section(ctx: AnalysisContext, cells: list[Cell]) -> GameSection | No
             f"For the {crew} crew ({frame.height:,} games, every difficulty pooled), the {most} zone "
             f"takes the most damage: {_num(iv.estimate)} tiles a game (95 % CI {_ci_num(iv)})"
         )
+        p = math.nan
         if most != least:
             d = stats.mean_interval(arr[most] - arr[least])
-            verdict = "" if _resolved(d.low, d.high) else ", not resolved"
+            # the most and least damaged zones were picked from every pair of zones
+            p = min(1.0, stats.mean_p_value(arr[most] - arr[least]) * zone_pairs)
             text += (
-                f", {_num(d.estimate)} more than the {least} zone (95 % CI {_ci_num(d)}{verdict}; "
+                f", {_num(d.estimate)} more than the {least} zone (95 % CI {_ci_num(d)}{{verdict}}; "
                 "paired within games)"
             )
-        findings.append(text + ".")
+        zone_texts.append((text, p))
+    zone_family = stats.family([p for _, p in zone_texts])
+    for (text, p), resolved in zip(zone_texts, zone_family.resolved, strict=True):
+        if math.isnan(p):
+            findings.append(text + ".")
+            continue
+        verdict = "" if resolved else ", not resolved"
+        findings.append(
+            text.replace("{verdict}", verdict)
+            + f"; picked as the most and least damaged of {len(ZONES)} zones, so Bonferroni-adjusted over "
+            f"their {zone_pairs} pairs, then {zone_family.text} (one per crew)."
+        )
     lost = (
         games.filter(pl.col("end_reason") == "zone_destroyed")
         if "end_reason" in games.columns
@@ -778,21 +812,27 @@ def _missions_section(ctx: AnalysisContext, cells: list[Cell], varied: list[str]
             )
             if p is not None:
                 w = p.wins
-                verdict = "" if _resolved(w.low, w.high) else "; not resolved"
+                # hardest and easiest were picked from every pair of the missions
+                picked_from = len(ranked) * (len(ranked) - 1) // 2
+                adjusted = min(1.0, w.p_value * picked_from)
+                verdict = "" if adjusted < stats.ALPHA else "; not resolved"
                 text += (
                     f"; the gap is {_points(w.difference)} points "
                     f"(95 % CI {_points(w.low)} to {_points(w.high)}{verdict}; {w.n:,} pairs of games, "
-                    "paired by seed)"
+                    f"paired by seed; picked as the extremes of {len(ranked)} missions, so "
+                    f"Bonferroni-adjusted over their {picked_from} pairs)"
                 )
             findings.append(text + ".")
             steps = [_paired(group, "mission", a, b, keys) for a, b in zip(ranked, ranked[1:], strict=False)]
             steps = [p for p in steps if p is not None]
-            resolved = sum(_resolved(p.wins.low, p.wins.high) for p in steps)
+            step_family = stats.family([p.wins.p_value for p in steps])
+            resolved = int(step_family.resolved.sum())
             pairs = sorted({p.wins.n for p in steps})
             if steps:
                 findings.append(
                     f"For {who}, {resolved} of the {len(steps)} steps between neighbouring ranks are "
-                    "resolved (the paired 95 % CI of their survival difference excludes 0; "
+                    f"resolved (the paired 95 % CI of their survival difference, judged after "
+                    f"{step_family.text}; "
                     f"{pairs[0]:,}{'' if len(pairs) == 1 else f' to {pairs[-1]:,}'} pairs of games a step); "
                     "the others could swap with more games."
                 )

@@ -12,6 +12,7 @@ import pytest
 from simkit.core import dataset, runner, scenario, stats
 from simkit.games.eight_bit_invaders import analysis
 from simkit.report import build
+from simkit.report import text as page_text
 from simkit.report.sections import AnalysisContext
 
 GAME = "eight-bit-invaders"
@@ -95,9 +96,23 @@ def test_difficulty_numbers_match_the_games_table(full: tuple[Path, Path], full_
         a, b = expected[row[1]]
         joined = cell(row[0], *a).join(cell(row[0], *b), on="game_index", suffix="_b")
         w = stats.paired_difference(joined["won"].to_numpy(), joined["won_b"].to_numpy())
-        assert row[4] == f"{100 * w.difference:+.1f} ({100 * w.low:+.1f} to {100 * w.high:+.1f})"
+        pts = page_text.points  # signed points, an exact zero unsigned
+        assert row[4] == f"{pts(w.difference)} ({pts(w.low)} to {pts(w.high)})"
         assert row[5] == f"{joined.height:,}"
         assert row[6] == f"{w.a_only:,} / {w.b_only:,}"
+
+    # "resolved" is decided over the family of every step in the table (Holm), not one by one
+    p_values = []
+    for row in step_table.rows:
+        a, b = expected[row[1]]
+        joined = cell(row[0], *a).join(cell(row[0], *b), on="game_index", suffix="_b")
+        p_values.append(stats.paired_difference(joined["won"].to_numpy(), joined["won_b"].to_numpy()).p_value)
+    holm = stats.adjust(p_values)
+    assert [row[7] for row in step_table.rows] == ["yes" if p < 0.05 else "no" for p in holm]
+    assert (
+        f"the Holm adjustment (family-wise error rate 5 %) over {len(p_values)} comparisons"
+        in step_table.caption
+    )
 
     findings = secs["difficulty-grid"].findings
     assert findings

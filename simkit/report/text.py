@@ -1,0 +1,59 @@
+"""How rates and differences read on the page: one helper for the report and every game's analysis.
+
+Two rules the plain `f"{100 * x:.1f} %"` broke: a value that rounds to zero from below printed
+"-0.0", and a rate of 1 win in 3,000 printed "0.0 %" like 0 wins. A nonzero value that would round
+to zero gets more decimals (up to three); an exact zero prints unsigned.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+MAX_DIGITS = 3
+
+
+def missing(x: Any) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def _digits(x: float, digits: int) -> int:
+    """`digits`, or more (up to MAX_DIGITS) until a nonzero `x` (in percent) no longer rounds to 0."""
+    while x and round(abs(x), digits) == 0 and digits < MAX_DIGITS:
+        digits += 1
+    return digits
+
+
+def pct(x: Any, digits: int = 1, none: str = "n/a") -> str:
+    """A proportion as a percentage: "12.3 %", "0.03 %" for 1 in 3,000, "0.0 %" only for zero,
+    "< 0.001 %" below what three decimals show; never "-0.0 %"."""
+    if missing(x):
+        return none
+    value = 100 * float(x)
+    d = _digits(value, digits)
+    if value and round(abs(value), d) == 0:
+        return f"{'> -' if value < 0 else '< '}{10**-d:.{d}f} %"
+    text = f"{value:.{d}f}"
+    return ("0" + text[2:] if text.startswith("-0") and float(text) == 0 else text) + " %"
+
+
+def points(x: Any, digits: int = 1, none: str = "n/a") -> str:
+    """A difference of proportions in signed percentage points ("+2.1", "-0.04"); an exact zero,
+    or a value that rounds to zero at three decimals, is unsigned ("0.0")."""
+    if missing(x):
+        return none
+    value = 100 * float(x)
+    d = _digits(value, digits)
+    if round(value, d) == 0:
+        return f"{0:.{d}f}"
+    return f"{value:+.{d}f}"
+
+
+def signed(x: Any, digits: int = 2, none: str = "n/a") -> str:
+    """A signed number ("+1.25", "-0.40"); one that rounds to zero is unsigned ("0.00"), never
+    "-0.00"."""
+    if missing(x):
+        return none
+    if round(float(x), digits) == 0:
+        return f"{0:.{digits}f}"
+    return f"{float(x):+,.{digits}f}"
