@@ -25,6 +25,7 @@ import polars as pl
 
 from simkit.core import stats
 from simkit.core.compare import paired_scores
+from simkit.games.alien_attack.game import SEMI_COOP_BASES
 from simkit.report import charts
 from simkit.report import text as page_text
 from simkit.report.sections import AnalysisContext, GameSection, Table
@@ -38,8 +39,6 @@ COMPONENTS = (
     ("territory", "territory"),
     ("protection", "Global Protection"),
 )
-GLOBAL_PROTECTION_POINTS = 20
-SEMI_COOP_BASES = 24
 DECKS = (("city_card", "City card"), ("border_card", "Border card"))
 TOP_SPACES = 8
 
@@ -767,13 +766,23 @@ def components_section(
     )
 
 
-def protection_section(seats: pl.DataFrame, cells: list[CellInfo]) -> GameSection | None:
+def protection_section(
+    ctx: AnalysisContext, seats: pl.DataFrame, cells: list[CellInfo]
+) -> GameSection | None:
     if "protection" not in seats.columns or "strategy" not in seats.columns:
         return None
+    board, _ = _board(ctx.dataset.games)
+    # Global Protection pays all of its points or none: any points mean it was earned, whatever
+    # the board file pays; the page names the amount from that file when it can still be read
+    if board is not None:
+        pays = f"{board.protection_points} points"
+        needs = (board.protection_value1, board.protection_herds, board.protection_borders)
+    else:  # the board file moved: the rulebook's requirements
+        pays, needs = "its points", (4, 4, 3)
     rows, findings = [], []
     for p, strategy, part in _groups(seats, cells):
         ok = part["protection"].drop_nulls()
-        iv = _by_game(part, pl.col("protection") >= GLOBAL_PROTECTION_POINTS)
+        iv = _by_game(part, pl.col("protection") > 0)
         rows.append([f"{p} players", strategy, f"{ok.len():,}", _rate_cell(iv)])
         findings.append(
             f"With {p} players, {strategy} seats earn Global Protection in {_pct(iv.estimate)} of their "
@@ -787,8 +796,8 @@ def protection_section(seats: pl.DataFrame, cells: list[CellInfo]) -> GameSectio
         "Global Protection",
         findings=findings,
         paragraphs=[
-            f"Global Protection pays {GLOBAL_PROTECTION_POINTS} points to a player whose discs touch 4 "
-            "value-1 cities, cover 4 herd spaces and cover 3 border spaces outside its own Border card; "
+            f"Global Protection pays {pays} to a player whose discs touch {needs[0]} value-1 cities, "
+            f"cover {needs[1]} herd spaces and cover {needs[2]} border spaces outside its own Border card; "
             "the rate is the share of seat-games that met all three (95 % intervals with each game one "
             "unit: the seats of a game share it)."
         ],
@@ -1047,7 +1056,7 @@ def sections(ctx: AnalysisContext) -> list[GameSection]:
             head_to_head_section(seats, cells),
             seat_section(ctx, seats, cells),
             components_section(ctx, seats, cells),
-            protection_section(seats, cells),
+            protection_section(ctx, seats, cells),
         ]
     out += [semicoop_section(ctx, cells), board_section(ctx)]
     return [s for s in out if s is not None]

@@ -4,6 +4,7 @@ dataset, chart files, findings with intervals and game counts, and datasets that
 import html
 import re
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -208,3 +209,23 @@ def test_datasets_without_mirror_semicoop_board_or_seats(tmp_path):
     assert {s.key for s in analysis.sections(AnalysisContext(one, out, "one", "one"))} >= {"aa-seats"}
     none = ds_io.Dataset(d.path, d.manifest, d.games, None, None)
     assert analysis.sections(AnalysisContext(none, out, "none", "none")) == []
+
+
+def test_global_protection_is_described_from_the_board_file(tmp_path):
+    # the section reads the points and requirements from the dataset's board file, not a copy of 20
+    text = (Path(analysis.__file__).parent / "data" / "board.toml").read_text()
+    text = text.replace("points = 20", "points = 25").replace("value1_cities = 4", "value1_cities = 3")
+    board = tmp_path / "board.toml"
+    board.write_text(text)
+    spec = {
+        "scenario": {"name": "aa protection", "game": "alien-attack", "games": 6, "seed": 5},
+        "fixed": {"strategy": "missions", "data": str(board)},
+    }
+    run(parse(spec, "test"), tmp_path / "d", backend="sequential", progress=False)
+    d = ds_io.load(tmp_path / "d")
+    ctx = AnalysisContext(dataset=d, out=tmp_path, name="d", subject="test")
+    seats = analysis._seat_frame(ctx)
+    section = analysis.protection_section(ctx, seats, analysis._cells(ctx, seats))
+    assert "pays 25 points" in section.paragraphs[0] and "touch 3 value-1 cities" in section.paragraphs[0]
+    (row,) = section.tables[0].rows
+    assert close(row[3], 100 * (d.seats["protection"] > 0).mean())
