@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import signal
 import sys
 import threading
 import time
@@ -296,14 +297,17 @@ def _sum_tally(
     return sum(p[0] for p in parts), sum(p[1] for p in parts), sum(p[2] for p in parts)
 
 
-def _end_with_parent(parent: int) -> None:
-    """Run in each loky worker as it starts: end the worker once its parent is gone.
+def _start_worker(parent: int) -> None:
+    """Run in each loky worker as it starts: leave Ctrl-C to the parent, and end once it is gone.
 
-    A worker whose parent was killed (SIGKILL, SIGTERM) would otherwise live on, blocked on a
-    pipe and holding the terminal. It polls its parent id from a daemon thread rather than asking
-    for PR_SET_PDEATHSIG: the kernel sends that when the *thread* that started the worker ends,
-    and loky starts workers from threads that come and go.
+    Ctrl-C reaches every process of the terminal's group; the parent stops the run, ends the
+    workers and prints one line, where a worker interrupted mid-task would print a traceback.
+    A worker whose parent was killed (SIGKILL, SIGTERM) would live on, blocked on a pipe and
+    holding the terminal: it polls its parent id from a daemon thread. (Not PR_SET_PDEATHSIG: the
+    kernel sends that when the *thread* that started the worker ends, and loky starts workers
+    from threads that come and go.)
     """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -365,13 +369,13 @@ def _workers(backend: str, jobs: int | None, scheduler: str | None) -> Iterator[
         if scheduler:
             raise UserError("--scheduler is only for --backend dask")
         n_jobs = 1 if backend == "sequential" else (jobs or 1)
-        ends_with_parent = {"initializer": _end_with_parent, "initargs": (os.getpid(),)}
+        worker_setup = {"initializer": _start_worker, "initargs": (os.getpid(),)}
         with Parallel(
             n_jobs=n_jobs,
             backend=backend,
             return_as="generator_unordered",
             batch_size=1,
-            **(ends_with_parent if backend == "loky" and n_jobs > 1 else {}),
+            **(worker_setup if backend == "loky" and n_jobs > 1 else {}),
         ) as parallel:
             yield parallel
         return
