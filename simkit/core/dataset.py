@@ -92,13 +92,6 @@ def _cannot_write(out: Path, exc: OSError) -> UserError:
     return UserError(f"{out}: cannot write the dataset ({exc.strerror or exc})")
 
 
-def write_atomic(frame: pl.DataFrame, path: Path) -> None:
-    try:
-        os.replace(_stage(_parquet_bytes(frame), path), path)
-    except OSError as exc:
-        raise _cannot_write(path.parent.parent, exc) from None
-
-
 @contextmanager
 def lock(out: Path) -> Iterator[None]:
     """Hold the dataset folder for one run: a second run into it at the same time is refused.
