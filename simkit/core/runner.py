@@ -92,9 +92,9 @@ def play_chunk(
         strategies = seat_order(cell.strategies, i) if engine.competitive else cell.strategies
         try:
             result = engine.play(cell.settings, strategies, root_seed, i)
-        except KeyboardInterrupt:
-            raise  # the user's Ctrl-C ends the run
         except BaseException as exc:  # a failing game, even a player's sys.exit, is recorded; go on
+            if isinstance(exc, KeyboardInterrupt) and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+                raise  # the user's Ctrl-C ends the run (a worker ignores it: there a player raised it)
             failures.append(
                 {
                     "game": game_id,

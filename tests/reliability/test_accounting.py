@@ -47,10 +47,18 @@ def quitter(tmp_path, action: str):
 
 
 @pytest.mark.parametrize(
-    ("action", "jobs"),
-    [("sys.exit(0)", 2), ("raise Stop('no more')", 1)],  # in a worker process; in simkit's own process
+    ("action", "jobs", "error"),
+    [  # in a worker process (two jobs), or in simkit's own process (one job)
+        ("sys.exit(0)", 2, "SystemExit: 0"),
+        ("raise Stop('no more')", 1, "Stop: no more"),
+        (
+            "raise KeyboardInterrupt('not Ctrl-C')",
+            2,
+            "KeyboardInterrupt: not Ctrl-C",
+        ),  # workers ignore Ctrl-C
+    ],
 )
-def test_a_player_that_exits_fails_its_games_and_every_game_is_accounted_for(tmp_path, action, jobs):
+def test_a_player_that_exits_fails_its_games_and_every_game_is_accounted_for(tmp_path, action, jobs, error):
     out = tmp_path / "d"
     result = simkit(
         "simulate", "eight-bit-invaders", "-n", 30, "--seed", 4, "--chunk-size", 10,
@@ -63,8 +71,7 @@ def test_a_player_that_exits_fails_its_games_and_every_game_is_accounted_for(tmp
     assert sorted(ds.games["game_index"].to_list() + failed["game_index"].to_list()) == list(range(30))
     assert result.returncode == 1 and f"{failed.height} games failed" in result.stderr
     assert f"{ds.games.height} games written" in result.stdout
-    kind = "SystemExit: 0" if "exit" in action else "Stop: no more"
-    assert all(error.startswith(kind) for error in failed["error"]), failed["error"][0]
+    assert all(line.startswith(error) for line in failed["error"]), failed["error"][0]
 
 
 def test_a_player_file_that_exits_on_import_is_refused_in_one_line(tmp_path):
