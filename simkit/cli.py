@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from simkit.core.errors import UserError
+from simkit.core.errors import RunIncomplete, UserError
 
 JOBS_HELP = "worker processes (default 1; a local Dask cluster: one per core)"
 BACKEND_HELP = "loky, sequential or dask"
@@ -327,20 +327,28 @@ def resolve(
         typer.echo(engine.format_resolution(log, result))
 
 
+INTERRUPTED = "simkit: interrupted; finished chunks are kept and the same command resumes"
+
+
 def main() -> None:
     try:
         code = app(standalone_mode=False)  # click returns, rather than raises, a command's Exit code
     except UserError as exc:
         typer.echo(f"simkit: error: {exc}", err=True)
         sys.exit(2)
+    except RunIncomplete as exc:
+        typer.echo(f"simkit: error: {exc}", err=True)
+        sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except (typer.Abort, KeyboardInterrupt):
-        typer.echo("simkit: interrupted; finished chunks are kept and the same command resumes", err=True)
+        typer.echo(INTERRUPTED, err=True)
         sys.exit(130)
     except typer.TyperException as exc:  # usage errors: unknown option, bad value type...
         typer.echo(f"simkit: error: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
+    if code == 130:  # typer turns Ctrl-C (KeyboardInterrupt) into this return code, silently
+        typer.echo(INTERRUPTED, err=True)
     if isinstance(code, int) and code:
         sys.exit(code)
 

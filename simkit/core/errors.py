@@ -1,4 +1,5 @@
-"""The one error type that reaches the user as a single line and exit code 2."""
+"""The error types that reach the user as a single line: bad input (exit code 2), an unfinished run
+(exit code 1)."""
 
 
 class UserError(Exception):
@@ -6,3 +7,8 @@ class UserError(Exception):
 
     The message is one line that names the file or option, the key and what is allowed.
     """
+
+
+class RunIncomplete(Exception):
+    """A run that ended without accounting for every planned game (a worker process died): the
+    message is one line saying what is missing; the same command plays it."""

@@ -81,7 +81,9 @@ def _module(path: str) -> types.ModuleType:
     except SyntaxError as exc:
         del sys.modules[module.__name__]
         raise UserError(f"{path}, line {exc.lineno}: syntax error: {exc.msg}") from None
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # sys.exit in the file too: it must not end the run silently
         del sys.modules[module.__name__]
         raise UserError(f"{path}: importing it raised {type(exc).__name__}: {exc}{_where(exc)}") from None
     _modules[key] = module

@@ -8,8 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+import signal
+import sys
+import threading
+import time
 import traceback
 from collections.abc import Iterator, Sequence
+from concurrent.futures import BrokenExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -29,7 +35,7 @@ from rich.progress import (
 
 from simkit import __version__
 from simkit.core import dataset, native, players, records, stats
-from simkit.core.errors import UserError
+from simkit.core.errors import RunIncomplete, UserError
 from simkit.core.registry import Cell, get_game
 from simkit.core.scenario import Scenario
 
@@ -86,7 +92,9 @@ def play_chunk(
         strategies = seat_order(cell.strategies, i) if engine.competitive else cell.strategies
         try:
             result = engine.play(cell.settings, strategies, root_seed, i)
-        except Exception as exc:  # a failing game is recorded, the batch goes on
+        except BaseException as exc:  # a failing game, even a player's sys.exit, is recorded; go on
+            if isinstance(exc, KeyboardInterrupt) and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+                raise  # the user's Ctrl-C ends the run (a worker ignores it: there a player raised it)
             failures.append(
                 {
                     "game": game_id,
@@ -128,7 +136,7 @@ def manifest_for(
             data_files[str(path)] = _sha256(path)
         sources.update(engine.data_sources(cell.settings))
     return {
-        "format": 1,
+        "format": dataset.FORMAT,
         "simkit_version": __version__,
         "game": engine.id,
         "title": engine.title,
@@ -295,6 +303,67 @@ def _sum_tally(
     return sum(p[0] for p in parts), sum(p[1] for p in parts), sum(p[2] for p in parts)
 
 
+def _start_worker(parent: int) -> None:
+    """Run in each loky worker as it starts: leave Ctrl-C to the parent, and end once it is gone.
+
+    Ctrl-C reaches every process of the terminal's group; the parent stops the run, ends the
+    workers and prints one line, where a worker interrupted mid-task would print a traceback.
+    A worker whose parent was killed (SIGKILL, SIGTERM) would live on, blocked on a pipe and
+    holding the terminal: it polls its parent id from a daemon thread. (Not PR_SET_PDEATHSIG: the
+    kernel sends that when the *thread* that started the worker ends, and loky starts workers
+    from threads that come and go.)
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="simkit-parent-watch", daemon=True).start()
+
+
+def _tally(games: pl.DataFrame) -> Tally:
+    won = games["won"]
+    return int(won.sum() or 0), int(won.is_not_null().sum()), games.height
+
+
+def _finished_chunk(out: Path, cell: str, start: int, stop: int, done: set[str]) -> dataset.ChunkRows | None:
+    """The chunk's rows if it is finished on disk and sound (its files match their checksum
+    record and account for every game of it); a damaged one is named and played again."""
+    name = dataset.chunk_file(cell, start)
+    if name not in done:
+        return None
+    try:
+        rows = dataset.read_chunk(out, name)
+        if rows.accounted != stop - start:
+            raise dataset.DamagedChunk(
+                f"{out / dataset.GAMES / name}: accounts for {rows.accounted} of its {stop - start} games"
+            )
+    except dataset.DamagedChunk as exc:
+        print(f"simkit: {exc}; playing the chunk again", file=sys.stderr)
+        return None
+    return rows
+
+
+def _missing(
+    out: Path, planned: set[tuple[str, int]], accounted: dict[tuple[str, int], int], chunk: int, cap: int
+) -> str | None:
+    """What a run leaves unaccounted for, in one line (None if nothing): the planned games that
+    are neither written nor recorded as failed."""
+    size = {key: min(key[1] + chunk, cap) - key[1] for key in planned}
+    gaps = sorted(key for key in planned if accounted.get(key) != size[key])
+    if not gaps:
+        return None
+    have = sum(accounted.get(key, 0) for key in planned)
+    shown = ", ".join(f"{cell} games {start}-{start + size[cell, start] - 1}" for cell, start in gaps[:3])
+    more = f" and {len(gaps) - 3} more chunks" if len(gaps) > 3 else ""
+    return (
+        f"{out}: {have} of {sum(size.values())} planned games are written or recorded as failed; "
+        f"missing: {shown}{more}; the same command plays them"
+    )
+
+
 @contextmanager
 def _workers(backend: str, jobs: int | None, scheduler: str | None) -> Iterator[Parallel]:
     """A joblib Parallel for the backend, kept alive over every round of the run.
@@ -306,8 +375,13 @@ def _workers(backend: str, jobs: int | None, scheduler: str | None) -> Iterator[
         if scheduler:
             raise UserError("--scheduler is only for --backend dask")
         n_jobs = 1 if backend == "sequential" else (jobs or 1)
+        worker_setup = {"initializer": _start_worker, "initargs": (os.getpid(),)}
         with Parallel(
-            n_jobs=n_jobs, backend=backend, return_as="generator_unordered", batch_size=1
+            n_jobs=n_jobs,
+            backend=backend,
+            return_as="generator_unordered",
+            batch_size=1,
+            **(worker_setup if backend == "loky" and n_jobs > 1 else {}),
         ) as parallel:
             yield parallel
         return
@@ -394,6 +468,7 @@ def run(
         done = dataset.finished_chunks(out)
         # (wins, games with a verdict, games) per finished chunk: what the stopping rule reads
         tally: dict[tuple[str, int], Tally] = {}
+        accounted: dict[tuple[str, int], int] = {}  # games written or recorded as failed, per chunk
         target = {name: min(cap, n) for name, n in stopping.first(names).items()}
         played = failed = skipped = 0
         planned: set[tuple[str, int]] = set()
@@ -407,11 +482,14 @@ def run(
                         if (cell.name, start) in planned:
                             continue
                         planned.add((cell.name, start))
-                        if dataset.chunk_file(cell.name, start) in done:
-                            skipped += 1
-                            tally[cell.name, start] = dataset.chunk_tally(out, cell.name, start)
-                        else:
-                            tasks.append((cell, start, min(start + chunk, cap)))
+                        stop = min(start + chunk, cap)
+                        on_disk = _finished_chunk(out, cell.name, start, stop, done)
+                        if on_disk is None:
+                            tasks.append((cell, start, stop))
+                            continue
+                        skipped += 1
+                        tally[cell.name, start] = _tally(on_disk.games)
+                        accounted[cell.name, start] = on_disk.accounted
                 bar.update(task, total=bar.tasks[0].total + sum(b - a for _, a, b in tasks))
                 results = parallel(
                     delayed(play_chunk)(
@@ -419,17 +497,23 @@ def run(
                     )
                     for cell, start, stop in tasks
                 )
-                for piece in results:
-                    name, start, games = piece.cell, piece.start, piece.games
-                    dataset.write_chunk(
-                        out, dataset.chunk_file(name, start), games, piece.seats, piece.failures
-                    )
-                    won = games["won"]
-                    tally[name, start] = (int(won.sum() or 0), int(won.is_not_null().sum()), games.height)
-                    played += games.height
-                    failed += len(piece.failures)
-                    used.setdefault(name, set()).add(piece.engine)
-                    bar.advance(task, games.height + len(piece.failures))
+                try:
+                    for piece in results:
+                        name, start, games = piece.cell, piece.start, piece.games
+                        dataset.write_chunk(
+                            out, dataset.chunk_file(name, start), games, piece.seats, piece.failures
+                        )
+                        tally[name, start] = _tally(games)
+                        accounted[name, start] = games.height + len(piece.failures)
+                        played += games.height
+                        failed += len(piece.failures)
+                        used.setdefault(name, set()).add(piece.engine)
+                        bar.advance(task, games.height + len(piece.failures))
+                except BrokenExecutor as exc:  # a worker process died (a player's os._exit, a crash, OOM)
+                    codes = re.search(r"exit codes of the workers are (\{[^}]*\})", str(exc))
+                    how = f"exit codes {codes[1]}" if codes else type(exc).__name__
+                    missing = _missing(out, planned, accounted, chunk, cap)
+                    raise RunIncomplete(f"a worker process died ({how}); {missing}") from None
                 tallies = {name: _sum_tally(tally, name, target[name], chunk) for name in names}
                 after = stopping.after_round(tallies, dict(target))
                 after = {name: max(target[name], _round_up(after[name], chunk, cap)) for name in names}
@@ -438,5 +522,8 @@ def run(
                 target = after
         if any(engines_ != {engines[name]} for name, engines_ in used.items()):
             dataset.record_engines(out, used)
+    missing = _missing(out, planned, accounted, chunk, cap)
+    if missing:
+        raise RunIncomplete(missing)
     per_cell = {name: _sum_tally(tally, name, target[name], chunk)[2] for name in names}
     return RunSummary(out, played, skipped, failed, per_cell)

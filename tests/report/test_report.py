@@ -1,7 +1,7 @@
 """The HTML report: built from real (small) runs and from hand-made datasets whose numbers are known.
 
 Real runs go through `scenario.parse` + `runner.run` (sequential backend); the hand-made datasets
-go through the real dataset writer (`dataset.prepare` + `dataset.write_atomic`), so `dataset.load`
+go through the real dataset writer (`dataset.prepare` + `dataset.write_chunk`), so `dataset.load`
 reads them exactly as it reads a run.
 """
 
@@ -555,8 +555,9 @@ def test_games_table_without_a_required_column(tmp_path):
     ds = synthetic(
         tmp_path / "cols", [{"label": "a", "strategy": "greedy", "countdown": 7, "games": [record(True)]}]
     )
-    frame = pl.read_parquet(next((ds / "games").glob("*.parquet"))).drop("end_reason")
-    dataset.write_atomic(frame, next((ds / "games").glob("*.parquet")))
+    chunk = next((ds / "games").glob("*.parquet"))
+    frame = pl.read_parquet(chunk).drop("end_reason")
+    dataset.write_chunk(ds, chunk.name, frame, None, [])  # rewritten with its checksum record
     with pytest.raises(UserError, match="end_reason"):
         write_report([ds], tmp_path / "out")
     assert not (tmp_path / "out").exists()
