@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
+from typing import NamedTuple
 
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
@@ -27,8 +30,10 @@ BOMBER_TOTALS = (12, 13, 14, 15)  # rulebook: the aliens "=12" "=13" "=14" and "
 PAIR, SUM = 0, 1
 
 
-@dataclass(frozen=True)
-class Alien:
+class Alien(NamedTuple):
+    """A printed alien card. A named tuple: players reach it through their view, and a tuple of
+    plain values cannot be changed from there (a frozen dataclass can, with object.__setattr__)."""
+
     id: int
     type: int  # index into Components.types
     kind: int  # PAIR or SUM
@@ -37,8 +42,22 @@ class Alien:
     bomber: bool
     label: str  # as printed: "2 5" or "=11"
     need: int  # fewest dice that can kill it: 2 for a pair, ceil(N / 6) for "=N"
-    # Memo of the ways to kill this alien, keyed by dice counts (rules.kill_options fills it).
-    options: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    memo: int  # index into OPTION_MEMOS: the memo of the ways to kill this requirement
+
+
+# Memos of the ways to kill each requirement, keyed by dice counts (rules.kill_options fills
+# them), one per distinct requirement (kind, a, b): a pure function of a few small ints, kept
+# here rather than on the alien so that the alien itself stays an immutable value.
+OPTION_MEMOS: list[dict] = []
+_MEMO_OF: dict[tuple[int, int, int], int] = {}
+
+
+def _memo_index(requirement: tuple[int, int, int]) -> int:
+    index = _MEMO_OF.get(requirement)
+    if index is None:
+        index = _MEMO_OF[requirement] = len(OPTION_MEMOS)
+        OPTION_MEMOS.append({})
+    return index
 
 
 @dataclass(frozen=True)
@@ -54,7 +73,7 @@ class Components:
     types: tuple[str, ...]
     aliens: tuple[Alien, ...]
     bonus_deck: tuple[str, ...]  # one entry per card, in file order
-    sources: dict[str, str]
+    sources: Mapping[str, str]  # read-only
 
 
 def parse_requirement(label: str) -> tuple[int, int, int]:
@@ -156,7 +175,6 @@ def _load_cached(path_text: str) -> Components:
         raise _fail(path, "aliens.cards", f"must hold {rows * columns} aliens (rows x columns), found {n}")
     aliens: list[Alien] = []
     seen: set[int] = set()
-    memos: dict[tuple[int, int, int], dict] = {}  # aliens with the same requirement share one memo
     for i, card in enumerate(alien_list):
         key = f"aliens.cards[{i}]"
         if not isinstance(card, dict) or set(card) != {"id", "type", "requires"}:
@@ -174,7 +192,6 @@ def _load_cached(path_text: str) -> Components:
                 path, f"{key}.requires", f"must be 'a b' (1 <= a < b <= 6) or '=N', got {card['requires']!r}"
             ) from None
         label = f"={a}" if kind == SUM else f"{a} {b}"
-        memo = memos.setdefault((kind, a, b), {})
         aliens.append(
             Alien(
                 ident,
@@ -185,7 +202,7 @@ def _load_cached(path_text: str) -> Components:
                 kind == SUM and a in BOMBER_TOTALS,
                 label,
                 2 if kind == PAIR else -(-a // 6),
-                memo,
+                _memo_index((kind, a, b)),  # aliens with the same requirement share one memo
             )
         )
     per_type = Counter(a.type for a in aliens)
@@ -204,5 +221,5 @@ def _load_cached(path_text: str) -> Components:
         types=tuple(types),
         aliens=tuple(aliens),
         bonus_deck=tuple(deck),
-        sources=sources,
+        sources=MappingProxyType(sources),
     )
