@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
@@ -86,16 +88,14 @@ RULE_KEYS = {
 }
 
 
-@dataclass(frozen=True)
-class Trajectory:
+class Trajectory(NamedTuple):
     id: str
     length: int
     # action[s] for s in 0..length: 0 none, 1 X, 2 Y, 3 Z (index = space number)
     action: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class Threat:
+class Threat(NamedTuple):
     id: str
     name: str
     kind: str  # external | intruder | malfunction
@@ -117,40 +117,42 @@ class Threat:
         return self.kind == "external"
 
 
-@dataclass(frozen=True)
-class MissionThreat:
+class MissionThreat(NamedTuple):
     turn: int
     zone: int  # 0 red, 1 white, 2 blue, 3 internal
     serious: bool
     unconfirmed: bool
 
 
-@dataclass(frozen=True)
-class Mission:
+class Mission(NamedTuple):
     id: int
     threats: tuple[MissionThreat, ...]
     incoming_data: int
     data_transfers: int
 
 
-@dataclass(frozen=True)
-class Components:
+class Components(NamedTuple):
+    """The printed components. Named tuples and read-only mappings all the way down: planners
+    see them in their view, and nothing a planner does through it can change what the engine or
+    any other game reads (a frozen dataclass yields to object.__setattr__, a dict to item
+    assignment)."""
+
     path: str
     sha256: str
     trajectories: tuple[Trajectory, ...]
     distance_bounds: tuple[int, int]
-    ship: dict
+    ship: Mapping[str, Any]  # read-only: values are ints and tuples
     tiles: tuple[str, ...]
-    points: dict
+    points: Mapping[str, Any]
     moves: tuple[str, ...]
     actions: tuple[str, ...]
     copies: int
     heroic: tuple[tuple[str, int], ...]  # (action, teleport station)
     threats: tuple[Threat, ...]
-    by_id: dict
+    by_id: Mapping[str, Threat]
     missions: tuple[Mission, ...]
-    recipe: dict
-    sources: dict[str, str]
+    recipe: Mapping[str, Any]
+    sources: Mapping[str, str]
 
 
 def _ints(table: dict, path: Path, key: str, name: str, size: int, lo: int, hi: int) -> tuple[int, ...]:
@@ -536,16 +538,16 @@ def _load_cached(path_text: str) -> Components:
         sha256=hashlib.sha256(raw).hexdigest(),
         trajectories=trajectories,
         distance_bounds=bounds,
-        ship=ship,
+        ship=MappingProxyType(ship),
         tiles=tuple(dmg["tiles"]),
-        points=points,
+        points=MappingProxyType(points),
         moves=("red", "blue", "lift"),
         actions=BUTTONS,
         copies=copies,
         heroic=tuple(heroic),
         threats=threats,
-        by_id={t.id: t for t in threats},
+        by_id=MappingProxyType({t.id: t for t in threats}),
         missions=missions,
-        recipe=recipe,
-        sources=sources,
+        recipe=MappingProxyType(recipe),
+        sources=MappingProxyType(sources),
     )
