@@ -8,9 +8,11 @@ Every fault names the file, the key and what is wrong, as a `UserError` (one lin
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
+from typing import NamedTuple
 
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
@@ -33,8 +35,11 @@ N_COLOURS = 8
 BLACK = 8  # weapon colour index of the black weapons
 
 
-@dataclass(frozen=True)
-class Components:
+class Components(NamedTuple):
+    """The printed components as parallel tuples. A named tuple with a read-only `sources`:
+    players hold it in their view, and nothing done through it can change what the engine or any
+    other game reads (a frozen dataclass yields to object.__setattr__)."""
+
     path: str
     sha256: str
     colours: tuple[str, ...]  # 8 alien colours; index 8 (BLACK) is "black" for weapons
@@ -62,7 +67,7 @@ class Components:
     spawn_threshold: tuple[int, ...]  # Invaliens only (0 otherwise)
     spawn_name: tuple[str, ...]
     shields_total: int
-    sources: dict[str, str]
+    sources: Mapping[str, str]
 
     @property
     def n_res(self) -> int:
@@ -348,5 +353,5 @@ def _load_cached(path_text: str) -> Components:
         spawn_threshold=tuple(s_thr),
         spawn_name=tuple(s_name),
         shields_total=len(s_list),
-        sources=sources,
+        sources=MappingProxyType(sources),
     )
