@@ -10,9 +10,11 @@ loops: neighbours, the lines of three spaces through each space, and each space'
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
+from typing import NamedTuple
 
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
@@ -39,19 +41,21 @@ DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 ICON = 0  # the pseudo-space index that stands for a Canada icon in `Board.lines`
 
 
-@dataclass(frozen=True)
-class City:
+class City(NamedTuple):
     name: str
     value: int
     spaces: tuple[int, ...]  # the 2 or 3 spaces touching the city's vertex
     vertex: tuple[float, float]  # the vertex in axial units (for drawing)
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(NamedTuple):
+    """The board and its tables. Named tuples and read-only mappings all the way down: players
+    hold it in their view, and nothing done through it can change what the engine or any other
+    game reads (a frozen dataclass yields to object.__setattr__, a dict to item assignment)."""
+
     path: str
     sha256: str
-    sources: dict[str, str]
+    sources: Mapping[str, str]
     n: int  # number of spaces (120); spaces are numbered 1..n
     coords: tuple[tuple[int, int], ...]  # coords[s] = (q, r); index 0 unused
     neighbors: tuple[tuple[int, ...], ...]  # neighbors[s]: on-board neighbours of s
@@ -62,11 +66,11 @@ class Board:
     # opposite[s]: pairs (a, b) of on-board neighbours of s on opposite sides (s between them).
     opposite: tuple[tuple[tuple[int, int], ...], ...]
     park: tuple[bool, ...]
-    park_names: dict[int, str]
+    park_names: Mapping[int, str]
     herd_region: tuple[int, ...]  # region index per space, -1 when not a herd
     herd_regions: tuple[tuple[int, ...], ...]
     herd_nbrs: tuple[tuple[int, ...], ...]  # neighbours of s in its own herd region
-    borders: dict[str, frozenset[int]]
+    borders: Mapping[str, frozenset[int]]
     border_mask: tuple[int, ...]  # bit i set when the space is on BORDERS[i]
     icons: tuple[tuple[int, int], ...]
     cities: tuple[City, ...]
@@ -74,8 +78,8 @@ class Board:
     space_cities: tuple[tuple[int, ...], ...]  # cities touching each space
     discs: int
     park_markers: int
-    city_tables: dict[int, tuple[int, ...]]
-    border_tables: dict[str, tuple[int, ...]]
+    city_tables: Mapping[int, tuple[int, ...]]
+    border_tables: Mapping[str, tuple[int, ...]]
     parks_table: tuple[int, ...]
     bases_table: tuple[int, ...]
     territory_table: tuple[int, ...]
@@ -84,7 +88,7 @@ class Board:
     protection_herds: int
     protection_borders: int
 
-    at: dict[tuple[int, int], int]  # (q, r) -> space number
+    at: Mapping[tuple[int, int], int]  # (q, r) -> space number
 
     def space_at(self, q: int, r: int) -> int:
         """The space number at axial (q, r), or 0 when off the board."""
@@ -408,18 +412,18 @@ def _load_cached(path_text: str) -> Board:
     return Board(
         path=str(path),
         sha256=hashlib.sha256(raw).hexdigest(),
-        sources=sources,
+        sources=MappingProxyType(sources),
         n=SPACES,
         coords=tuple(coord_list),
         neighbors=tuple([()] + [tuple(nbrs[s]) for s in range(1, SPACES + 1)]),
         lines=tuple(lines),
         opposite=tuple(opposite),
         park=tuple(s in set(park_spaces) for s in range(SPACES + 1)),
-        park_names=park_names,
+        park_names=MappingProxyType(park_names),
         herd_region=tuple(herd_region),
         herd_regions=herd_regions,
         herd_nbrs=tuple(herd_nbrs),
-        borders=borders,
+        borders=MappingProxyType(borders),
         border_mask=tuple(border_mask),
         icons=tuple(icons),
         cities=tuple(cities),
@@ -427,8 +431,8 @@ def _load_cached(path_text: str) -> Board:
         space_cities=tuple(tuple(x) for x in space_cities),
         discs=discs,
         park_markers=markers,
-        city_tables=city_tables,
-        border_tables=border_tables,
+        city_tables=MappingProxyType(city_tables),
+        border_tables=MappingProxyType(border_tables),
         parks_table=tables["parks"],
         bases_table=tables["bases"],
         territory_table=tables["territory"],
@@ -436,5 +440,5 @@ def _load_cached(path_text: str) -> Board:
         protection_value1=prot["value1_cities"],
         protection_herds=prot["herds"],
         protection_borders=prot["other_border_spaces"],
-        at=dict(at),
+        at=MappingProxyType(dict(at)),
     )
