@@ -20,6 +20,13 @@ BACKEND_HELP = "loky, sequential or dask"
 SCHEDULER_HELP = "a running Dask scheduler, e.g. tcp://host:8786 (with --backend dask)"
 PRECISION_HELP = "stop each cell once its win rate's 95 % interval is at most this wide on each side"
 MAX_GAMES_HELP = "with --precision: the most games a cell may play (default 1,000,000)"
+# What naming a user's file does, said wherever a strategy can be given (README, "Your own player").
+STRATEGY_HELP = (
+    "strategy; one per seat for competitive games. A user's player, path/file.py:Class, is that "
+    "file run as Python code with your rights, in this process and in every worker (Dask workers "
+    "included): name only files you trust. Views keep a player from seeing hidden cards or changing "
+    "the game by accident; they cannot stop deliberate introspection of the interpreter"
+)
 ENGINE_HELP = (
     "auto (native where the core is built and plays every strategy of a cell), native or python; "
     "default: the scenario's engine, else auto"
@@ -84,9 +91,7 @@ def simulate(
     n: Annotated[int, typer.Option("-n", help="games to play")] = 1000,
     players: Annotated[int | None, typer.Option(help="player count, where the game has one")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="setting as key=value; repeatable")] = None,
-    strategy: Annotated[
-        list[str] | None, typer.Option(help="strategy; one per seat for competitive games")
-    ] = None,
+    strategy: Annotated[list[str] | None, typer.Option(help=STRATEGY_HELP)] = None,
     seed: Annotated[int, typer.Option(help="root seed")] = 0,
     jobs: Annotated[int | None, typer.Option(help=JOBS_HELP)] = None,
     out: Annotated[Path | None, typer.Option(help="dataset folder (default runs/GAME-sSEED-nN)")] = None,
@@ -130,7 +135,9 @@ def run(
     engine: Annotated[str | None, typer.Option(help=ENGINE_HELP)] = None,
     quiet: Annotated[bool, typer.Option(help="no progress bar")] = False,
 ) -> None:
-    """Play every cell of a scenario file and write a dataset (resumes an interrupted run)."""
+    """Play every cell of a scenario file and write a dataset (resumes an interrupted run). A
+    strategy named path/file.py:Class in the scenario runs that file as Python code with your
+    rights, here and in every worker (Dask workers included)."""
     from simkit.core import runner, scenario
 
     sc = scenario.load(scenario_file)
@@ -189,7 +196,7 @@ def calibrate(
     over: Annotated[str, typer.Option(help="settings to search, comma-separated (e.g. countdown,dice)")] = "",
     players: Annotated[int | None, typer.Option(help="player count, where the game has one")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="fixed setting as key=value")] = None,
-    strategy: Annotated[list[str] | None, typer.Option(help="strategy (one per seat if competitive)")] = None,
+    strategy: Annotated[list[str] | None, typer.Option(help=STRATEGY_HELP)] = None,
     seed: Annotated[int, typer.Option(help="root seed")] = 0,
     tolerance: Annotated[
         float, typer.Option(help="stop refining rates once their 95 % half-width is below this")
@@ -256,9 +263,7 @@ def replay(
     game_index: Annotated[int | None, typer.Option(help="game index within the run (default 0)")] = None,
     players: Annotated[int | None, typer.Option(help="player count, where the game has one")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="setting as key=value; repeatable")] = None,
-    strategy: Annotated[
-        list[str] | None, typer.Option(help="strategy; one per seat for competitive games")
-    ] = None,
+    strategy: Annotated[list[str] | None, typer.Option(help=STRATEGY_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="the event log as JSON")] = False,
 ) -> None:
     """Replay one game, told move by move as at the table; --json gives the event log (game i of
