@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
+    data_key,
     read_toml,
 )
 from simkit.core.files import data_error as _fail
@@ -95,11 +96,12 @@ def parse_requirement(label: str) -> tuple[int, int, int]:
 
 def load(path: str | Path | None = None) -> Components:
     """Load and validate a component file; `None` means the built-in default."""
-    return _load_cached(str(Path(path).resolve()) if path is not None else str(DEFAULT_FILE))
+    return _load_cached(*data_key(path, DEFAULT_FILE))
 
 
 @lru_cache(maxsize=8)
-def _load_cached(path_text: str) -> Components:
+def _load_cached(path_text: str, shipped_digest: str) -> Components:
+    """`shipped_digest` only keys the cache: other bytes shipped for the same path load afresh."""
     path = Path(path_text)
     doc, raw = read_toml(path, "component file")
 
