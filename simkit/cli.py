@@ -55,13 +55,26 @@ def _command_line() -> str:
     return "simkit " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
 
-def _seed_and_index(seed: str) -> tuple[int, int]:
-    """`--seed R` or `--seed R:I` (root seed R, game index I, as in a dataset's seed and game_index)."""
+MAX_SEED = 2**63 - 1  # root seeds and game indices are what a dataset's int64 columns hold
+
+
+def _seed_and_index(seed: str, game_index: int | None = None) -> tuple[int, int]:
+    """`--seed R` or `--seed R:I` (root seed R, game index I, as in a dataset's seed and game_index);
+    `--game-index` overrides I. Each must be in 0..2^63-1."""
     root, _, index = seed.partition(":")
     try:
-        return int(root), int(index) if index else 0
+        root_seed, index_value = int(root), int(index) if index else 0
     except ValueError:
         raise UserError(f"--seed expects an integer or ROOT:GAME_INDEX, got {seed!r}") from None
+    if not 0 <= root_seed <= MAX_SEED:
+        raise UserError(f"--seed: the root seed must be in 0..{MAX_SEED}, got {root_seed}")
+    if game_index is not None:
+        index_value, what = game_index, "--game-index"
+    else:
+        what = "--seed: the game index"
+    if not 0 <= index_value <= MAX_SEED:
+        raise UserError(f"{what} must be in 0..{MAX_SEED}, got {index_value}")
+    return root_seed, index_value
 
 
 @app.command()
@@ -115,6 +128,8 @@ def simulate(
         raise UserError(f"--chunk-size must be at least 1, got {chunk_size}")
     if max_games is not None and precision is None:
         raise UserError("--max-games is the cap of a --precision run; without --precision use -n")
+    if max_games is not None:
+        scenario.check_max_games(max_games, "simulate")  # 0 is refused, not taken for the default
     games = n if precision is None else (max_games or scenario.MAX_GAMES_DEFAULT)
     sc = scenario.single_cell(game, games, seed, settings, strategy or [], chunk_size, precision)
     default_out = f"{game}-s{seed}-n{n}" if precision is None else f"{game}-s{seed}-p{precision:g}"
@@ -284,9 +299,7 @@ def replay(
         settings_raw["players"] = str(len(strategy))  # one strategy per seat says how many seats
     settings = resolve_settings(engine, settings_raw, "replay")
     strategies = resolve_strategies(engine, strategy or [], settings.get("players"), "replay")
-    root, index = _seed_and_index(seed)
-    if game_index is not None:
-        index = game_index
+    root, index = _seed_and_index(seed, game_index)
     if engine.competitive:
         strategies = seat_order(strategies, index)
     try:

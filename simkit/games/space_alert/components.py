@@ -456,7 +456,12 @@ def _load_cached(path_text: str, shipped_digest: str) -> Components:
 
     dmg = _table(doc, path, "damage", {"source", "tiles", "note"})
     sources["damage"] = _source(dmg, path, "damage")
-    if not isinstance(dmg.get("tiles"), list) or sorted(dmg["tiles"]) != sorted(TILES):
+    tiles = dmg.get("tiles")
+    if (
+        not isinstance(tiles, list)
+        or not all(isinstance(t, str) for t in tiles)
+        or sorted(tiles) != sorted(TILES)
+    ):
         raise _fail(path, "damage.tiles", f"must list each of {', '.join(TILES)} once")
 
     pts_t = _table(
