@@ -35,6 +35,7 @@ BORDERS = ("atlantic", "pacific", "gulf", "mexico", "canada")
 BORDER_CARDS = BORDERS[:4]
 BORDER_LENGTHS = {"atlantic": 11, "pacific": 10, "gulf": 10, "mexico": 7}
 CITY_CARDS = (2, 3, 4, 5)
+MAX_POINTS = 10_000  # per mission table entry: far above any printed table, far below overflow
 MIN_CITIES = {1: 4, 2: 7}  # RULINGS §1: the rulebook's examples need 4 value-1 and 7 value-2 cities
 
 # Axial directions in circular order; DIRECTIONS[k] and DIRECTIONS[(k + 3) % 6] are opposite.
@@ -134,11 +135,13 @@ def _points_table(value, path: Path, key: str) -> tuple[int, ...]:
     if (
         not isinstance(value, list)
         or not value
-        or not all(_is_int(v) and v >= 0 for v in value)
+        or not all(_is_int(v) and 0 <= v <= MAX_POINTS for v in value)
         or value[0] != 0
         or any(b < a for a, b in zip(value, value[1:], strict=False))
     ):
-        raise _fail(path, key, "must be a list of points that starts at 0 and never decreases")
+        raise _fail(
+            path, key, f"must be a list of points in 0..{MAX_POINTS} that starts at 0 and never decreases"
+        )
     return tuple(value)
 
 
@@ -208,7 +211,12 @@ def _load_cached(path_text: str, shipped_digest: str) -> Board:
     sources["national parks"] = _source(parks_t, path, "parks")
     plist = parks_t.get("spaces")
     if not isinstance(plist, list) or not all(
-        isinstance(p, dict) and set(p) <= {"space", "name"} and "space" in p for p in plist
+        isinstance(p, dict)
+        and set(p) <= {"space", "name"}
+        and "space" in p
+        and isinstance(p.get("name", "-"), str)
+        and p.get("name", "-").strip()
+        for p in plist
     ):
         raise _fail(path, "parks.spaces", "must be a list of { space = number, name = text }")
     park_spaces = _space_list([p["space"] for p in plist], path, "parks.spaces", on_board)
@@ -295,7 +303,9 @@ def _load_cached(path_text: str, shipped_digest: str) -> Board:
         key = f"cities.list[{i}]"
         if not isinstance(e, dict) or set(e) != {"name", "value", "spaces"}:
             raise _fail(path, key, "must be { name = text, value = 1-7, spaces = [2 or 3 spaces] }")
-        name = str(e["name"])
+        if not isinstance(e["name"], str) or not e["name"].strip():
+            raise _fail(path, f"{key}.name", f"must be the city's name (text), got {e['name']!r}")
+        name = e["name"]
         key = f"cities.list[{i}] ({name})"
         if not _is_int(e["value"]) or not 1 <= e["value"] <= 7:
             raise _fail(path, key, f"value must be 1-7, got {e['value']!r}")

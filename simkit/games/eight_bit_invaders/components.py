@@ -150,6 +150,7 @@ def _load_cached(path_text: str, shipped_digest: str) -> Components:
     cards = bonus.get("cards")
     if not isinstance(cards, list):
         raise _fail(path, "bonus.cards", "must be a list of { name, count }")
+    named: set[str] = set()
     for i, card in enumerate(cards):
         key = f"bonus.cards[{i}]"
         if not isinstance(card, dict) or set(card) != {"name", "count"}:
@@ -158,6 +159,9 @@ def _load_cached(path_text: str, shipped_digest: str) -> Components:
             raise _fail(
                 path, f"{key}.name", f"unknown bonus card {card['name']!r} (known: {', '.join(BONUS_NAMES)})"
             )
+        if card["name"] in named:
+            raise _fail(path, f"{key}.name", f"bonus card {card['name']!r} is listed twice (give one count)")
+        named.add(card["name"])
         deck.extend([card["name"]] * _int(card, path, key, "count", 0, 20))
 
     aliens_t = _table(doc, path, "aliens", {"requirement_source", "type_source", "types", "cards"})

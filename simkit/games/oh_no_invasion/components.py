@@ -251,6 +251,8 @@ def _load_cached(path_text: str, shipped_digest: str) -> Components:
         if not isinstance(value, list) or not value:
             raise _fail(path, f"orders.{name}", "must list the colours this colour may order")
         allowed = tuple(_colour(v, path, f"orders.{name}", names) for v in value)
+        if len(set(allowed)) != len(allowed):
+            raise _fail(path, f"orders.{name}", "lists a colour twice")
         for o in allowed:
             if o == c or kind_of[o] != kind_of[c]:
                 raise _fail(

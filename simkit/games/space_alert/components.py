@@ -227,7 +227,7 @@ def _effects(card: dict, path: Path, key: str, name: str) -> tuple:
         if not isinstance(step, dict) or not set(step) <= {"op", "n"} or "op" not in step:
             raise _fail(path, k, "must be { op = NAME } or { op = NAME, n = AMOUNT }")
         op = step["op"]
-        if op not in EFFECT_OPS:
+        if not isinstance(op, str) or op not in EFFECT_OPS:
             raise _fail(path, f"{k}.op", f"unknown effect {op!r}")
         if op in NEEDS_N:
             n = _int(step, path, k, "n", 0, 20)
@@ -291,6 +291,8 @@ def _threats(doc: dict, path: Path, sources: dict, points: dict) -> tuple[Threat
             if not isinstance(raw, list) or not raw:
                 raise _fail(path, f"{key}.stations", "must list one or more stations")
             stations = tuple(_station(s, path, f"{key}.stations") for s in raw)
+            if len(set(stations)) != len(stations):
+                raise _fail(path, f"{key}.stations", "lists a station twice")
             button = _choice(c, path, key, "button", BUTTONS)
             if (kind == "intruder") != (button == "BB"):
                 raise _fail(path, f"{key}.button", "intruders are fought with BB, malfunctions with A/B/C")
@@ -298,8 +300,10 @@ def _threats(doc: dict, path: Path, sources: dict, points: dict) -> tuple[Threat
         if not isinstance(rules, list):
             raise _fail(path, f"{key}.rules", "must be a list of rule keys")
         for r in rules:
-            if r not in RULE_KEYS:
+            if not isinstance(r, str) or r not in RULE_KEYS:
                 raise _fail(path, f"{key}.rules", f"unknown rule key {r!r} (known: {', '.join(RULE_KEYS)})")
+        if len(set(rules)) != len(rules):
+            raise _fail(path, f"{key}.rules", "lists a rule key twice")
         if "points" in c:
             pts = _ints(c, path, key, "points", 2, 0, 50)
         else:
@@ -364,13 +368,17 @@ def _missions(doc: dict, path: Path, sources: dict) -> tuple[Mission, ...]:
         for s in raw:
             try:
                 threats.append(parse_mission_threat(s))
-            except ValueError:
+            except (TypeError, ValueError):
                 raise _fail(
                     path, f"{key}.threats", f"bad threat {s!r} (want T<turn>[S]<R|W|B|I>[?])"
                 ) from None
         turns = [x.turn for x in threats]
         if len(set(turns)) != len(turns):
             raise _fail(path, f"{key}.threats", "at most one threat per turn")
+        if "phase_ends_s" in mm:  # the soundtrack's phase ends, in seconds (for reference only)
+            ends = _ints(mm, path, key, "phase_ends_s", 3, 1, 3600)
+            if list(ends) != sorted(set(ends)):
+                raise _fail(path, f"{key}.phase_ends_s", f"must increase, got {list(ends)}")
         out.append(
             Mission(
                 i + 1,
