@@ -238,6 +238,7 @@ class Game:
         self.log = log
         self.state = new_game(comp, n, level, streams.setup)
         self._views = [View(self.state, comp, p) for p in range(n)]
+        self._views_of = self.state  # the state the views read (a test may swap in its own)
         self.stats = dict.fromkeys(STAT_KEYS, 0)
         self.fc_turn = 0
         self.fc_shields = -1
@@ -294,11 +295,10 @@ class Game:
     # --- helpers -----------------------------------------------------------------------------
 
     def _view(self, seat: int) -> View:
-        view = self._views[seat]
-        if _state(view) is not self.state:  # a test swapped in its own state
+        if self._views_of is not self.state:  # a test swapped in its own state
             self._views = [View(self.state, self.comp, p) for p in range(self.state.n)]
-            view = self._views[seat]
-        return view
+            self._views_of = self.state
+        return self._views[seat]
 
     def _violation(self, decision: str, seat: int, problem: str) -> RuleViolation:
         return RuleViolation(f"{decision} ({self._seat(seat)}): {problem}")
