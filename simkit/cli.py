@@ -20,6 +20,13 @@ BACKEND_HELP = "loky, sequential or dask"
 SCHEDULER_HELP = "a running Dask scheduler, e.g. tcp://host:8786 (with --backend dask)"
 PRECISION_HELP = "stop each cell once its win rate's 95 % interval is at most this wide on each side"
 MAX_GAMES_HELP = "with --precision: the most games a cell may play (default 1,000,000)"
+# What naming a user's file does, said wherever a strategy can be given (README, "Your own player").
+STRATEGY_HELP = (
+    "strategy; one per seat for competitive games. A user's player, path/file.py:Class, is that "
+    "file run as Python code with your rights, in this process and in every worker (Dask workers "
+    "included): name only files you trust. Views keep a player from seeing hidden cards or changing "
+    "the game by accident; they cannot stop deliberate introspection of the interpreter"
+)
 ENGINE_HELP = (
     "auto (native where the core is built and plays every strategy of a cell), native or python; "
     "default: the scenario's engine, else auto"
@@ -48,13 +55,26 @@ def _command_line() -> str:
     return "simkit " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
 
-def _seed_and_index(seed: str) -> tuple[int, int]:
-    """`--seed R` or `--seed R:I` (root seed R, game index I, as in a dataset's seed and game_index)."""
+MAX_SEED = 2**63 - 1  # root seeds and game indices are what a dataset's int64 columns hold
+
+
+def _seed_and_index(seed: str, game_index: int | None = None) -> tuple[int, int]:
+    """`--seed R` or `--seed R:I` (root seed R, game index I, as in a dataset's seed and game_index);
+    `--game-index` overrides I. Each must be in 0..2^63-1."""
     root, _, index = seed.partition(":")
     try:
-        return int(root), int(index) if index else 0
+        root_seed, index_value = int(root), int(index) if index else 0
     except ValueError:
         raise UserError(f"--seed expects an integer or ROOT:GAME_INDEX, got {seed!r}") from None
+    if not 0 <= root_seed <= MAX_SEED:
+        raise UserError(f"--seed: the root seed must be in 0..{MAX_SEED}, got {root_seed}")
+    if game_index is not None:
+        index_value, what = game_index, "--game-index"
+    else:
+        what = "--seed: the game index"
+    if not 0 <= index_value <= MAX_SEED:
+        raise UserError(f"{what} must be in 0..{MAX_SEED}, got {index_value}")
+    return root_seed, index_value
 
 
 @app.command()
@@ -84,9 +104,7 @@ def simulate(
     n: Annotated[int, typer.Option("-n", help="games to play")] = 1000,
     players: Annotated[int | None, typer.Option(help="player count, where the game has one")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="setting as key=value; repeatable")] = None,
-    strategy: Annotated[
-        list[str] | None, typer.Option(help="strategy; one per seat for competitive games")
-    ] = None,
+    strategy: Annotated[list[str] | None, typer.Option(help=STRATEGY_HELP)] = None,
     seed: Annotated[int, typer.Option(help="root seed")] = 0,
     jobs: Annotated[int | None, typer.Option(help=JOBS_HELP)] = None,
     out: Annotated[Path | None, typer.Option(help="dataset folder (default runs/GAME-sSEED-nN)")] = None,
@@ -110,6 +128,8 @@ def simulate(
         raise UserError(f"--chunk-size must be at least 1, got {chunk_size}")
     if max_games is not None and precision is None:
         raise UserError("--max-games is the cap of a --precision run; without --precision use -n")
+    if max_games is not None:
+        scenario.check_max_games(max_games, "simulate")  # 0 is refused, not taken for the default
     games = n if precision is None else (max_games or scenario.MAX_GAMES_DEFAULT)
     sc = scenario.single_cell(game, games, seed, settings, strategy or [], chunk_size, precision)
     default_out = f"{game}-s{seed}-n{n}" if precision is None else f"{game}-s{seed}-p{precision:g}"
@@ -130,7 +150,9 @@ def run(
     engine: Annotated[str | None, typer.Option(help=ENGINE_HELP)] = None,
     quiet: Annotated[bool, typer.Option(help="no progress bar")] = False,
 ) -> None:
-    """Play every cell of a scenario file and write a dataset (resumes an interrupted run)."""
+    """Play every cell of a scenario file and write a dataset (resumes an interrupted run). A
+    strategy named path/file.py:Class in the scenario runs that file as Python code with your
+    rights, here and in every worker (Dask workers included)."""
     from simkit.core import runner, scenario
 
     sc = scenario.load(scenario_file)
@@ -189,7 +211,7 @@ def calibrate(
     over: Annotated[str, typer.Option(help="settings to search, comma-separated (e.g. countdown,dice)")] = "",
     players: Annotated[int | None, typer.Option(help="player count, where the game has one")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="fixed setting as key=value")] = None,
-    strategy: Annotated[list[str] | None, typer.Option(help="strategy (one per seat if competitive)")] = None,
+    strategy: Annotated[list[str] | None, typer.Option(help=STRATEGY_HELP)] = None,
     seed: Annotated[int, typer.Option(help="root seed")] = 0,
     tolerance: Annotated[
         float, typer.Option(help="stop refining rates once their 95 % half-width is below this")
@@ -241,9 +263,7 @@ def replay(
     game_index: Annotated[int | None, typer.Option(help="game index within the run (default 0)")] = None,
     players: Annotated[int | None, typer.Option(help="player count, where the game has one")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="setting as key=value; repeatable")] = None,
-    strategy: Annotated[
-        list[str] | None, typer.Option(help="strategy; one per seat for competitive games")
-    ] = None,
+    strategy: Annotated[list[str] | None, typer.Option(help=STRATEGY_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="the event log as JSON")] = False,
 ) -> None:
     """Replay one game, told move by move as at the table; --json gives the event log (game i of
@@ -264,9 +284,7 @@ def replay(
         settings_raw["players"] = str(len(strategy))  # one strategy per seat says how many seats
     settings = resolve_settings(engine, settings_raw, "replay")
     strategies = resolve_strategies(engine, strategy or [], settings.get("players"), "replay")
-    root, index = _seed_and_index(seed)
-    if game_index is not None:
-        index = game_index
+    root, index = _seed_and_index(seed, game_index)
     if engine.competitive:
         strategies = seat_order(strategies, index)
     try:

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import importlib
+import math
 import pkgutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, make_dataclass
@@ -56,6 +57,8 @@ class Setting:
                 if isinstance(raw, bool):
                     raise ValueError
                 value = float(raw)
+                if not math.isfinite(value):  # nan and inf are no setting, and no JSON either
+                    raise UserError(f"{where}: setting '{self.name}' must be a finite number, got {raw!r}")
             elif self.type == "str":
                 if isinstance(raw, bool) or not isinstance(raw, str | int):
                     raise ValueError

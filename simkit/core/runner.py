@@ -19,6 +19,7 @@ from concurrent.futures import BrokenExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -34,7 +35,7 @@ from rich.progress import (
 )
 
 from simkit import __version__
-from simkit.core import dataset, native, players, records, stats
+from simkit.core import dataset, files, native, players, records, stats
 from simkit.core.errors import RunIncomplete, UserError
 from simkit.core.registry import Cell, get_game
 from simkit.core.scenario import Scenario
@@ -62,6 +63,22 @@ class Chunk:
 
 
 def play_chunk(
+    game_id: str,
+    cell: Cell,
+    root_seed: int,
+    start: int,
+    stop: int,
+    user_sources: dict[str, str],
+    engine_kind: str = "python",
+    data: files.ShippedData | None = None,
+) -> Chunk:
+    """Play games [start, stop) of a cell (see `_play_chunk`) with the component files the task
+    carries (`data`: their bytes), so a worker on another machine needs no shared disk."""
+    with files.shipped_data(data):
+        return _play_chunk(game_id, cell, root_seed, start, stop, user_sources, engine_kind)
+
+
+def _play_chunk(
     game_id: str,
     cell: Cell,
     root_seed: int,
@@ -117,6 +134,17 @@ def play_chunk(
             )
     games = records.games_frame(engine, cell, root_seed, indices, results)
     return Chunk(cell.name, start, games, records.seats_frame(engine, cell, seats), failures, "python")
+
+
+def _component_files(game: Any, scenario: Scenario) -> set[str | Path]:
+    """Every component file the cells read, as their settings name it (maybe relative to this
+    folder) and as the game loads it: what the tasks carry (files.ship_data)."""
+    paths: set[str | Path] = set()
+    for cell in scenario.cells:
+        paths.update(game.data_files(cell.settings))
+        named = (cell.settings.get(s.name) for s in game.settings if s.type == "path")
+        paths.update(p for p in named if p)
+    return paths
 
 
 def _sha256(path: Path) -> str:
@@ -454,6 +482,7 @@ def run(
     engines = {cell.name: native.choose(game, cell, requested, where) for cell in scenario.cells}
     manifest = manifest_for(scenario, command, engines)
     user_sources = players.sources_for({s for cell in scenario.cells for s in cell.strategies})
+    data = files.ship_data(_component_files(game, scenario))
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -492,7 +521,7 @@ def run(
                         accounted[cell.name, start] = on_disk.accounted
                 bar.update(task, total=bar.tasks[0].total + sum(b - a for _, a, b in tasks))
                 results = parallel(
-                    delayed(play_chunk)(
+                    delayed(partial(play_chunk, data=data))(
                         scenario.game, cell, scenario.seed, start, stop, user_sources, engines[cell.name]
                     )
                     for cell, start, stop in tasks

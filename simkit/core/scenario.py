@@ -146,7 +146,10 @@ def parse(doc: dict[str, Any], where: str) -> Scenario:
             raise UserError(f"{where}: [scenario] missing key '{key}'")
     if not isinstance(head["name"], str) or not isinstance(head["game"], str):
         raise UserError(f"{where}: [scenario] name and game must be strings")
-    engine = get_game(head["game"])
+    try:
+        engine = get_game(head["game"])
+    except UserError as exc:
+        raise UserError(f"{where}: [scenario] game: {exc}") from None
     games = _int_key(head, "games", where, 1, MAX_GAMES)
     seed = _int_key(head, "seed", where, 0, 2**63 - 1)
     precision = check_precision(head["precision"], f"{where}: [scenario]") if "precision" in head else None
@@ -223,6 +226,13 @@ def single_cell(
     )
 
 
+def check_max_games(max_games: int, where: str) -> int:
+    """The cap of a precision run from the command line, or one line naming --max-games."""
+    if not 1 <= max_games <= MAX_GAMES:
+        raise UserError(f"{where}: --max-games must be in 1..{MAX_GAMES}, got {max_games}")
+    return max_games
+
+
 def with_precision(
     scenario: Scenario, precision: float | None, max_games: int | None, where: str
 ) -> Scenario:
@@ -230,9 +240,7 @@ def with_precision(
     precision = check_precision(precision, where) if precision is not None else scenario.precision
     if precision is None:
         raise UserError(f"{where}: --max-games is the cap of a --precision run; without it set games")
-    cap = scenario.games if max_games is None else max_games
-    if not 1 <= cap <= MAX_GAMES:
-        raise UserError(f"{where}: --max-games must be in 1..{MAX_GAMES}, got {cap}")
+    cap = scenario.games if max_games is None else check_max_games(max_games, where)
     chunk = scenario.chunk_size
     if "chunk_size" not in scenario.spec.get("scenario", {}):
         chunk = precision_chunk(precision, cap)

@@ -118,7 +118,7 @@ class AlienAttack(Engine):
 
     def data_sources(self, settings: Any) -> dict[str, dict[str, str]]:
         board = components.load(self.params(settings).data)
-        return {board.path: board.sources}
+        return {board.path: dict(board.sources)}
 
     def _game(
         self,

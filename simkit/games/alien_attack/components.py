@@ -10,12 +10,15 @@ loops: neighbours, the lines of three spaces through each space, and each space'
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
+from typing import NamedTuple
 
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
+    data_key,
     read_toml,
 )
 from simkit.core.files import data_error as _fail
@@ -32,6 +35,7 @@ BORDERS = ("atlantic", "pacific", "gulf", "mexico", "canada")
 BORDER_CARDS = BORDERS[:4]
 BORDER_LENGTHS = {"atlantic": 11, "pacific": 10, "gulf": 10, "mexico": 7}
 CITY_CARDS = (2, 3, 4, 5)
+MAX_POINTS = 10_000  # per mission table entry: far above any printed table, far below overflow
 MIN_CITIES = {1: 4, 2: 7}  # RULINGS §1: the rulebook's examples need 4 value-1 and 7 value-2 cities
 
 # Axial directions in circular order; DIRECTIONS[k] and DIRECTIONS[(k + 3) % 6] are opposite.
@@ -39,19 +43,21 @@ DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 ICON = 0  # the pseudo-space index that stands for a Canada icon in `Board.lines`
 
 
-@dataclass(frozen=True)
-class City:
+class City(NamedTuple):
     name: str
     value: int
     spaces: tuple[int, ...]  # the 2 or 3 spaces touching the city's vertex
     vertex: tuple[float, float]  # the vertex in axial units (for drawing)
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(NamedTuple):
+    """The board and its tables. Named tuples and read-only mappings all the way down: players
+    hold it in their view, and nothing done through it can change what the engine or any other
+    game reads (a frozen dataclass yields to object.__setattr__, a dict to item assignment)."""
+
     path: str
     sha256: str
-    sources: dict[str, str]
+    sources: Mapping[str, str]
     n: int  # number of spaces (120); spaces are numbered 1..n
     coords: tuple[tuple[int, int], ...]  # coords[s] = (q, r); index 0 unused
     neighbors: tuple[tuple[int, ...], ...]  # neighbors[s]: on-board neighbours of s
@@ -62,11 +68,11 @@ class Board:
     # opposite[s]: pairs (a, b) of on-board neighbours of s on opposite sides (s between them).
     opposite: tuple[tuple[tuple[int, int], ...], ...]
     park: tuple[bool, ...]
-    park_names: dict[int, str]
+    park_names: Mapping[int, str]
     herd_region: tuple[int, ...]  # region index per space, -1 when not a herd
     herd_regions: tuple[tuple[int, ...], ...]
     herd_nbrs: tuple[tuple[int, ...], ...]  # neighbours of s in its own herd region
-    borders: dict[str, frozenset[int]]
+    borders: Mapping[str, frozenset[int]]
     border_mask: tuple[int, ...]  # bit i set when the space is on BORDERS[i]
     icons: tuple[tuple[int, int], ...]
     cities: tuple[City, ...]
@@ -74,8 +80,8 @@ class Board:
     space_cities: tuple[tuple[int, ...], ...]  # cities touching each space
     discs: int
     park_markers: int
-    city_tables: dict[int, tuple[int, ...]]
-    border_tables: dict[str, tuple[int, ...]]
+    city_tables: Mapping[int, tuple[int, ...]]
+    border_tables: Mapping[str, tuple[int, ...]]
     parks_table: tuple[int, ...]
     bases_table: tuple[int, ...]
     territory_table: tuple[int, ...]
@@ -84,7 +90,7 @@ class Board:
     protection_herds: int
     protection_borders: int
 
-    at: dict[tuple[int, int], int]  # (q, r) -> space number
+    at: Mapping[tuple[int, int], int]  # (q, r) -> space number
 
     def space_at(self, q: int, r: int) -> int:
         """The space number at axial (q, r), or 0 when off the board."""
@@ -129,11 +135,13 @@ def _points_table(value, path: Path, key: str) -> tuple[int, ...]:
     if (
         not isinstance(value, list)
         or not value
-        or not all(_is_int(v) and v >= 0 for v in value)
+        or not all(_is_int(v) and 0 <= v <= MAX_POINTS for v in value)
         or value[0] != 0
         or any(b < a for a, b in zip(value, value[1:], strict=False))
     ):
-        raise _fail(path, key, "must be a list of points that starts at 0 and never decreases")
+        raise _fail(
+            path, key, f"must be a list of points in 0..{MAX_POINTS} that starts at 0 and never decreases"
+        )
     return tuple(value)
 
 
@@ -156,11 +164,12 @@ def _adjacent(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 def load(path: str | Path | None = None) -> Board:
     """Load and validate a board file; `None` means the built-in default."""
-    return _load_cached(str(Path(path).resolve()) if path is not None else str(DEFAULT_FILE))
+    return _load_cached(*data_key(path, DEFAULT_FILE))
 
 
 @lru_cache(maxsize=8)
-def _load_cached(path_text: str) -> Board:
+def _load_cached(path_text: str, shipped_digest: str) -> Board:
+    """`shipped_digest` only keys the cache: other bytes shipped for the same path load afresh."""
     path = Path(path_text)
     doc, raw = read_toml(path, "board file")
     top = {"meta", "board", "parks", "herds", "borders", "canada_icons", "cities", "supply", "missions"}
@@ -215,7 +224,12 @@ def _load_cached(path_text: str) -> Board:
     sources["national parks"] = _source(parks_t, path, "parks")
     plist = parks_t.get("spaces")
     if not isinstance(plist, list) or not all(
-        isinstance(p, dict) and set(p) <= {"space", "name"} and "space" in p for p in plist
+        isinstance(p, dict)
+        and set(p) <= {"space", "name"}
+        and "space" in p
+        and isinstance(p.get("name", "-"), str)
+        and p.get("name", "-").strip()
+        for p in plist
     ):
         raise _fail(path, "parks.spaces", "must be a list of { space = number, name = text }")
     park_spaces = _space_list([p["space"] for p in plist], path, "parks.spaces", on_board)
@@ -302,7 +316,9 @@ def _load_cached(path_text: str) -> Board:
         key = f"cities.list[{i}]"
         if not isinstance(e, dict) or set(e) != {"name", "value", "spaces"}:
             raise _fail(path, key, "must be { name = text, value = 1-7, spaces = [2 or 3 spaces] }")
-        name = str(e["name"])
+        if not isinstance(e["name"], str) or not e["name"].strip():
+            raise _fail(path, f"{key}.name", f"must be the city's name (text), got {e['name']!r}")
+        name = e["name"]
         key = f"cities.list[{i}] ({name})"
         if not _is_int(e["value"]) or not 1 <= e["value"] <= 7:
             raise _fail(path, key, f"value must be 1-7, got {e['value']!r}")
@@ -435,18 +451,18 @@ def _load_cached(path_text: str) -> Board:
     return Board(
         path=str(path),
         sha256=hashlib.sha256(raw).hexdigest(),
-        sources=sources,
+        sources=MappingProxyType(sources),
         n=SPACES,
         coords=tuple(coord_list),
         neighbors=tuple([()] + [tuple(nbrs[s]) for s in range(1, SPACES + 1)]),
         lines=tuple(lines),
         opposite=tuple(opposite),
         park=tuple(s in set(park_spaces) for s in range(SPACES + 1)),
-        park_names=park_names,
+        park_names=MappingProxyType(park_names),
         herd_region=tuple(herd_region),
         herd_regions=herd_regions,
         herd_nbrs=tuple(herd_nbrs),
-        borders=borders,
+        borders=MappingProxyType(borders),
         border_mask=tuple(border_mask),
         icons=tuple(icons),
         cities=tuple(cities),
@@ -454,8 +470,8 @@ def _load_cached(path_text: str) -> Board:
         space_cities=tuple(tuple(x) for x in space_cities),
         discs=discs,
         park_markers=markers,
-        city_tables=city_tables,
-        border_tables=border_tables,
+        city_tables=MappingProxyType(city_tables),
+        border_tables=MappingProxyType(border_tables),
         parks_table=tables["parks"],
         bases_table=tables["bases"],
         territory_table=tables["territory"],
@@ -463,5 +479,5 @@ def _load_cached(path_text: str) -> Board:
         protection_value1=prot["value1_cities"],
         protection_herds=prot["herds"],
         protection_borders=prot["other_border_spaces"],
-        at=dict(at),
+        at=MappingProxyType(dict(at)),
     )

@@ -40,7 +40,7 @@ class View:
     board, every player's discs, points, powers and mission cards), never the Mothership's order.
     Per-seat entries are tuples indexed by seat. Every field is an immutable copy, made the first
     time it is read (reading is cheap, and a player pays only for what it looks at); a view is
-    meant for the one decision it was handed to.
+    meant for the one decision it was handed to. No attribute of a view leads to the game's state.
 
     Fields: seat (the deciding seat), players, round, rounds (30 / 24 / 20), first_player,
     bag_size, board (the `components.Board`), cell (see state.py: NONE, ATTACK, BASE, EMPTY, LOST
@@ -51,56 +51,65 @@ class View:
     captured, city_card, border_card.
     """
 
-    __slots__ = ("_st", "seat", "players", "round", "rounds", "first_player", "board", "_cache")
+    __slots__ = ("seat", "players", "round", "rounds", "first_player", "board", "_copies", "_table")
 
     def __init__(self, st: State, seat: int) -> None:
-        self._st = st
+        _set_state(self, st)
         self.seat = seat
         self.players = st.players
         self.round = st.round
         self.rounds = st.rounds
         self.first_player = (st.round - 1) % st.players
-        self.board = st.board
-        self._cache = {}
+        self.board = st.board  # immutable (components.Board)
+        self._copies: dict = {}  # the copies made so far: immutable tuples of public facts
 
     def _get(self, name: str, make):
-        value = self._cache.get(name)
+        value = self._copies.get(name)
         if value is None:
-            value = self._cache[name] = make()
+            value = self._copies[name] = make()
         return value
 
     @property
     def cell(self) -> tuple[int, ...]:
-        return self._get("cell", lambda: tuple(self._st.cell))
+        return self._get("cell", lambda: tuple(_state(self).cell))
 
     @property
     def open(self) -> tuple[int, ...]:
-        return self._get("open", lambda: tuple(self._st.open))
+        return self._get("open", lambda: tuple(_state(self).open))
 
     @property
     def city_cnt(self) -> tuple[tuple[int, ...], ...]:
-        return self._get("city_cnt", lambda: tuple(map(tuple, self._st.city_cnt)))
+        return self._get("city_cnt", lambda: tuple(map(tuple, _state(self).city_cnt)))
 
     @property
     def own_city_cnt(self) -> tuple[int, ...]:
         """city_cnt[seat]: the deciding seat's discs touching each city."""
-        return self._get("own_city_cnt", lambda: tuple(self._st.city_cnt[self.seat]))
+        return self._get("own_city_cnt", lambda: tuple(_state(self).city_cnt[self.seat]))
 
     @property
     def extra_users(self) -> int:
-        return self._st.extra_users
+        return _state(self).extra_users
 
     @property
     def bag_size(self) -> int:
-        return len(self._st.bag)
+        return len(_state(self).bag)
 
     @property
     def park_markers(self) -> int:
-        return self._st.park_markers
+        return _state(self).park_markers
+
+
+# The live state sits in the slot `_table`, whose name the class then forgets: only these two
+# functions reach it, so no attribute of a view leads to the Mothership's order or lets a player
+# change the game (a class per game would cost more: every new class resets the interpreter's
+# attribute caches at the players' call sites).
+_set_state = View._table.__set__
+_state = View._table.__get__
+del View._table
 
 
 def _seat_tuple(name: str):
-    return property(lambda self: self._get(name, lambda: tuple(getattr(self._st, name))))
+    return property(lambda self: self._get(name, lambda: tuple(getattr(_state(self), name))))
 
 
 for _name in ("discs", "score", "powers", "parks", "bases", "placed", "captured", "city_card", "border_card"):

@@ -70,7 +70,7 @@ class EightBitInvaders(Engine):
 
     def data_sources(self, settings: Any) -> dict[str, dict[str, str]]:
         comp = components.load(self.params(settings).data)
-        return {comp.path: comp.sources}
+        return {comp.path: dict(comp.sources)}
 
     def check_settings(self, params: Any) -> None:
         """The box bounds the settings: no more countdown cards than it holds, and no more dice

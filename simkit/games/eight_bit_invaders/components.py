@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
+from typing import NamedTuple
 
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
+    data_key,
     read_toml,
 )
 from simkit.core.files import data_error as _fail
@@ -27,8 +31,10 @@ BOMBER_TOTALS = (12, 13, 14, 15)  # rulebook: the aliens "=12" "=13" "=14" and "
 PAIR, SUM = 0, 1
 
 
-@dataclass(frozen=True)
-class Alien:
+class Alien(NamedTuple):
+    """A printed alien card. A named tuple: players reach it through their view, and a tuple of
+    plain values cannot be changed from there (a frozen dataclass can, with object.__setattr__)."""
+
     id: int
     type: int  # index into Components.types
     kind: int  # PAIR or SUM
@@ -37,8 +43,22 @@ class Alien:
     bomber: bool
     label: str  # as printed: "2 5" or "=11"
     need: int  # fewest dice that can kill it: 2 for a pair, ceil(N / 6) for "=N"
-    # Memo of the ways to kill this alien, keyed by dice counts (rules.kill_options fills it).
-    options: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    memo: int  # index into OPTION_MEMOS: the memo of the ways to kill this requirement
+
+
+# Memos of the ways to kill each requirement, keyed by dice counts (rules.kill_options fills
+# them), one per distinct requirement (kind, a, b): a pure function of a few small ints, kept
+# here rather than on the alien so that the alien itself stays an immutable value.
+OPTION_MEMOS: list[dict] = []
+_MEMO_OF: dict[tuple[int, int, int], int] = {}
+
+
+def _memo_index(requirement: tuple[int, int, int]) -> int:
+    index = _MEMO_OF.get(requirement)
+    if index is None:
+        index = _MEMO_OF[requirement] = len(OPTION_MEMOS)
+        OPTION_MEMOS.append({})
+    return index
 
 
 @dataclass(frozen=True)
@@ -54,7 +74,7 @@ class Components:
     types: tuple[str, ...]
     aliens: tuple[Alien, ...]
     bonus_deck: tuple[str, ...]  # one entry per card, in file order
-    sources: dict[str, str]
+    sources: Mapping[str, str]  # read-only
 
 
 def parse_requirement(label: str) -> tuple[int, int, int]:
@@ -76,11 +96,12 @@ def parse_requirement(label: str) -> tuple[int, int, int]:
 
 def load(path: str | Path | None = None) -> Components:
     """Load and validate a component file; `None` means the built-in default."""
-    return _load_cached(str(Path(path).resolve()) if path is not None else str(DEFAULT_FILE))
+    return _load_cached(*data_key(path, DEFAULT_FILE))
 
 
 @lru_cache(maxsize=8)
-def _load_cached(path_text: str) -> Components:
+def _load_cached(path_text: str, shipped_digest: str) -> Components:
+    """`shipped_digest` only keys the cache: other bytes shipped for the same path load afresh."""
     path = Path(path_text)
     doc, raw = read_toml(path, "component file")
 
@@ -129,6 +150,7 @@ def _load_cached(path_text: str) -> Components:
     cards = bonus.get("cards")
     if not isinstance(cards, list):
         raise _fail(path, "bonus.cards", "must be a list of { name, count }")
+    named: set[str] = set()
     for i, card in enumerate(cards):
         key = f"bonus.cards[{i}]"
         if not isinstance(card, dict) or set(card) != {"name", "count"}:
@@ -137,6 +159,9 @@ def _load_cached(path_text: str) -> Components:
             raise _fail(
                 path, f"{key}.name", f"unknown bonus card {card['name']!r} (known: {', '.join(BONUS_NAMES)})"
             )
+        if card["name"] in named:
+            raise _fail(path, f"{key}.name", f"bonus card {card['name']!r} is listed twice (give one count)")
+        named.add(card["name"])
         deck.extend([card["name"]] * _int(card, path, key, "count", 0, 20))
 
     aliens_t = _table(doc, path, "aliens", {"requirement_source", "type_source", "types", "cards"})
@@ -156,7 +181,6 @@ def _load_cached(path_text: str) -> Components:
         raise _fail(path, "aliens.cards", f"must hold {rows * columns} aliens (rows x columns), found {n}")
     aliens: list[Alien] = []
     seen: set[int] = set()
-    memos: dict[tuple[int, int, int], dict] = {}  # aliens with the same requirement share one memo
     for i, card in enumerate(alien_list):
         key = f"aliens.cards[{i}]"
         if not isinstance(card, dict) or set(card) != {"id", "type", "requires"}:
@@ -174,7 +198,6 @@ def _load_cached(path_text: str) -> Components:
                 path, f"{key}.requires", f"must be 'a b' (1 <= a < b <= 6) or '=N', got {card['requires']!r}"
             ) from None
         label = f"={a}" if kind == SUM else f"{a} {b}"
-        memo = memos.setdefault((kind, a, b), {})
         aliens.append(
             Alien(
                 ident,
@@ -185,7 +208,7 @@ def _load_cached(path_text: str) -> Components:
                 kind == SUM and a in BOMBER_TOTALS,
                 label,
                 2 if kind == PAIR else -(-a // 6),
-                memo,
+                _memo_index((kind, a, b)),  # aliens with the same requirement share one memo
             )
         )
     per_type = Counter(a.type for a in aliens)
@@ -204,5 +227,5 @@ def _load_cached(path_text: str) -> Components:
         types=tuple(types),
         aliens=tuple(aliens),
         bonus_deck=tuple(deck),
-        sources=sources,
+        sources=MappingProxyType(sources),
     )

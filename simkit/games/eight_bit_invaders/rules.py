@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from simkit.games.eight_bit_invaders.components import PAIR, Alien
+from simkit.games.eight_bit_invaders.components import OPTION_MEMOS, PAIR, Alien
 from simkit.games.eight_bit_invaders.state import EMPTY
 
 Placement = tuple[tuple[int, int, int], ...]  # (die index, column, row) for each placed die
@@ -284,10 +284,11 @@ def kill_options(
     counts: tuple[int, ...], alien: Alien
 ) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     """Ways to kill `alien` from dice `counts` (index = face): (counts left, values used) pairs.
-    Memoised on the alien (`Alien.options`): a pure function of a few small ints."""
-    hit = alien.options.get(counts)
+    Memoised per requirement (`components.OPTION_MEMOS`): a pure function of a few small ints."""
+    memo = OPTION_MEMOS[alien.memo]
+    hit = memo.get(counts)
     if hit is None:
-        hit = alien.options[counts] = _compute_options(counts, alien)
+        hit = memo[counts] = _compute_options(counts, alien)
     return hit
 
 
@@ -414,6 +415,7 @@ def _walk_window(
     useful = killable | stone_able
     nothing_pending = len(cand)  # the deadline when no stone is pending
     path: list[tuple] = []
+    memos = OPTION_MEMOS
 
     # A stepping stone stays "pending" until a later diced candidate needs it; once the search has
     # passed its last dependent it never can be, and the branch is dropped (the same kills without
@@ -460,9 +462,10 @@ def _walk_window(
                     p &= p - 1
             if low & killable:
                 alien = aliens[cols[cc][r]]
-                options = alien.options.get(counts)
+                memo = memos[alien.memo]
+                options = memo.get(counts)
                 if options is None:
-                    options = alien.options[counts] = _compute_options(counts, alien)
+                    options = memo[counts] = _compute_options(counts, alien)
                 for left, used in options:
                     rest = total - len(used)
                     # the child's own bound, checked here to spare the call

@@ -128,7 +128,7 @@ class OhNoInvasion(Engine):
 
     def data_sources(self, settings: Any) -> dict[str, dict[str, str]]:
         comp = components.load(self.params(settings).data)
-        return {comp.path: comp.sources}
+        return {comp.path: dict(comp.sources)}
 
     def _game(
         self,

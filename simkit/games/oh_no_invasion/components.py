@@ -8,12 +8,15 @@ Every fault names the file, the key and what is wrong, as a `UserError` (one lin
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
+from typing import NamedTuple
 
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
+    data_key,
     read_toml,
 )
 from simkit.core.files import data_error as _fail
@@ -33,8 +36,11 @@ N_COLOURS = 8
 BLACK = 8  # weapon colour index of the black weapons
 
 
-@dataclass(frozen=True)
-class Components:
+class Components(NamedTuple):
+    """The printed components as parallel tuples. A named tuple with a read-only `sources`:
+    players hold it in their view, and nothing done through it can change what the engine or any
+    other game reads (a frozen dataclass yields to object.__setattr__)."""
+
     path: str
     sha256: str
     colours: tuple[str, ...]  # 8 alien colours; index 8 (BLACK) is "black" for weapons
@@ -62,7 +68,7 @@ class Components:
     spawn_threshold: tuple[int, ...]  # Invaliens only (0 otherwise)
     spawn_name: tuple[str, ...]
     shields_total: int
-    sources: dict[str, str]
+    sources: Mapping[str, str]
 
     @property
     def n_res(self) -> int:
@@ -98,11 +104,12 @@ def _colour(value, path: Path, key: str, names: list[str], black: bool = False) 
 
 def load(path: str | Path | None = None) -> Components:
     """Load and validate a component file; `None` means the built-in default."""
-    return _load_cached(str(Path(path).resolve()) if path is not None else str(DEFAULT_FILE))
+    return _load_cached(*data_key(path, DEFAULT_FILE))
 
 
 @lru_cache(maxsize=8)
-def _load_cached(path_text: str) -> Components:
+def _load_cached(path_text: str, shipped_digest: str) -> Components:
+    """`shipped_digest` only keys the cache: other bytes shipped for the same path load afresh."""
     path = Path(path_text)
     doc, raw = read_toml(path, "component file")
     top = {
@@ -244,6 +251,8 @@ def _load_cached(path_text: str) -> Components:
         if not isinstance(value, list) or not value:
             raise _fail(path, f"orders.{name}", "must list the colours this colour may order")
         allowed = tuple(_colour(v, path, f"orders.{name}", names) for v in value)
+        if len(set(allowed)) != len(allowed):
+            raise _fail(path, f"orders.{name}", "lists a colour twice")
         for o in allowed:
             if o == c or kind_of[o] != kind_of[c]:
                 raise _fail(
@@ -348,5 +357,5 @@ def _load_cached(path_text: str) -> Components:
         spawn_threshold=tuple(s_thr),
         spawn_name=tuple(s_name),
         shields_total=len(s_list),
-        sources=sources,
+        sources=MappingProxyType(sources),
     )

@@ -39,134 +39,147 @@ class HiddenInformation(Exception):
 class View:
     """What one seat sees at a decision: the public table and its own hand; at levels 0-2 also
     the others' hands (open cards at level 0, table talk at 1-2: RULINGS §2). Never the order of
-    either deck. Every accessor returns tuples: the view cannot change the game."""
+    either deck. Every accessor returns tuples or numbers: the view cannot change the game.
 
-    __slots__ = ("_s", "comp", "seat")
+    Its attributes are `seat` and `comp` (the printed components, immutable); the accessors read
+    the live table from a slot no attribute name reaches (see `_state` below), so nothing on a
+    view leads by accident to the decks, another hand at level 3 or the state itself.
+    """
+
+    __slots__ = ("comp", "seat", "_table")
 
     def __init__(self, state: State, comp: Components, seat: int) -> None:
-        self._s = state
+        _set_state(self, state)
         self.comp = comp
         self.seat = seat
 
     # --- the game ---
     @property
     def level(self) -> int:
-        return self._s.level
+        return _state(self).level
 
     @property
     def players(self) -> int:
-        return self._s.n
+        return _state(self).n
 
     @property
     def turn(self) -> int:
-        return self._s.turn
+        return _state(self).turn
 
     @property
     def active(self) -> int:
-        return self._s.active
+        return _state(self).active
 
     @property
     def in_final_conflict(self) -> bool:
-        return self._s.final_conflict
+        return _state(self).final_conflict
 
     @property
     def open_hands(self) -> bool:
-        return self._s.level < 3
+        return _state(self).level < 3
 
     # --- hands ---
     @property
     def hand(self) -> tuple[int, ...]:
-        return tuple(self._s.hands[self.seat])
+        return tuple(_state(self).hands[self.seat])
 
     def hand_of(self, seat: int) -> tuple[int, ...]:
-        if seat != self.seat and self._s.level >= 3:
+        if seat != self.seat and _state(self).level >= 3:
             raise HiddenInformation("level 3: no discussion, other hands are hidden")
-        return tuple(self._s.hands[seat])
+        return tuple(_state(self).hands[seat])
 
     def hand_size(self, seat: int) -> int:
-        return len(self._s.hands[seat])
+        return len(_state(self).hands[seat])
 
     # --- stations (public) ---
     @property
     def alive(self) -> tuple[bool, ...]:
-        return tuple(self._s.alive)
+        return tuple(_state(self).alive)
 
     def is_alive(self, seat: int) -> bool:
-        return self._s.alive[seat]
+        return _state(self).alive[seat]
 
     def modules(self, seat: int) -> tuple[tuple[int, int, bool], ...]:
         """(Resistance card, Sabotalien card or -1, sabotaged) per module, the Hub first."""
-        s = self._s
+        s = _state(self)
         return tuple(zip(s.mods[seat], s.sabo[seat], s.flipped[seat], strict=True))
 
     def sabotaliens(self, seat: int) -> list[tuple[int, int, bool]]:
         """(module card, Sabotalien card, sabotaged) for each module with a Sabotalien."""
-        s = self._s
+        s = _state(self)
         sabo = s.sabo[seat]
         return [(s.mods[seat][i], a, s.flipped[seat][i]) for i, a in enumerate(sabo) if a >= 0]
 
     def aliens(self, seat: int) -> tuple[int, ...]:
         """The Invalien and Evaporalien cards at the station (Sabotaliens: see `modules`)."""
-        return tuple(self._s.aliens[seat])
+        return tuple(_state(self).aliens[seat])
 
     def figures(self, seat: int, colour: int) -> int:
         """Alien figures of an Invalien/Evaporalien colour at the station."""
-        return self._s.figs[seat][colour]
+        return _state(self).figs[seat][colour]
 
     def figures_of(self, seat: int) -> tuple[int, ...]:
         """Alien figures of each of the 8 colours at the station (0 for Sabotalien colours)."""
-        return tuple(self._s.figs[seat])
+        return tuple(_state(self).figs[seat])
 
     def working(self, seat: int, category: int) -> int:
-        return rules.working(self.comp, self._s, seat, category)
+        return rules.working(self.comp, _state(self), seat, category)
 
     def hub_works(self, seat: int) -> bool:
-        return rules.hub_works(self.comp, self._s, seat)
+        return rules.hub_works(self.comp, _state(self), seat)
 
     def teleport_partners(self, seat: int | None = None) -> list[int]:
-        return rules.teleport_partners(self.comp, self._s, self.seat if seat is None else seat)
+        return rules.teleport_partners(self.comp, _state(self), self.seat if seat is None else seat)
 
     def counter_helpers(self, alien: int) -> list[int]:
         """Teleporter partners who hold a weapon countering this kamikaze: with no declining
         (RULINGS §2) they say so at every level, the cards stay hidden at level 3."""
-        return rules.counter_helpers(self.comp, self._s, self.seat, self.comp.spawn_colour[alien])
+        return rules.counter_helpers(self.comp, _state(self), self.seat, self.comp.spawn_colour[alien])
 
     # --- the Spawnmonster and the piles (public) ---
     @property
     def shield_count(self) -> int:
-        return len(self._s.shields)
+        return len(_state(self).shields)
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
         """Cards in each hand (0 for eliminated players)."""
-        return tuple(map(len, self._s.hands))
+        return tuple(map(len, _state(self).hands))
 
     @property
     def cards_in_hands(self) -> int:
         """All hand cards at the table (0 for eliminated players)."""
-        return sum(map(len, self._s.hands))
+        return sum(map(len, _state(self).hands))
 
     @property
     def shields(self) -> tuple[int, ...]:
         """Colours of the Shield aliens next to the Spawnmonster."""
         col = self.comp.spawn_colour
-        return tuple(col[c] for c in self._s.shields)
+        return tuple(col[c] for c in _state(self).shields)
 
     @property
     def deck_size(self) -> int:
-        return len(self._s.deck)
+        return len(_state(self).deck)
 
     @property
     def discard(self) -> tuple[int, ...]:
-        return tuple(self._s.discard)
+        return tuple(_state(self).discard)
 
     @property
     def spawn_deck_size(self) -> int:
-        return len(self._s.spawn_deck)
+        return len(_state(self).spawn_deck)
 
     @property
     def spawn_discard(self) -> tuple[int, ...]:
-        return tuple(self._s.spawn_discard)
+        return tuple(_state(self).spawn_discard)
+
+
+# The live state sits in the slot `_table`, whose name the class then forgets: only these two
+# functions reach it (reading the slot costs one call; a class per game would cost more, since
+# every new class resets the interpreter's attribute caches at the players' call sites).
+_set_state = View._table.__set__
+_state = View._table.__get__
+del View._table
 
 
 @dataclass
@@ -230,6 +243,7 @@ class Game:
         self.log = log
         self.state = new_game(comp, n, level, streams.setup)
         self._views = [View(self.state, comp, p) for p in range(n)]
+        self._views_of = self.state  # the state the views read (a test may swap in its own)
         self.stats = dict.fromkeys(STAT_KEYS, 0)
         self.fc_turn = 0
         self.fc_shields = -1
@@ -286,11 +300,10 @@ class Game:
     # --- helpers -----------------------------------------------------------------------------
 
     def _view(self, seat: int) -> View:
-        view = self._views[seat]
-        if view._s is not self.state:  # a test swapped in its own state
+        if self._views_of is not self.state:  # a test swapped in its own state
             self._views = [View(self.state, self.comp, p) for p in range(self.state.n)]
-            view = self._views[seat]
-        return view
+            self._views_of = self.state
+        return self._views[seat]
 
     def _violation(self, decision: str, seat: int, problem: str) -> RuleViolation:
         return RuleViolation(f"{decision} ({self._seat(seat)}): {problem}")

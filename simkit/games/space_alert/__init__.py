@@ -146,7 +146,7 @@ class SpaceAlert(Engine):
 
     def data_sources(self, settings: Any) -> dict[str, dict[str, str]]:
         comp = components.load(self.params(settings).data)
-        return {comp.path: comp.sources}
+        return {comp.path: dict(comp.sources)}
 
     def check_settings(self, params: Any) -> None:
         """Settings that are each allowed but not together (the registry calls this up front)."""

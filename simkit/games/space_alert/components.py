@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
+    data_key,
     read_toml,
 )
 from simkit.core.files import data_error as _fail
@@ -86,16 +89,14 @@ RULE_KEYS = {
 }
 
 
-@dataclass(frozen=True)
-class Trajectory:
+class Trajectory(NamedTuple):
     id: str
     length: int
     # action[s] for s in 0..length: 0 none, 1 X, 2 Y, 3 Z (index = space number)
     action: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class Threat:
+class Threat(NamedTuple):
     id: str
     name: str
     kind: str  # external | intruder | malfunction
@@ -117,40 +118,42 @@ class Threat:
         return self.kind == "external"
 
 
-@dataclass(frozen=True)
-class MissionThreat:
+class MissionThreat(NamedTuple):
     turn: int
     zone: int  # 0 red, 1 white, 2 blue, 3 internal
     serious: bool
     unconfirmed: bool
 
 
-@dataclass(frozen=True)
-class Mission:
+class Mission(NamedTuple):
     id: int
     threats: tuple[MissionThreat, ...]
     incoming_data: int
     data_transfers: int
 
 
-@dataclass(frozen=True)
-class Components:
+class Components(NamedTuple):
+    """The printed components. Named tuples and read-only mappings all the way down: planners
+    see them in their view, and nothing a planner does through it can change what the engine or
+    any other game reads (a frozen dataclass yields to object.__setattr__, a dict to item
+    assignment)."""
+
     path: str
     sha256: str
     trajectories: tuple[Trajectory, ...]
     distance_bounds: tuple[int, int]
-    ship: dict
+    ship: Mapping[str, Any]  # read-only: values are ints and tuples
     tiles: tuple[str, ...]
-    points: dict
+    points: Mapping[str, Any]
     moves: tuple[str, ...]
     actions: tuple[str, ...]
     copies: int
     heroic: tuple[tuple[str, int], ...]  # (action, teleport station)
     threats: tuple[Threat, ...]
-    by_id: dict
+    by_id: Mapping[str, Threat]
     missions: tuple[Mission, ...]
-    recipe: dict
-    sources: dict[str, str]
+    recipe: Mapping[str, Any]
+    sources: Mapping[str, str]
 
 
 def _ints(table: dict, path: Path, key: str, name: str, size: int, lo: int, hi: int) -> tuple[int, ...]:
@@ -180,7 +183,7 @@ def _station(value, path: Path, key: str) -> int:
 
 def load(path: str | Path | None = None) -> Components:
     """Load and validate a component file; `None` means the built-in default."""
-    return _load_cached(str(Path(path).resolve()) if path is not None else str(DEFAULT_FILE))
+    return _load_cached(*data_key(path, DEFAULT_FILE))
 
 
 def _trajectories(doc: dict, path: Path, sources: dict) -> tuple[tuple[Trajectory, ...], tuple[int, int]]:
@@ -224,7 +227,7 @@ def _effects(card: dict, path: Path, key: str, name: str) -> tuple:
         if not isinstance(step, dict) or not set(step) <= {"op", "n"} or "op" not in step:
             raise _fail(path, k, "must be { op = NAME } or { op = NAME, n = AMOUNT }")
         op = step["op"]
-        if op not in EFFECT_OPS:
+        if not isinstance(op, str) or op not in EFFECT_OPS:
             raise _fail(path, f"{k}.op", f"unknown effect {op!r}")
         if op in NEEDS_N:
             n = _int(step, path, k, "n", 0, 20)
@@ -288,6 +291,8 @@ def _threats(doc: dict, path: Path, sources: dict, points: dict) -> tuple[Threat
             if not isinstance(raw, list) or not raw:
                 raise _fail(path, f"{key}.stations", "must list one or more stations")
             stations = tuple(_station(s, path, f"{key}.stations") for s in raw)
+            if len(set(stations)) != len(stations):
+                raise _fail(path, f"{key}.stations", "lists a station twice")
             button = _choice(c, path, key, "button", BUTTONS)
             if (kind == "intruder") != (button == "BB"):
                 raise _fail(path, f"{key}.button", "intruders are fought with BB, malfunctions with A/B/C")
@@ -295,8 +300,10 @@ def _threats(doc: dict, path: Path, sources: dict, points: dict) -> tuple[Threat
         if not isinstance(rules, list):
             raise _fail(path, f"{key}.rules", "must be a list of rule keys")
         for r in rules:
-            if r not in RULE_KEYS:
+            if not isinstance(r, str) or r not in RULE_KEYS:
                 raise _fail(path, f"{key}.rules", f"unknown rule key {r!r} (known: {', '.join(RULE_KEYS)})")
+        if len(set(rules)) != len(rules):
+            raise _fail(path, f"{key}.rules", "lists a rule key twice")
         if "points" in c:
             pts = _ints(c, path, key, "points", 2, 0, 50)
         else:
@@ -361,13 +368,17 @@ def _missions(doc: dict, path: Path, sources: dict) -> tuple[Mission, ...]:
         for s in raw:
             try:
                 threats.append(parse_mission_threat(s))
-            except ValueError:
+            except (TypeError, ValueError):
                 raise _fail(
                     path, f"{key}.threats", f"bad threat {s!r} (want T<turn>[S]<R|W|B|I>[?])"
                 ) from None
         turns = [x.turn for x in threats]
         if len(set(turns)) != len(turns):
             raise _fail(path, f"{key}.threats", "at most one threat per turn")
+        if "phase_ends_s" in mm:  # the soundtrack's phase ends, in seconds (for reference only)
+            ends = _ints(mm, path, key, "phase_ends_s", 3, 1, 3600)
+            if list(ends) != sorted(set(ends)):
+                raise _fail(path, f"{key}.phase_ends_s", f"must increase, got {list(ends)}")
         out.append(
             Mission(
                 i + 1,
@@ -439,7 +450,8 @@ def _ship(doc: dict, path: Path, sources: dict) -> dict:
 
 
 @lru_cache(maxsize=8)
-def _load_cached(path_text: str) -> Components:
+def _load_cached(path_text: str, shipped_digest: str) -> Components:
+    """`shipped_digest` only keys the cache: other bytes shipped for the same path load afresh."""
     path = Path(path_text)
     doc, raw = read_toml(path, "component file")
     top = {"meta", "trajectories", "ship", "damage", "points", "actions", "threats", "missions", "recipe"}
@@ -452,7 +464,12 @@ def _load_cached(path_text: str) -> Components:
 
     dmg = _table(doc, path, "damage", {"source", "tiles", "note"})
     sources["damage"] = _source(dmg, path, "damage")
-    if not isinstance(dmg.get("tiles"), list) or sorted(dmg["tiles"]) != sorted(TILES):
+    tiles = dmg.get("tiles")
+    if (
+        not isinstance(tiles, list)
+        or not all(isinstance(t, str) for t in tiles)
+        or sorted(tiles) != sorted(TILES)
+    ):
         raise _fail(path, "damage.tiles", f"must list each of {', '.join(TILES)} once")
 
     pts_t = _table(
@@ -536,16 +553,16 @@ def _load_cached(path_text: str) -> Components:
         sha256=hashlib.sha256(raw).hexdigest(),
         trajectories=trajectories,
         distance_bounds=bounds,
-        ship=ship,
+        ship=MappingProxyType(ship),
         tiles=tuple(dmg["tiles"]),
-        points=points,
+        points=MappingProxyType(points),
         moves=("red", "blue", "lift"),
         actions=BUTTONS,
         copies=copies,
         heroic=tuple(heroic),
         threats=threats,
-        by_id={t.id: t for t in threats},
+        by_id=MappingProxyType({t.id: t for t in threats}),
         missions=missions,
-        recipe=recipe,
-        sources=sources,
+        recipe=MappingProxyType(recipe),
+        sources=MappingProxyType(sources),
     )
