@@ -91,6 +91,14 @@ def test_tango_interval_matches_the_published_example():
     assert high == pytest.approx(-0.026, abs=5e-4)
 
 
+def test_tango_interval_matches_the_contingencytables_package():
+    # Complete response before and after consolidation therapy (Cavo et al. 2012), table
+    # (59, 6 / 16, 80): the R package contingencytables (the book's own code) prints in its test
+    # suite "estimate = -0.0621 (95% CI -0.1240 to -0.0054)" for Tango's score interval
+    low, high = stats.tango_interval(6, 16, 161)
+    assert (round(low, 4), round(high, 4)) == (-0.1240, -0.0054)
+
+
 @pytest.mark.parametrize(("b_only", "a_only", "n"), [(9, 2, 27), (3, 0, 400), (0, 0, 50), (40, 20, 160)])
 def test_tango_interval_solves_its_defining_equation(b_only, a_only, n):
     """Brute force: on a fine grid of deltas, those whose score statistic (computed from scratch
