@@ -475,14 +475,26 @@ def _notes(d: ds_io.Dataset, summary: pl.DataFrame) -> list[str]:
             "(replay them with `simkit replay`)."
         )
     planned = d.manifest.get("games_per_cell")
+    precision = d.manifest.get("precision")
     if isinstance(planned, int):
         short = summary.filter(pl.col("n") + pl.col("failed") < planned)
+        if isinstance(precision, int | float):
+            # a precision run's cell is finished once its interval met the precision: only cells
+            # short of the cap whose interval is still wider are unfinished
+            short = short.filter(
+                pl.struct("wins", "n_win_loss").map_elements(
+                    lambda r: (
+                        r["n_win_loss"] == 0
+                        or stats.wilson(r["wins"], r["n_win_loss"]).longer_side > precision
+                    ),
+                    return_dtype=pl.Boolean,
+                )
+            )
         if short.height:
             notes.append(
                 f"The run is unfinished: {short.height} of {summary.height} cells hold fewer than the "
                 f"{planned:,} games planned (see n). Running the same command again resumes it."
             )
-    precision = d.manifest.get("precision")
     if isinstance(precision, int | float):
         notes.append(
             f"Each cell played until both sides of its win rate's 95 % interval were at most {precision:g} "

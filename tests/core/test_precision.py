@@ -6,6 +6,7 @@ import pytest
 from simkit.core import compare, dataset, registry, runner, scenario, stats
 from simkit.core.calibrate import Calibration, calibrate, distance_bounds
 from simkit.core.registry import Column, Engine, GameResult, Setting
+from simkit.report import build
 
 
 def test_games_for_precision_matches_the_wilson_formula_on_the_longer_side():
@@ -98,6 +99,10 @@ def test_a_precision_run_of_a_real_game_stops_at_the_target_and_says_so(tmp_path
     # resumed with the same command: nothing more to play, the same answer
     again = runner.run(sc, tmp_path / "d", jobs=2, progress=False)
     assert again.games == 0 and again.games_per_cell == {"c000": n}
+    # the report says it was a precision run, and does not call the stopped cell unfinished
+    d = dataset.load(tmp_path / "d")
+    notes = " ".join(build._notes(d, build.cell_summary(d, build.cell_infos(d.manifest, d.games))))
+    assert "a precision run" in notes and "unfinished" not in notes
 
 
 @pytest.fixture(scope="module")
