@@ -475,6 +475,11 @@ struct MaskWalk<'a> {
     n_reqs: usize,
     /// The requirements of the kills of the set being extended, in order.
     kill_reqs: [u8; 64],
+    /// `stones[k][c]`: stones enough for the first k + 1 kills of the set in window c.
+    stones: [[u8; MAX_COLUMNS]; 64],
+    /// `alone[c][x]`: the fewest stones a kill at x alone needs in window c (u8::MAX: none
+    /// will do), for every killable x in the columns of a window c the walk starts with.
+    alone: [[u8; 64]; MAX_COLUMNS],
     depth: usize,
 }
 
@@ -529,11 +534,12 @@ impl MaskWalk<'_> {
         spare
     }
 
-    /// Can the kills `m` (all in the columns of window c) be made in window c with `budget` dice
-    /// to spare for stones? The centre is diced up to its highest kill (its bottom alien at
-    /// least), and maybe higher to give the side columns nearer anchors: each step up costs a
-    /// stone, and helps only while below the highest side kill.
-    fn fits_window(&self, c: usize, m: u64, budget: i32) -> bool {
+    /// The stones the kills `m` (all in the columns of window c) need in window c: the fewest
+    /// (`least`), or the first count found within `budget` (None: none is). The centre is diced
+    /// up to its highest kill (its bottom alien at least), and maybe higher to give the side
+    /// columns nearer anchors: each step up costs a stone, and helps only while below the
+    /// highest side kill.
+    fn stones_in(&self, c: usize, m: u64, mut budget: i32, least: bool) -> Option<i32> {
         let (occ_l, kills_l) = if c > 0 {
             (self.occ_col[c - 1], self.rows_of(m, c - 1))
         } else {
@@ -549,10 +555,11 @@ impl MaskWalk<'_> {
         let top = 31 - (kills_c | low).leading_zeros();
         let mut centre = occ_c & ((2u32 << top) - 1);
         let side_kills = kills_l | kills_r;
+        let mut found = None;
         loop {
             let mut cost = POP[(centre & !kills_c) as usize & 511] as i32;
             if cost > budget {
-                return false;
+                return found;
             }
             if let (Some(l), Some(r)) = (
                 side_stones(occ_l, kills_l, centre),
@@ -560,16 +567,56 @@ impl MaskWalk<'_> {
             ) {
                 cost += (l + r) as i32;
                 if cost <= budget {
-                    return true;
+                    if !least {
+                        return Some(cost);
+                    }
+                    found = Some(cost);
+                    budget = cost - 1;
                 }
             }
             // the next centre alien up, if it is below a side kill
             let next = occ_c & !centre;
             let next = next & next.wrapping_neg();
             if next == 0 || next > side_kills {
-                return false;
+                return found;
             }
             centre |= next;
+        }
+    }
+
+    /// Fill `alone` for the windows `wins`: `stones_in` for one kill, in closed form. A centre
+    /// kill needs the centre aliens below it; a side kill, a run of its column down to an anchor
+    /// and the centre up to that anchor's row, the cheapest anchor at or below it.
+    fn singles(&mut self, wins: u16) {
+        let mut w = wins;
+        while w != 0 {
+            let c = w.trailing_zeros() as usize;
+            w &= w - 1;
+            let occ_c = self.occ_col[c];
+            for cc in c.saturating_sub(1)..(c + 2).min(self.columns) {
+                let occ_s = self.occ_col[cc];
+                let mut todo = (self.killable >> self.col_shift[cc]) & self.row_mask;
+                while todo != 0 {
+                    let r = todo.trailing_zeros();
+                    todo &= todo - 1;
+                    let below = (1u32 << r) - 1;
+                    let least = if cc == c {
+                        POP[(occ_c & below) as usize & 511]
+                    } else {
+                        let mut least = u8::MAX;
+                        let mut anchors = occ_s & occ_c & (below << 1 | 1);
+                        while anchors != 0 {
+                            let a = anchors.trailing_zeros();
+                            anchors &= anchors - 1;
+                            let centre = POP[(occ_c & ((2u32 << a) - 1)) as usize & 511];
+                            let run = POP[(occ_s & below & !((1u32 << a) - 1)) as usize & 511];
+                            least = least.min(centre + run);
+                        }
+                        least
+                    };
+                    self.alone[c][self.col_shift[cc] as usize + r as usize] = least;
+                }
+            }
         }
     }
 
@@ -618,15 +665,33 @@ impl MaskWalk<'_> {
                 continue; // no option fits the dice left
             }
             let mx = m | bit;
-            // the windows holding x's column
+            // The windows holding x's column. The stones of x alone (`alone`, from the root)
+            // bound those of the set with x: no more than the set's own (`stones`) plus x's (the
+            // union of two placements is one), no fewer than x's less one a kill of the set
+            // (a kill can stand in for a stone; a stone for a kill). Only between the bounds
+            // are the stones counted.
             let cx = self.pos_col[x & 63] as usize;
             let mut cand = wins & ((0b111u32 << cx) >> 1) as u16;
             let mut wins_x = 0u16;
             while cand != 0 {
                 let c = cand.trailing_zeros() as usize;
                 cand &= cand - 1;
-                if self.fits_window(c, mx, spare) {
+                let alone = self.alone[c][x & 63] as i32;
+                let cost = if depth == 0 {
+                    Some(alone).filter(|&n| n <= spare)
+                } else {
+                    let with = self.stones[depth - 1][c] as i32 + alone;
+                    if with <= spare {
+                        Some(with)
+                    } else if alone > spare + depth as i32 {
+                        None
+                    } else {
+                        self.stones_in(c, mx, spare, false)
+                    }
+                };
+                if let Some(n) = cost {
                     wins_x |= 1 << c;
+                    self.stones[depth & 63][c] = n as u8;
                 }
             }
             if wins_x != 0 {
@@ -1071,6 +1136,8 @@ impl Search {
             pair: &mut self.pair[p.roll as usize * per_roll..need],
             n_reqs,
             kill_reqs: [0; 64],
+            stones: [[0; MAX_COLUMNS]; 64],
+            alone: [[u8::MAX; 64]; MAX_COLUMNS],
             depth: 0,
         };
         for c in 0..t.columns {
@@ -1089,6 +1156,7 @@ impl Search {
         }
         self.arena.clear();
         self.arena.push((p.counts0, p.ndice));
+        walk.singles(wins);
         walk.extend(&mut self.masks, &mut self.arena, 0, 0, u64::MAX, wins);
     }
 
