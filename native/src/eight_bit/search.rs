@@ -534,12 +534,11 @@ impl MaskWalk<'_> {
         spare
     }
 
-    /// The stones the kills `m` (all in the columns of window c) need in window c: the fewest
-    /// (`least`), or the first count found within `budget` (None: none is). The centre is diced
-    /// up to its highest kill (its bottom alien at least), and maybe higher to give the side
-    /// columns nearer anchors: each step up costs a stone, and helps only while below the
-    /// highest side kill.
-    fn stones_in(&self, c: usize, m: u64, mut budget: i32, least: bool) -> Option<i32> {
+    /// Stones enough for the kills `m` (all in the columns of window c) in window c, the first
+    /// count found within `budget` (None: none is). The centre is diced up to its highest kill
+    /// (its bottom alien at least), and maybe higher to give the side columns nearer anchors:
+    /// each step up costs a stone, and helps only while below the highest side kill.
+    fn stones_in(&self, c: usize, m: u64, budget: i32) -> Option<i32> {
         let (occ_l, kills_l) = if c > 0 {
             (self.occ_col[c - 1], self.rows_of(m, c - 1))
         } else {
@@ -555,11 +554,10 @@ impl MaskWalk<'_> {
         let top = 31 - (kills_c | low).leading_zeros();
         let mut centre = occ_c & ((2u32 << top) - 1);
         let side_kills = kills_l | kills_r;
-        let mut found = None;
         loop {
             let mut cost = POP[(centre & !kills_c) as usize & 511] as i32;
             if cost > budget {
-                return found;
+                return None;
             }
             if let (Some(l), Some(r)) = (
                 side_stones(occ_l, kills_l, centre),
@@ -567,26 +565,23 @@ impl MaskWalk<'_> {
             ) {
                 cost += (l + r) as i32;
                 if cost <= budget {
-                    if !least {
-                        return Some(cost);
-                    }
-                    found = Some(cost);
-                    budget = cost - 1;
+                    return Some(cost);
                 }
             }
             // the next centre alien up, if it is below a side kill
             let next = occ_c & !centre;
             let next = next & next.wrapping_neg();
             if next == 0 || next > side_kills {
-                return found;
+                return None;
             }
             centre |= next;
         }
     }
 
-    /// Fill `alone` for the windows `wins`: `stones_in` for one kill, in closed form. A centre
-    /// kill needs the centre aliens below it; a side kill, a run of its column down to an anchor
-    /// and the centre up to that anchor's row, the cheapest anchor at or below it.
+    /// Fill `alone` for the windows `wins`: the fewest stones of one kill, in closed form (the
+    /// rules of `stones_in`). A centre kill needs the centre aliens below it; a side kill, a run
+    /// of its column down to an anchor and the centre up to that anchor's row, the cheapest
+    /// anchor at or below it.
     fn singles(&mut self, wins: u16) {
         let mut w = wins;
         while w != 0 {
@@ -665,11 +660,10 @@ impl MaskWalk<'_> {
                 continue; // no option fits the dice left
             }
             let mx = m | bit;
-            // The windows holding x's column. The stones of x alone (`alone`, from the root)
-            // bound those of the set with x: no more than the set's own (`stones`) plus x's (the
-            // union of two placements is one), no fewer than x's less one a kill of the set
-            // (a kill can stand in for a stone; a stone for a kill). Only between the bounds
-            // are the stones counted.
+            // The windows holding x's column. The stones of x alone (`alone`) bound those of the
+            // set with x: no more than the set's own (`stones`) plus x's (the union of two
+            // placements is one), no fewer than x's less one per kill of the set (a kill of the
+            // set can stand in for a stone of x's). Only between the bounds are they counted.
             let cx = self.pos_col[x & 63] as usize;
             let mut cand = wins & ((0b111u32 << cx) >> 1) as u16;
             let mut wins_x = 0u16;
@@ -686,7 +680,7 @@ impl MaskWalk<'_> {
                     } else if alone > spare + depth as i32 {
                         None
                     } else {
-                        self.stones_in(c, mx, spare, false)
+                        self.stones_in(c, mx, spare)
                     }
                 };
                 if let Some(n) = cost {
