@@ -125,10 +125,12 @@ impl Engine<'_> {
         let (t, occ, shields) = (self.t, self.st.occ, self.st.shields);
         let witness = match self.strategy {
             Strategy::Random => {
-                self.search
-                    .full(t, &self.dealt, &mut self.memo, occ, shields, dice);
-                let k = seat(rng).choice_index(self.search.plans.len());
-                Some(self.search.kth_smallest(k))
+                // sorted(plans)[k], then only that plan's witness
+                let s = &mut self.search;
+                s.masks(t, &self.dealt, &mut self.memo, occ, shields, dice);
+                let k = seat(rng).choice_index(s.masks.len());
+                let (_, &mut mask, _) = s.masks.select_nth_unstable(k);
+                Some(s.first_witness(t, &self.dealt, &mut self.memo, occ, shields, dice, mask))
             }
             Strategy::Greedy => {
                 self.search
@@ -171,7 +173,7 @@ impl Engine<'_> {
                     continue; // sorted({dice.index(v) for v in dice}): first index of each face
                 }
                 flipped[i] = 7 - dice[i];
-                let gain = self.best(&flipped[..dice.len()]).0 - score;
+                let gain = self.best_mask(&flipped[..dice.len()]).0 - score;
                 flipped[i] = dice[i];
                 if gain > best_gain {
                     best_gain = gain;
@@ -197,10 +199,21 @@ impl Engine<'_> {
 
     /// `LookaheadPlayer._best`: the best score over every achievable kill set and that plan's
     /// witness. Python scores the masks in ascending order and keeps the first strictly greater
-    /// score: the best score, and among plans scoring as much, the smallest mask.
+    /// score: the best score, and among plans scoring as much, the smallest mask, whatever the
+    /// order they are scored in. Only that plan's witness is looked for.
     fn best(&mut self, dice: &[u8]) -> (f64, Witness) {
+        let (score, mask) = self.best_mask(dice);
+        let (t, occ, shields) = (self.t, self.st.occ, self.st.shields);
+        let w = self
+            .search
+            .first_witness(t, &self.dealt, &mut self.memo, occ, shields, dice, mask);
+        (score, w)
+    }
+
+    /// `best` without the witness: the best score and its mask.
+    fn best_mask(&mut self, dice: &[u8]) -> (f64, u64) {
         let t = self.t;
-        self.search.full(
+        self.search.masks(
             t,
             &self.dealt,
             &mut self.memo,
@@ -215,16 +228,14 @@ impl Engine<'_> {
         };
         let mut best_score = f64::NAN;
         let mut best_mask = 0u64;
-        let mut best_idx = 0usize;
-        for (k, w) in self.search.plans.iter().enumerate() {
-            let score = self.score(table, w.mask);
-            if k == 0 || score > best_score || (score == best_score && w.mask < best_mask) {
+        for (k, &mask) in self.search.masks.iter().enumerate() {
+            let score = self.score(table, mask);
+            if k == 0 || score > best_score || (score == best_score && mask < best_mask) {
                 best_score = score;
-                best_mask = w.mask;
-                best_idx = k;
+                best_mask = mask;
             }
         }
-        (best_score, self.search.plans[best_idx])
+        (best_score, best_mask)
     }
 
     /// `LookaheadPlayer.score`: the same operations in the same order, for the same bits.

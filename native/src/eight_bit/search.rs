@@ -306,6 +306,7 @@ impl Walker<'_> {
     /// of the candidates it opens could still be diced (`can_follow`: the stone could never be
     /// justified, so nothing below it is ever reported). Entered only with `free >= min_need`;
     /// `record(killed, dice left, stones)` sees each plan with no pending stone.
+    #[cfg(test)]
     #[allow(clippy::too_many_arguments)]
     fn walk_full<F: FnMut(u64, u64, &[u8])>(
         &mut self,
@@ -381,7 +382,434 @@ impl Walker<'_> {
     }
 }
 
+/// Dice left after some kills: packed counts, and how many.
+type DiceState = (u64, i32);
+
+/// Add `s` to the states `arena[base..]` kept as an antichain: a state whose dice include
+/// another's can make every plan the other can (any kill option that fits the smaller fits it,
+/// and it has as many dice for stones), so only the larger is kept.
+#[inline]
+fn push_antichain(arena: &mut Vec<DiceState>, base: usize, s: DiceState) {
+    let mut k = base;
+    while k < arena.len() {
+        let c = arena[k].0;
+        if fits(c, s.0) {
+            return; // s is within c (or equal)
+        }
+        if fits(s.0, c) {
+            arena.swap_remove(k);
+        } else {
+            k += 1;
+        }
+    }
+    arena.push(s);
+}
+
+/// `POP[x] = x.count_ones()` for a column's rows (at most 9 bits): the build targets plain x86-64,
+/// where `count_ones` is a dozen instructions, not one.
+const POP: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut x = 1;
+    while x < 512 {
+        t[x] = t[x >> 1] + (x & 1) as u8;
+        x += 1;
+    }
+    t
+};
+
+/// Stones needed on one side column of a window: each kill there needs an unbroken run of diced
+/// aliens of that column down to an anchor (an alien beside a diced centre alien); the nearest
+/// anchor below a kill gives the shortest run. `occ`, `kills`, `centre`: rows (bits) of the
+/// column's aliens, of its kills, and of the diced centre aliens. None: a kill with no anchor.
+#[inline]
+fn side_stones(occ: u32, kills: u32, centre: u32) -> Option<u32> {
+    let anchors = occ & centre;
+    let (mut diced, mut k) = (0u32, kills);
+    while k != 0 {
+        let top = 31 - k.leading_zeros();
+        let upto = (2u32 << top) - 1;
+        let below = anchors & upto;
+        if below == 0 {
+            return None;
+        }
+        let a = 31 - below.leading_zeros();
+        let run = occ & upto & !((1u32 << a) - 1);
+        diced |= run;
+        k &= !run;
+    }
+    Some(POP[(diced & !kills) as usize & 511] as u32)
+}
+
+/// The kill masks of `Search::full` found without walking the windows: a depth-first walk over
+/// kill sets (positions in ascending order) that keeps, for the set so far, every dice state its
+/// kill options can leave and the windows in which the set can be made. Each set is met once,
+/// and only sets that can be made are extended: a set that can be made in a window stays so
+/// when a kill is taken out of it (the alien becomes a stone, or is not needed: one die at
+/// least is spared), so every set is reached through sets that can be made, in the same windows.
+///
+/// The window at column c (the rules of `Shape`): the centre column is diced from its bottom
+/// alien up without a gap; an alien of a side column c±1 is diced beside a diced centre alien
+/// or above the diced alien below it in its column. A set of kills can be made in the window
+/// when the stones this needs (`stones_in`) are no more than the dice its kills leave.
+struct MaskWalk<'a> {
+    opts: &'a [Opt],
+    ranges: &'a [(u32, u32)],
+    pos_req: &'a [u8; 64],
+    columns: usize,
+    row_mask: u64,
+    min_need: i32,
+    killable: u64,
+    /// Column of each position, and the position of each column's bottom row.
+    pos_col: [u8; 64],
+    col_shift: [u8; MAX_COLUMNS],
+    /// Rows (bits) of the aliens of each column.
+    occ_col: [u32; MAX_COLUMNS],
+    /// Per window (by centre column): the positions of its columns.
+    win_pos: [u64; MAX_COLUMNS],
+    /// The roll: packed counts and how many dice.
+    counts0: u64,
+    ndice: i32,
+    /// `pair[a * n_reqs + b]`: the most dice two kills of requirements a and b can leave
+    /// (-1: none), or UNKNOWN (`pair_spare`). Per roll, kept for the batch.
+    pair: &'a mut [i8],
+    n_reqs: usize,
+    /// The requirements of the kills of the set being extended, in order.
+    kill_reqs: [u8; 64],
+    /// `stones[k][c]`: stones enough for the first k + 1 kills of the set in window c.
+    stones: [[u8; MAX_COLUMNS]; 64],
+    /// `alone[c][x]`: the fewest stones a kill at x alone needs in window c (u8::MAX: none
+    /// will do), for every killable x in the columns of a window c the walk starts with.
+    alone: [[u8; 64]; MAX_COLUMNS],
+    depth: usize,
+}
+
+const UNKNOWN: i8 = -2;
+
+impl MaskWalk<'_> {
+    #[inline]
+    fn rows_of(&self, m: u64, c: usize) -> u32 {
+        ((m >> self.col_shift[c]) & self.row_mask) as u32
+    }
+
+    /// The most dice a kill of requirement `a` and one of `b` can leave together, -1 if they
+    /// cannot both be made: the two kills alone, whatever others the set holds, so it only bounds
+    /// a larger set (and decides a set of two).
+    fn pair_spare(&mut self, a: u8, b: u8) -> i32 {
+        let (a, b) = (a.min(b) as usize, a.max(b) as usize);
+        let k = a * self.n_reqs + b;
+        if self.pair[k] != UNKNOWN {
+            return self.pair[k] as i32;
+        }
+        let mut best = -1;
+        let (sa, la) = self.ranges[a];
+        let (sb, lb) = self.ranges[b];
+        for oa in &self.opts[sa as usize..(sa + la) as usize] {
+            let rest = self.counts0 - oa.used; // the roll's own options: each fits
+            for ob in &self.opts[sb as usize..(sb + lb) as usize] {
+                if fits(rest, ob.used) {
+                    best = best.max(self.ndice - oa.n_used as i32 - ob.n_used as i32);
+                }
+            }
+        }
+        self.pair[k] = best as i8;
+        best
+    }
+
+    /// The states the kill of one more alien of requirement `req` can leave from those of
+    /// `arena[from..to]`, pushed as an antichain; the most dice one leaves (-1: none fits).
+    fn child_states(&self, arena: &mut Vec<DiceState>, from: usize, to: usize, req: u8) -> i32 {
+        let (start, len) = self.ranges[req as usize];
+        let opts = &self.opts[start as usize..(start + len) as usize];
+        let mut spare = -1;
+        for i in from..to {
+            let (counts, left) = arena[i];
+            for opt in opts {
+                let rest = left - opt.n_used as i32;
+                if rest >= 0 && fits(counts, opt.used) {
+                    spare = spare.max(rest);
+                    push_antichain(arena, to, (counts - opt.used, rest));
+                }
+            }
+        }
+        spare
+    }
+
+    /// Stones enough for the kills `m` (all in the columns of window c) in window c, the first
+    /// count found within `budget` (None: none is). The centre is diced up to its highest kill
+    /// (its bottom alien at least), and maybe higher to give the side columns nearer anchors:
+    /// each step up costs a stone, and helps only while below the highest side kill.
+    fn stones_in(&self, c: usize, m: u64, budget: i32) -> Option<i32> {
+        let (occ_l, kills_l) = if c > 0 {
+            (self.occ_col[c - 1], self.rows_of(m, c - 1))
+        } else {
+            (0, 0)
+        };
+        let (occ_r, kills_r) = if c + 1 < self.columns {
+            (self.occ_col[c + 1], self.rows_of(m, c + 1))
+        } else {
+            (0, 0)
+        };
+        let (occ_c, kills_c) = (self.occ_col[c], self.rows_of(m, c));
+        let low = occ_c & occ_c.wrapping_neg();
+        let top = 31 - (kills_c | low).leading_zeros();
+        let mut centre = occ_c & ((2u32 << top) - 1);
+        let side_kills = kills_l | kills_r;
+        loop {
+            let mut cost = POP[(centre & !kills_c) as usize & 511] as i32;
+            if cost > budget {
+                return None;
+            }
+            if let (Some(l), Some(r)) = (
+                side_stones(occ_l, kills_l, centre),
+                side_stones(occ_r, kills_r, centre),
+            ) {
+                cost += (l + r) as i32;
+                if cost <= budget {
+                    return Some(cost);
+                }
+            }
+            // the next centre alien up, if it is below a side kill
+            let next = occ_c & !centre;
+            let next = next & next.wrapping_neg();
+            if next == 0 || next > side_kills {
+                return None;
+            }
+            centre |= next;
+        }
+    }
+
+    /// Fill `alone` for the windows `wins`: the fewest stones of one kill, in closed form (the
+    /// rules of `stones_in`). A centre kill needs the centre aliens below it; a side kill, a run
+    /// of its column down to an anchor and the centre up to that anchor's row, the cheapest
+    /// anchor at or below it.
+    fn singles(&mut self, wins: u16) {
+        let mut w = wins;
+        while w != 0 {
+            let c = w.trailing_zeros() as usize;
+            w &= w - 1;
+            let occ_c = self.occ_col[c];
+            for cc in c.saturating_sub(1)..(c + 2).min(self.columns) {
+                let occ_s = self.occ_col[cc];
+                let mut todo = (self.killable >> self.col_shift[cc]) & self.row_mask;
+                while todo != 0 {
+                    let r = todo.trailing_zeros();
+                    todo &= todo - 1;
+                    let below = (1u32 << r) - 1;
+                    let least = if cc == c {
+                        POP[(occ_c & below) as usize & 511]
+                    } else {
+                        let mut least = u8::MAX;
+                        let mut anchors = occ_s & occ_c & (below << 1 | 1);
+                        while anchors != 0 {
+                            let a = anchors.trailing_zeros();
+                            anchors &= anchors - 1;
+                            let centre = POP[(occ_c & ((2u32 << a) - 1)) as usize & 511];
+                            let run = POP[(occ_s & below & !((1u32 << a) - 1)) as usize & 511];
+                            least = least.min(centre + run);
+                        }
+                        least
+                    };
+                    self.alone[c][self.col_shift[cc] as usize + r as usize] = least;
+                }
+            }
+        }
+    }
+
+    /// Extend the kill set `m` (windows `wins` can make it; `arena[from..]`: the dice states its
+    /// kills can leave) by each killable position in `allowed` in turn; `out` gets each new set
+    /// that can be made.
+    fn extend(
+        &mut self,
+        out: &mut Vec<u64>,
+        arena: &mut Vec<DiceState>,
+        from: usize,
+        m: u64,
+        allowed: u64,
+        wins: u16,
+    ) {
+        let to = arena.len();
+        let depth = self.depth;
+        let mut reach = 0u64;
+        let mut w = wins;
+        while w != 0 {
+            reach |= self.win_pos[w.trailing_zeros() as usize];
+            w &= w - 1;
+        }
+        let mut todo = self.killable & reach & allowed;
+        'next: while todo != 0 {
+            let x = todo.trailing_zeros() as usize;
+            let bit = todo & todo.wrapping_neg();
+            todo ^= bit;
+            let req = self.pos_req[x & 63];
+            // The dice: a set of one or two kills is judged by `pair_spare` (its states are
+            // worked out only to go further); a larger one must have room for each pair with
+            // the new kill, then its states decide.
+            let spare = match depth {
+                0 => self.child_states(arena, from, to, req),
+                1 => self.pair_spare(self.kill_reqs[0], req),
+                _ => {
+                    for k in 0..depth {
+                        if self.pair_spare(self.kill_reqs[k], req) < 0 {
+                            continue 'next;
+                        }
+                    }
+                    self.child_states(arena, from, to, req)
+                }
+            };
+            if spare < 0 {
+                continue; // no option fits the dice left
+            }
+            let mx = m | bit;
+            // The windows holding x's column. The stones of x alone (`alone`) bound those of the
+            // set with x: no more than the set's own (`stones`) plus x's (the union of two
+            // placements is one), no fewer than x's less one per kill of the set (a kill of the
+            // set can stand in for a stone of x's). Only between the bounds are they counted.
+            let cx = self.pos_col[x & 63] as usize;
+            let mut cand = wins & ((0b111u32 << cx) >> 1) as u16;
+            let mut wins_x = 0u16;
+            while cand != 0 {
+                let c = cand.trailing_zeros() as usize;
+                cand &= cand - 1;
+                let alone = self.alone[c][x & 63] as i32;
+                let cost = if depth == 0 {
+                    Some(alone).filter(|&n| n <= spare)
+                } else {
+                    let with = self.stones[depth - 1][c] as i32 + alone;
+                    if with <= spare {
+                        Some(with)
+                    } else if alone > spare + depth as i32 {
+                        None
+                    } else {
+                        self.stones_in(c, mx, spare)
+                    }
+                };
+                if let Some(n) = cost {
+                    wins_x |= 1 << c;
+                    self.stones[depth & 63][c] = n as u8;
+                }
+            }
+            if wins_x != 0 {
+                out.push(mx);
+                if spare >= self.min_need {
+                    if depth == 1 {
+                        self.child_states(arena, from, to, req);
+                    }
+                    // higher positions only: each set is met once, from its lower kills
+                    self.kill_reqs[depth & 63] = req;
+                    self.depth += 1;
+                    self.extend(out, arena, to, mx, !((bit << 1) - 1), wins_x);
+                    self.depth -= 1;
+                }
+            }
+            arena.truncate(to);
+        }
+    }
+}
+
+impl Walker<'_> {
+    /// `walk_full` cut down to the plans that kill only candidates of `target` (a set of
+    /// candidates), stopping at the first that kills all of them with no stone pending: the
+    /// witness `walk_full` records first for that mask. The same nodes in the same order, less
+    /// subtrees that cannot record it: a kill outside `target` (kills are never undone), a
+    /// candidate of `target` passed over unkilled (the walk only goes up the candidates), too few
+    /// dice for the kills missing, and anything below the kill that completes it (more kills).
+    #[allow(clippy::too_many_arguments)]
+    fn walk_target(
+        &mut self,
+        target: u32,
+        lo: u32,
+        open: u32,
+        counts: u64,
+        free: i32,
+        pending: u32,
+        deadline: i32,
+        killed: u32,
+    ) -> Option<(u64, usize)> {
+        let min_need = self.min_need;
+        let missing = target & !killed;
+        // each kill missing takes min_need dice at least
+        if free < min_need * missing.count_ones() as i32 {
+            return None;
+        }
+        let first_missing = missing.trailing_zeros() as usize;
+        let stone_ok = free > min_need;
+        let mut todo = ((open >> lo) << lo)
+            & if stone_ok {
+                target | self.shape.stone_able
+            } else {
+                target
+            };
+        let shape = self.shape;
+        while todo != 0 {
+            let low = todo & todo.wrapping_neg();
+            todo ^= low;
+            let j = low.trailing_zeros() as usize & (MAX_CAND - 1);
+            if j as i32 > deadline || j > first_missing {
+                return None;
+            }
+            let pos = shape.pos[j];
+            let now_open = open | shape.deps[j];
+            let justified = pending & !shape.need[j];
+            let after = self.deadline_after(justified, pending, deadline);
+            if low & target != 0 {
+                // j is the first candidate missing: kill it, or pass it and lose it
+                let (start, len) = self.ranges[self.pos_req[(pos & 63) as usize] as usize];
+                for opt in &self.opts[start as usize..(start + len) as usize] {
+                    let rest = free - opt.n_used as i32;
+                    if rest < 0 || !fits(counts, opt.used) {
+                        continue;
+                    }
+                    let left = counts - opt.used;
+                    if missing == low {
+                        if justified == 0 {
+                            return Some((left, self.nstones));
+                        }
+                    } else if rest >= min_need {
+                        let found = self.walk_target(
+                            target,
+                            j as u32 + 1,
+                            now_open,
+                            left,
+                            rest,
+                            justified,
+                            after,
+                            killed | low,
+                        );
+                        if found.is_some() {
+                            return found;
+                        }
+                    }
+                }
+                continue;
+            }
+            if stone_ok
+                && low & shape.stone_able != 0
+                && self.can_follow(shape.deps[j], counts, free - 1)
+            {
+                self.stones[self.nstones & (MAX_STONES - 1)] = pos;
+                self.nstones += 1;
+                let found = self.walk_target(
+                    target,
+                    j as u32 + 1,
+                    now_open,
+                    counts,
+                    free - 1,
+                    justified | low,
+                    after.min(shape.last_dep[j]),
+                    killed,
+                );
+                if found.is_some() {
+                    return found;
+                }
+                self.nstones -= 1;
+            }
+        }
+        None
+    }
+}
+
 /// A set of u64 keys (kill masks), cleared in O(1) by a generation stamp.
+#[cfg(test)]
 struct MaskSet {
     slots: Vec<(u64, u32)>,
     gen: u32,
@@ -389,6 +817,7 @@ struct MaskSet {
     len: usize,
 }
 
+#[cfg(test)]
 impl MaskSet {
     fn new() -> MaskSet {
         let bits = 10;
@@ -457,6 +886,8 @@ struct Prep {
     starts: [u8; MAX_COLUMNS],
     nstarts: usize,
     killable_pos: u64,
+    /// The roll's id in the `Memo` (set when `prepare` says go).
+    roll: u32,
 }
 
 /// The search's buffers, kept across the turns and games of a batch.
@@ -464,9 +895,16 @@ pub struct Search {
     /// Per column: the occupancy key its shape was built for, and the shape.
     shapes: Vec<(u64, Shape)>,
     /// The full enumeration's plans: the first witness of each kill mask, in the order found.
+    #[cfg(test)]
     pub plans: Vec<Witness>,
+    /// The kill masks of `kill_plans(..., best_only=False)` without witnesses (`Search::masks`).
+    pub masks: Vec<u64>,
+    /// Per roll id of the `Memo`: `MaskWalk::pair`.
+    pair: Vec<i8>,
+    /// The dice states of `MaskWalk`, a stack of one antichain per kill set.
+    arena: Vec<DiceState>,
+    #[cfg(test)]
     set: MaskSet,
-    scratch: Vec<(u64, u32)>,
     /// Per requirement: its options for this roll (a range of `Memo::opts`).
     ranges: Vec<(u32, u32)>,
 }
@@ -483,9 +921,13 @@ impl Search {
             shapes: (0..MAX_COLUMNS)
                 .map(|_| (u64::MAX, Shape::empty()))
                 .collect(),
+            #[cfg(test)]
             plans: Vec::new(),
+            masks: Vec::new(),
+            pair: Vec::new(),
+            arena: Vec::new(),
+            #[cfg(test)]
             set: MaskSet::new(),
-            scratch: Vec::new(),
             ranges: Vec::new(),
         }
     }
@@ -507,6 +949,7 @@ impl Search {
             starts: [0; MAX_COLUMNS],
             nstarts: 0,
             killable_pos: 0,
+            roll: 0,
         };
         for c in 0..t.columns {
             if occ & t.col_mask[c] != 0 && shields >> c & 1 == 0 {
@@ -518,6 +961,7 @@ impl Search {
             return (p, false);
         }
         let cid0 = memo.id(counts0);
+        p.roll = cid0;
         let killable_reqs = memo.killable_reqs(cid0);
         ranges.clear();
         ranges.resize(t.reqs.len(), (0, 0));
@@ -607,7 +1051,10 @@ impl Search {
     }
 
     /// `kill_plans(..., best_only=False)`: every distinct kill set with its first witness, into
-    /// `self.plans` (in the order found, the empty plan first).
+    /// `self.plans` (in the order found, the empty plan first). The players ask only for the masks
+    /// (`masks`) and one witness (`first_witness`); this whole enumeration is kept as the
+    /// reference the tests hold those two to.
+    #[cfg(test)]
     pub fn full(
         &mut self,
         t: &Tables,
@@ -642,17 +1089,116 @@ impl Search {
         }
     }
 
-    /// The plan with the k-th smallest kill mask (`sorted(plans)[k]`).
-    pub fn kth_smallest(&mut self, k: usize) -> Witness {
-        self.scratch.clear();
-        self.scratch.extend(
-            self.plans
-                .iter()
-                .enumerate()
-                .map(|(i, w)| (w.mask, i as u32)),
-        );
-        let (_, &mut (_, i), _) = self.scratch.select_nth_unstable_by_key(k, |&(m, _)| m);
-        self.plans[i as usize]
+    /// The kill masks of `full` into `self.masks` (the empty one first, the others in no
+    /// particular order), found by `MaskWalk`: the same set, with no witnesses.
+    /// `first_witness` then gives the witness `full` keeps for one of them.
+    pub fn masks(
+        &mut self,
+        t: &Tables,
+        d: &Dealt,
+        memo: &mut Memo,
+        occ: u64,
+        shields: u16,
+        dice: &[u8],
+    ) {
+        let (p, go) = Search::prepare(t, d, memo, &mut self.ranges, occ, shields, dice);
+        self.masks.clear();
+        self.masks.push(0);
+        if !go || p.ndice < p.min_need {
+            return; // no kill possible: only the empty plan
+        }
+        let n_reqs = t.reqs.len();
+        let per_roll = n_reqs * n_reqs;
+        let need = (p.roll as usize + 1) * per_roll;
+        if self.pair.len() < need {
+            self.pair.resize(need, UNKNOWN);
+        }
+        let mut walk = MaskWalk {
+            opts: &memo.opts,
+            ranges: &self.ranges,
+            pos_req: &d.pos_req,
+            columns: t.columns,
+            row_mask: t.row_mask,
+            min_need: p.min_need,
+            killable: p.killable_pos,
+            occ_col: [0; MAX_COLUMNS],
+            win_pos: [0; MAX_COLUMNS],
+            pos_col: [0; 64],
+            col_shift: [0; MAX_COLUMNS],
+            counts0: p.counts0,
+            ndice: p.ndice,
+            pair: &mut self.pair[p.roll as usize * per_roll..need],
+            n_reqs,
+            kill_reqs: [0; 64],
+            stones: [[0; MAX_COLUMNS]; 64],
+            alone: [[u8::MAX; 64]; MAX_COLUMNS],
+            depth: 0,
+        };
+        for c in 0..t.columns {
+            walk.col_shift[c] = (c * t.rows) as u8;
+            for r in 0..t.rows {
+                walk.pos_col[c * t.rows + r] = c as u8;
+            }
+            walk.occ_col[c] = ((occ >> (c * t.rows)) & t.row_mask) as u32;
+            let lo = c.saturating_sub(1);
+            let hi = (c + 1).min(t.columns - 1);
+            walk.win_pos[c] = (lo..=hi).fold(0, |acc, cc| acc | t.col_mask[cc]);
+        }
+        let mut wins = 0u16;
+        for &c in &p.starts[..p.nstarts] {
+            wins |= 1 << c;
+        }
+        self.arena.clear();
+        self.arena.push((p.counts0, p.ndice));
+        walk.singles(wins);
+        walk.extend(&mut self.masks, &mut self.arena, 0, 0, u64::MAX, wins);
+    }
+
+    /// The witness `full` keeps for `target`, one of the masks `masks` found for the same
+    /// formation and roll: the first plan of `walk_full` killing exactly `target`, over the
+    /// windows in the same order (`walk_target`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn first_witness(
+        &mut self,
+        t: &Tables,
+        d: &Dealt,
+        memo: &mut Memo,
+        occ: u64,
+        shields: u16,
+        dice: &[u8],
+        target: u64,
+    ) -> Witness {
+        let (p, go) = Search::prepare(t, d, memo, &mut self.ranges, occ, shields, dice);
+        if target == 0 {
+            return Witness::empty(p.counts0);
+        }
+        if go && p.ndice >= p.min_need {
+            for s in 0..p.nstarts {
+                let c = p.starts[s] as usize;
+                let cols = t.col_mask[c.saturating_sub(1)..(c + 2).min(t.columns)].iter();
+                if target & !cols.fold(0, |acc, m| acc | m) != 0 {
+                    continue; // a kill outside the window's columns
+                }
+                let killable = self.window(t, occ, c, p.killable_pos);
+                let shape = &self.shapes[c].1;
+                // target as candidates of this window; a window without them all cannot make it
+                let mut target_c = 0u32;
+                for j in 0..shape.n {
+                    if target >> shape.pos[j] & 1 == 1 {
+                        target_c |= 1 << j;
+                    }
+                }
+                if target_c.count_ones() != target.count_ones() || target_c & !killable != 0 {
+                    continue;
+                }
+                let mut w = Search::walker(shape, killable, &memo.opts, &self.ranges, d, &p, 0);
+                let found = w.walk_target(target_c, 0, 1, p.counts0, p.ndice, 0, shape.n as i32, 0);
+                if let Some((left, n)) = found {
+                    return Witness::of(target, left, &w.stones[..n]);
+                }
+            }
+        }
+        panic!("kill mask {target:#x} is not a plan of this roll");
     }
 
     /// `kill_plans(..., best_only=True, acceptable=survives)` as the greedy player calls it:

@@ -345,6 +345,66 @@ fn kill_sets_match_brute_force_and_witnesses_are_legal() {
     }
 }
 
+/// `Search::masks` and `Search::first_witness` against `Search::full`: the same set of kill masks
+/// and, for every mask, the same first witness (dice left and stones, in order), on random deals,
+/// gaps, shields and rolls of 1 to 10 dice. Two component files: the default one, and one with
+/// one-die sum cards (min_need 1, stones on killable aliens) and cards no roll here can kill.
+#[test]
+fn masks_and_first_witness_match_the_full_enumeration() {
+    let small = [
+        "=2", "=5", "1 2", "=9", "=4", "3 6", "=6", "=13", "=17", "2 4", "=3", "=8", "4 5", "=1",
+        "=11", "5 6", "=7", "1 6", "=15", "=6",
+    ];
+    let small_types: Vec<u8> = (0..20).map(|i| (i % 5) as u8).collect();
+    let files = [
+        default_components(),
+        components(4, 5, &small, &small_types, &[0, 2]),
+    ];
+    let mut rng = PyRandom::from_words(&[2026, 12, 1]);
+    let (mut plans, mut cases) = (0usize, 0usize);
+    for c in &files {
+        let t = Tables::new(c).unwrap();
+        let mut d = Dealt::new(&t);
+        let mut memo = Memo::new(&t.reqs);
+        let (mut full, mut fast) = (Search::new(), Search::new());
+        for case in 0..1500 {
+            let mut order: Vec<usize> = (0..t.n_aliens).collect();
+            rng.shuffle(&mut order);
+            d.deal(&t, &order);
+            let gap = [0.0, 0.2, 0.5, 0.8][case % 4];
+            let mut occ = 0u64;
+            for i in 0..t.n_aliens {
+                if rng.random() >= gap {
+                    occ |= 1 << pos_of(&t, i);
+                }
+            }
+            let shields = (rng.randbelow(1 << t.columns) & rng.randbelow(1 << t.columns)) as u16;
+            let ndice = 1 + rng.randbelow(10);
+            let dice: Vec<u8> = (0..ndice).map(|_| rng.d6()).collect();
+            full.full(&t, &d, &mut memo, occ, shields, &dice);
+            fast.masks(&t, &d, &mut memo, occ, shields, &dice);
+            let want: BTreeSet<u64> = full.plans.iter().map(|w| w.mask).collect();
+            let got: BTreeSet<u64> = fast.masks.iter().copied().collect();
+            let why = format!("case {case}: occ {occ:#x} shields {shields:#b} dice {dice:?}");
+            assert_eq!(got.len(), fast.masks.len(), "{why}: a mask twice");
+            assert_eq!(got, want, "{why}");
+            for w in &full.plans {
+                let f = fast.first_witness(&t, &d, &mut memo, occ, shields, &dice, w.mask);
+                let n = w.nstones as usize;
+                assert_eq!(
+                    (f.mask, f.leaf, &f.stones[..f.nstones as usize]),
+                    (w.mask, w.leaf, &w.stones[..n]),
+                    "{why}"
+                );
+            }
+            plans += full.plans.len();
+            cases += 1;
+        }
+    }
+    // the cases are not all trivial
+    assert!(plans > 20 * cases, "{plans} plans in {cases} cases");
+}
+
 #[test]
 fn counterattack_depth_by_column_count() {
     assert_eq!(
