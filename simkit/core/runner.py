@@ -392,6 +392,12 @@ def _missing(
     )
 
 
+def _worker_died(exc: BaseException) -> bool:
+    """A worker process died under a task: loky's broken pool, or Dask's KilledWorker (the
+    scheduler gave up on a task after its workers kept dying)."""
+    return isinstance(exc, BrokenExecutor) or type(exc).__name__ == "KilledWorker"
+
+
 @contextmanager
 def _workers(backend: str, jobs: int | None, scheduler: str | None) -> Iterator[Parallel]:
     """A joblib Parallel for the backend, kept alive over every round of the run.
@@ -538,7 +544,9 @@ def run(
                         failed += len(piece.failures)
                         used.setdefault(name, set()).add(piece.engine)
                         bar.advance(task, games.height + len(piece.failures))
-                except BrokenExecutor as exc:  # a worker process died (a player's os._exit, a crash, OOM)
+                except Exception as exc:  # a worker process died (a player's os._exit, a crash, OOM)
+                    if not _worker_died(exc):
+                        raise
                     codes = re.search(r"exit codes of the workers are (\{[^}]*\})", str(exc))
                     how = f"exit codes {codes[1]}" if codes else type(exc).__name__
                     missing = _missing(out, planned, accounted, chunk, cap)
