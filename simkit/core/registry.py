@@ -195,14 +195,21 @@ class Engine:
         """The same game as a list of events (JSON-ready dicts)."""
         raise NotImplementedError
 
+    def load_components(self, params: Any) -> Any:
+        """The game's components under these parameters: an object with `path` (the file it was
+        read from) and `sources` (part -> provenance), as each game's `components.load` gives."""
+        raise NotImplementedError
+
     def data_files(self, settings: Any) -> list[Path]:
         """Component files the game reads under these settings (hashed into the manifest)."""
-        raise NotImplementedError
+        return [Path(self.load_components(self.params(settings)).path)]
 
     def data_sources(self, settings: Any) -> dict[str, dict[str, str]]:
         """For each component file, where each part of it comes from ("rulebook", "derived",
-        "invented", "published"): the report names the invented ones."""
-        raise NotImplementedError
+        "invented", "published"): the report names the invented ones. A plain dict: the manifest
+        is JSON."""
+        comp = self.load_components(self.params(settings))
+        return {comp.path: dict(comp.sources)}
 
     def native_data(self, params: Any) -> dict[str, Any]:
         """What the native engine is handed for these parameters: the component data and the

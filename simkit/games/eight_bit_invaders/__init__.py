@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from simkit.core import seeds
@@ -65,12 +64,8 @@ class EightBitInvaders(Engine):
     verify_grid = {"countdown": [7, 6], "dice": [6, 5]}  # the four difficulties
     rules_version = 2  # 2: the shields follow the faces' parity under Rocket Fuel (RULINGS §3)
 
-    def data_files(self, settings: Any) -> list[Path]:
-        return [Path(components.load(self.params(settings).data).path)]
-
-    def data_sources(self, settings: Any) -> dict[str, dict[str, str]]:
-        comp = components.load(self.params(settings).data)
-        return {comp.path: dict(comp.sources)}
+    def load_components(self, params: Any) -> Any:
+        return components.load(params.data)
 
     def check_settings(self, params: Any) -> None:
         """The box bounds the settings: no more countdown cards than it holds, and no more dice

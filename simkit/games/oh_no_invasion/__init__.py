@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from simkit.core import seeds
@@ -123,12 +122,8 @@ class OhNoInvasion(Engine):
     )
     capabilities = frozenset({"narrate"})
 
-    def data_files(self, settings: Any) -> list[Path]:
-        return [Path(components.load(self.params(settings).data).path)]
-
-    def data_sources(self, settings: Any) -> dict[str, dict[str, str]]:
-        comp = components.load(self.params(settings).data)
-        return {comp.path: dict(comp.sources)}
+    def load_components(self, params: Any) -> Any:
+        return components.load(params.data)
 
     def _game(
         self,

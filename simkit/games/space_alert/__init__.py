@@ -141,12 +141,8 @@ class SpaceAlert(Engine):
     )
     capabilities = frozenset({"narrate", "check_settings", "resolve"})
 
-    def data_files(self, settings: Any) -> list[Path]:
-        return [Path(components.load(self.params(settings).data).path)]
-
-    def data_sources(self, settings: Any) -> dict[str, dict[str, str]]:
-        comp = components.load(self.params(settings).data)
-        return {comp.path: dict(comp.sources)}
+    def load_components(self, params: Any) -> Any:
+        return components.load(params.data)
 
     def check_settings(self, params: Any) -> None:
         """Settings that are each allowed but not together (the registry calls this up front)."""
