@@ -325,25 +325,31 @@ class Game:
         got = []
         for _ in range(count):
             if not s.deck:  # it ran out with no discards to remake it from: try again now
-                self._remake_resistance()
+                self._remake("resistance")
                 if not s.deck:
                     break
             card = s.deck.pop()
             s.hands[seat].append(card)
             got.append(card)
             if not s.deck:  # remade the moment it runs out, not at the next draw (RULINGS §2)
-                self._remake_resistance()
+                self._remake("resistance")
         self.stats["cards_drawn"] += len(got)
         return got
 
-    def _remake_resistance(self) -> None:
+    # (deck, discard) attributes of the state per pile; its stream, counter and event share its name
+    _PILES = {"resistance": ("deck", "discard"), "spawn": ("spawn_deck", "spawn_discard")}
+
+    def _remake(self, pile: str) -> None:
+        """A new deck from the shuffled discards of `pile` (none: nothing to remake)."""
         s = self.state
-        if s.discard:
-            s.deck = s.discard
-            s.discard = []
-            shuffle(self.streams.resistance, s.deck)
-            self.stats["resistance_reshuffles"] += 1
-            self._emit("reshuffle_resistance", cards=len(s.deck))
+        deck, discard = self._PILES[pile]
+        cards = getattr(s, discard)
+        if cards:
+            setattr(s, deck, cards)
+            setattr(s, discard, [])
+            shuffle(getattr(self.streams, pile), cards)
+            self.stats[f"{pile}_reshuffles"] += 1
+            self._emit(f"reshuffle_{pile}", cards=len(cards))
 
     def _discard_from_hand(self, seat: int, cards) -> None:
         hand = self.state.hands[seat]
@@ -393,7 +399,7 @@ class Game:
         """[Action: The Invasion] draw a Spawn card after an action and resolve it."""
         s, comp = self.state, self.comp
         if not s.spawn_deck:  # cannot happen before the 8th shield; kept for odd data files
-            self._reshuffle_spawn()
+            self._remake("spawn")
             if not s.spawn_deck:
                 return
         card = s.spawn_deck.pop()
@@ -726,15 +732,6 @@ class Game:
 
     # --- the Final Conflict ------------------------------------------------------------------
 
-    def _reshuffle_spawn(self) -> None:
-        s = self.state
-        if s.spawn_discard:
-            s.spawn_deck = s.spawn_discard
-            s.spawn_discard = []
-            shuffle(self.streams.spawn, s.spawn_deck)
-            self.stats["spawn_reshuffles"] += 1
-            self._emit("reshuffle_spawn", cards=len(s.spawn_deck))
-
     def _use(
         self, decision: str, who: int, answer, colour: int, strike: bool
     ) -> tuple[list[int], int] | None:
@@ -790,12 +787,12 @@ class Game:
         """[The Final Conflict] 1. kamikaze: counter or be eliminated; 2. strike."""
         s, comp = self.state, self.comp
         if not s.spawn_deck:
-            self._reshuffle_spawn()
+            self._remake("spawn")
         if s.spawn_deck:
             card = s.spawn_deck.pop()
             s.flying = card
             if not s.spawn_deck:  # remade at once, before this kamikaze is discarded (RULINGS §2)
-                self._reshuffle_spawn()
+                self._remake("spawn")
             self.stats["kamikazes"] += 1
             colour = comp.spawn_colour[card]
             if self.log is not None:
