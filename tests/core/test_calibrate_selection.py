@@ -27,7 +27,8 @@ from simkit.core.calibrate import (
     rank,
     search_rounds,
 )
-from simkit.core.registry import Column, Engine, GameResult, Setting
+from simkit.core.registry import Setting
+from tests.core.test_precision import KnownCurve
 
 TARGET, FIRST, CAP, TOLERANCE = 0.5, 200, 6400, 0.02
 
@@ -108,38 +109,16 @@ def test_the_rounds_use_intervals_adjusted_for_candidates_and_rounds():
     assert Calibration(0.5, 0.01, 200).contenders(tallies) == ["a"]
 
 
-class Flat(Engine):
+class Flat(KnownCurve):
     """A synthetic game that wins 45 % of games whatever its `level`."""
 
     id = "flat-curve"
     title = "Flat curve"
-    min_players = max_players = 1
-    competitive = False
     settings = (Setting("level", "int", 0, "no effect", minimum=0, maximum=2),)
     strategies = {"coin": "wins with probability 0.45"}
-    default_strategy = "coin"
-    record = (
-        Column("won", "bool"),
-        Column("score", "int"),
-        Column("length", "int"),
-        Column("end_reason", "str"),
-    )
 
-    def data_files(self, settings):
-        return []
-
-    def data_sources(self, settings):
-        return {}
-
-    def play(self, settings, strategies, root_seed, game_index):
-        from simkit.core import seeds
-
-        rng = seeds.stream(seeds.game_sequence(root_seed, game_index), seeds.CHANCE)
-        won = rng.random() < 0.45
-        return GameResult({"won": won, "score": int(won), "length": 1, "end_reason": "coin"})
-
-    def replay(self, settings, strategies, root_seed, game_index):
-        return []
+    def win_rate(self, settings) -> float:
+        return 0.45
 
 
 def test_calibrate_plays_the_pick_again_on_fresh_seeds(tmp_path, monkeypatch):

@@ -183,8 +183,11 @@ class KnownCurve(Engine):
         from simkit.core import seeds
 
         rng = seeds.stream(seeds.game_sequence(root_seed, game_index), seeds.CHANCE)
-        won = rng.random() < settings["level"] / 10
+        won = rng.random() < self.win_rate(settings)
         return GameResult({"won": won, "score": int(won), "length": 1, "end_reason": "coin"})
+
+    def win_rate(self, settings) -> float:
+        return settings["level"] / 10
 
     def replay(self, settings, strategies, root_seed, game_index):
         return []
