@@ -71,8 +71,11 @@ class Player:
 
     # No declining (RULINGS §2): the quietest legal counter or strike is the first one there is.
     def counter(self, view: View, alien: int):
+        own = first_counter(view, alien)
+        if own is not None:
+            return own
         helpers = view.counter_helpers(alien)
-        return first_counter(view, alien) or (("help", helpers[0]) if helpers else None)
+        return ("help", helpers[0]) if helpers else None
 
     def help_counter(self, view: View, alien: int, seat: int):
         return first_counter(view, alien)
