@@ -9,11 +9,14 @@ import json
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from simkit.core.errors import RunIncomplete, UserError
+
+if TYPE_CHECKING:
+    from simkit.core.replay import GameRef
 
 JOBS_HELP = "worker processes (default 1; a local Dask cluster: one per core)"
 BACKEND_HELP = "loky, sequential or dask"
@@ -259,36 +262,60 @@ def calibrate(
 @app.command()
 def replay(
     game: Annotated[str, typer.Argument(help="game id")],
-    seed: Annotated[str, typer.Option(help="root seed, or ROOT:GAME_INDEX")] = "0",
+    seed: Annotated[str | None, typer.Option(help="root seed, or ROOT:GAME_INDEX (default 0)")] = None,
     game_index: Annotated[int | None, typer.Option(help="game index within the run (default 0)")] = None,
     players: Annotated[int | None, typer.Option(help="player count, where the game has one")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="setting as key=value; repeatable")] = None,
     strategy: Annotated[list[str] | None, typer.Option(help=STRATEGY_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="the event log as JSON")] = False,
+    html: Annotated[
+        Path | None, typer.Option(help="write a step-through page of the game to this file")
+    ] = None,
+    dataset_dir: Annotated[
+        Path | None,
+        typer.Option("--dataset", help="replay a game of this dataset (its seed, settings, strategies)"),
+    ] = None,
+    cell: Annotated[
+        str | None, typer.Option(help="with --dataset: the cell (id, label or key=value,...)")
+    ] = None,
 ) -> None:
-    """Replay one game, told move by move as at the table; --json gives the event log (game i of
-    a run: --seed ROOT --game-index i)."""
-    from simkit.core.registry import get_game, resolve_settings, resolve_strategies
-    from simkit.core.runner import seat_order
+    """Replay one game, told move by move as at the table; --json gives the event log, --html a
+    page that steps through it (game i of a run: --seed ROOT:i, or --dataset DIR --cell C
+    --game-index i)."""
+    from simkit.core import replay as replaying
 
-    engine = get_game(game)
-    settings_raw = _parse_sets(set_)
-    if players is not None:
-        settings_raw["players"] = str(players)
-    elif (
-        engine.competitive
-        and strategy
-        and len(strategy) > 1
-        and "players" in {s.name for s in engine.settings}
-    ):
-        settings_raw["players"] = str(len(strategy))  # one strategy per seat says how many seats
-    settings = resolve_settings(engine, settings_raw, "replay")
-    strategies = resolve_strategies(engine, strategy or [], settings.get("players"), "replay")
-    root, index = _seed_and_index(seed, game_index)
-    if engine.competitive:
-        strategies = seat_order(strategies, index)
+    if dataset_dir is not None:
+        given = [
+            name
+            for name, v in (
+                ("--seed", seed),
+                ("--set", set_),
+                ("--strategy", strategy),
+                ("--players", players),
+            )
+            if v
+        ]
+        if given:
+            raise UserError(
+                f"replay: --dataset gives the seed, settings and strategies; drop {', '.join(given)}"
+            )
+        ref = replaying.from_dataset(dataset_dir, cell, game_index or 0)
+        if ref.game != game:
+            raise UserError(f"replay: {dataset_dir} holds games of {ref.game}, not {game}")
+    else:
+        if cell is not None:
+            raise UserError("replay: --cell names a cell of --dataset; give --dataset too")
+        ref = _replay_ref(game, seed or "0", game_index, players, set_, strategy)
+    engine, settings, strategies = replaying.resolved(ref)
+    root, index = ref.root_seed, ref.index
     try:
+        if html is not None:
+            size = replaying.write_page(ref, html)
+            typer.echo(f"replay page: {html} ({size / 1e6:.2f} MB)")
+            return
         events = engine.replay(settings, strategies, root, index)
+    except UserError:
+        raise
     except Exception as exc:  # the game itself failed: show it as the run recorded it, traceback too
         import traceback
 
@@ -317,6 +344,82 @@ def replay(
     lines = engine.narrate(events) if "narrate" in engine.capabilities else map(event_fields, events)
     for line in lines:
         typer.echo(line)
+
+
+def _replay_ref(
+    game: str,
+    seed: str,
+    game_index: int | None,
+    players: int | None,
+    set_: list[str] | None,
+    strategy: list[str] | None,
+) -> GameRef:
+    """The game `simkit replay` names on its command line."""
+    from simkit.core.registry import get_game
+    from simkit.core.replay import GameRef
+
+    engine = get_game(game)
+    settings_raw: dict[str, Any] = dict(_parse_sets(set_))
+    if players is not None:
+        settings_raw["players"] = str(players)
+    elif (
+        engine.competitive
+        and strategy
+        and len(strategy) > 1
+        and "players" in {s.name for s in engine.settings}
+    ):
+        settings_raw["players"] = str(len(strategy))  # one strategy per seat says how many seats
+    root, index = _seed_and_index(seed, game_index)
+    return GameRef(engine.id, root, index, settings_raw, tuple(strategy or ()))
+
+
+data_app = typer.Typer(help="A game's component file: a template to fill in, and a check of yours.")
+app.add_typer(data_app, name="data")
+
+
+@data_app.command("template")
+def data_template(
+    game: Annotated[str, typer.Argument(help="game id")],
+    out: Annotated[Path | None, typer.Option(help="write the template here (default: print it)")] = None,
+) -> None:
+    """The game's component file with every field explained (meaning, allowed values, which
+    values are invented): fill in your cards, then `simkit data check`."""
+    from simkit.core import component_files
+    from simkit.core.registry import get_game
+
+    text = component_files.template(get_game(game))
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    if out.exists():
+        raise UserError(f"{out}: already exists; give another --out or remove it")
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"{out}: cannot write the template ({exc.strerror or exc})") from None
+    typer.echo(f"template: {out}")
+
+
+@data_app.command("check")
+def data_check(
+    game: Annotated[str, typer.Argument(help="game id")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="your component file (TOML)")],
+) -> None:
+    """Check a component file: one line per problem and exit code 2, or what it changes from the
+    built-in data."""
+    from simkit.core import component_files
+    from simkit.core.registry import get_game
+
+    faults, changes = component_files.check(get_game(game), file)
+    if faults:
+        for line in faults:
+            typer.echo(line, err=True)
+        raise typer.Exit(2)
+    typer.echo(f"{file}: a valid component file for {game}")
+    if not changes:
+        typer.echo("  the same values as the built-in data")
+    for line in changes:
+        typer.echo(f"  {line}")
 
 
 @app.command()

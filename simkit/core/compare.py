@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -102,9 +103,14 @@ def compare_frames(
 
 
 def find_cell(dataset: Dataset, spec: str) -> dict[str, Any]:
+    """The manifest cell named by `spec` (see `find_manifest_cell`)."""
+    return find_manifest_cell(dataset.manifest, dataset.path, spec)
+
+
+def find_manifest_cell(manifest: dict[str, Any], path: Path, spec: str) -> dict[str, Any]:
     """The manifest cell named by `spec`: its id (`c003`), its label, or settings as
     `key=value[,key=value...]` (`strategy=NAME` too) that match exactly one cell."""
-    cells = dataset.manifest.get("cells") or []
+    cells = manifest.get("cells") or []
     for cell in cells:
         if spec in (cell["cell"], cell.get("label")):
             return cell
@@ -128,7 +134,7 @@ def find_cell(dataset: Dataset, spec: str) -> dict[str, Any]:
     if len(found) != 1:
         names = "; ".join(c.get("label", c["cell"]) for c in cells)
         what = "no cell" if not found else f"{len(found)} cells"
-        raise UserError(f"cell {spec!r}: {what} of {dataset.path} match (cells: {names})")
+        raise UserError(f"cell {spec!r}: {what} of {path} match (cells: {names})")
     return found[0]
 
 

@@ -390,13 +390,8 @@ def _concat(frames: list[pl.DataFrame]) -> pl.DataFrame | None:
     return pl.concat(frames, how="diagonal_relaxed") if frames else None
 
 
-def load(path: str | Path) -> Dataset:
-    """Read a dataset folder: the manifest and every finished chunk, sorted by cell and game.
-
-    Every chunk is checked against its checksum record first (see read_chunk); a damaged chunk,
-    a stray file or a game held twice is a UserError naming the file. Datasets of format 1,
-    written before chunks had records, are read unchecked.
-    """
+def read_manifest(path: str | Path) -> dict[str, Any]:
+    """A dataset folder's manifest alone (no chunk is read)."""
     path = Path(path)
     manifest_path = path / MANIFEST
     if not manifest_path.is_file():
@@ -405,6 +400,20 @@ def load(path: str | Path) -> Dataset:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise UserError(f"{manifest_path}: unreadable manifest ({exc})") from None
+    if not isinstance(manifest, dict):
+        raise UserError(f"{manifest_path}: unreadable manifest (not a JSON object)")
+    return manifest
+
+
+def load(path: str | Path) -> Dataset:
+    """Read a dataset folder: the manifest and every finished chunk, sorted by cell and game.
+
+    Every chunk is checked against its checksum record first (see read_chunk); a damaged chunk,
+    a stray file or a game held twice is a UserError naming the file. Datasets of format 1,
+    written before chunks had records, are read unchecked.
+    """
+    path = Path(path)
+    manifest = read_manifest(path)
     checked = manifest.get("format", 1) >= FORMAT or (path / CHUNKS).is_dir()
     _stray_files(path)
     chunk_size = manifest.get("chunk_size")

@@ -132,6 +132,8 @@ CAPABILITIES = {
     "narrate": "narrate(events) -> lines: a replay told as at the table",
     "check_settings": "check_settings(params): values allowed alone but not together",
     "resolve": "resolve(plan, data) and format_resolution(log, result): a fixed plan resolved",
+    "draw": "draw_replay(settings, strategies, root_seed, game_index) -> steps: the table drawn at "
+    "every step of a game (simkit replay --html; see core/replay_page.py)",
 }
 
 
@@ -164,6 +166,9 @@ class Engine:
     # The settings whose every combination, with every native strategy, the equivalence check of
     # the two engines plays (tests/native/test_equivalence.py, `make verify-native`).
     verify_grid: dict[str, list[Any]] = {}
+    # The component file's schema (core/schema.py): what its loader checks, and what `simkit data
+    # template` and `simkit data check` write and check. None: the game reads no component file.
+    component_spec: Any = None
 
     _params_type: type | None = None
 
