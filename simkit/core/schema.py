@@ -54,15 +54,23 @@ def _is_int(value: Any) -> bool:
 
 @dataclass(frozen=True)
 class Int(Field):
-    lo: int = -(2**63)
-    hi: int = 2**63 - 1
+    lo: int | None = None
+    hi: int | None = None
 
     def check(self, value: Any, key: str) -> Iterator[Problem]:
-        if not _is_int(value) or not self.lo <= value <= self.hi:
-            yield key, f"must be an integer in {self.lo}..{self.hi}, got {value!r}"
+        if (
+            not _is_int(value)
+            or (self.lo is not None and value < self.lo)
+            or (self.hi is not None and value > self.hi)
+        ):
+            yield key, f"must be {self.allowed()}, got {value!r}"
 
     def allowed(self) -> str:
-        return f"an integer in {self.lo}..{self.hi}"
+        if self.lo is not None and self.hi is not None:
+            return f"an integer in {self.lo}..{self.hi}"
+        if self.lo is not None:
+            return f"an integer of at least {self.lo}"
+        return "an integer" if self.hi is None else f"an integer of at most {self.hi}"
 
 
 @dataclass(frozen=True)
@@ -92,14 +100,17 @@ class Str(Field):
     pattern: str | None = None
     pattern_help: str = ""
     nonempty: bool = True
+    valid: Callable[[str], bool] | None = None  # a test beyond the pattern (pattern_help says it)
 
     def check(self, value: Any, key: str) -> Iterator[Problem]:
         if not isinstance(value, str):
             yield key, f"must be text, got {value!r}"
         elif self.choices is not None and value not in self.choices:
             yield key, f"must be one of {', '.join(self.choices)}, got {value!r}"
-        elif self.pattern is not None and not re.fullmatch(self.pattern, value):
-            yield key, f"must be {self.pattern_help or 'text matching ' + self.pattern}, got {value!r}"
+        elif (self.pattern is not None and not re.fullmatch(self.pattern, value)) or (
+            self.valid is not None and not self.valid(value)
+        ):
+            yield key, f"must be {self.pattern_help or 'text matching ' + str(self.pattern)}, got {value!r}"
         elif self.nonempty and not value:
             yield key, "must not be empty"
 
@@ -155,7 +166,7 @@ class List(Field):
             yield key, "must be in increasing order"
 
     def allowed(self) -> str:
-        return f"a list of {self.item.allowed()}"
+        return f"a list, each entry {self.item.allowed()}"
 
 
 @dataclass(frozen=True)
@@ -304,6 +315,10 @@ def differences(mine: Any, builtin: Any, key: str = "", limit: int = 6) -> list[
             for i in range(max(len(mine), len(builtin)))
             if i >= len(mine) or i >= len(builtin) or mine[i] != builtin[i]
         ]
+        if len(mine) == len(builtin) and len(changed) <= 3:  # few: each entry as it now reads
+            return [
+                f"{key}[{i}]: {_short(mine[i], 90)} (built-in: {_short(builtin[i], 90)})" for i in changed
+            ]
         shown = ", ".join(str(i) for i in changed[:limit]) + (", ..." if len(changed) > limit else "")
         sizes = (
             f"{len(mine)} entries (built-in {len(builtin)})"
@@ -381,8 +396,11 @@ def _write_table(out: list[str], spec: Table, doc: dict, path: list[str]) -> Non
             out.extend(_comment(sub.doc))
         if sub.keys is not None and sub.values is not None:
             out.extend(_comment(f"Keys: {sub.keys_help or sub.keys}. Each value: {sub.values.allowed()}."))
-        if _source_of(value) == "invented":
-            out.append("# INVENTED in the built-in file: these are not the printed values.")
+        for source_key in _invented(value):
+            what = sub.fields[source_key].doc if source_key in sub.fields else source_key
+            out.extend(
+                _comment(f"INVENTED in the built-in file ({source_key}: {what}): not the printed values.")
+            )
         out.append(f"[{header}]")
         _write_table(out, sub, value, [*path, name])
 
@@ -402,13 +420,11 @@ def _describe(name: str, spec: Field, value: Any, doc: dict) -> str:
     return text
 
 
-def _source_of(value: Any) -> str | None:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if k == "source" or k.endswith("_source"):
-                if v == "invented":
-                    return "invented"
-    return None
+def _invented(value: Any) -> list[str]:
+    """The provenance keys of a table (`source`, `..._source`) whose value is "invented"."""
+    if not isinstance(value, dict):
+        return []
+    return [k for k, v in value.items() if (k == "source" or k.endswith("_source")) and v == "invented"]
 
 
 # --- TOML text -----------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ class EightBitInvaders(Engine):
         Setting("dice", "int", 6, "attack dice rolled each turn (5 = harder)", choices=(6, 5)),
         Setting("data", "path", None, "component file (TOML); default: the built-in invented set"),
     )
+    component_spec = components.FILE_SPEC
     strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
     default_strategy = "greedy"
     record = (

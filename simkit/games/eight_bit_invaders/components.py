@@ -6,7 +6,6 @@ Every fault names the file, the key and what is wrong, as a `UserError` (one lin
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -14,15 +13,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import NamedTuple
 
+from simkit.core import schema
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
     data_key,
     read_toml,
 )
-from simkit.core.files import data_error as _fail
-from simkit.core.files import data_int as _int
-from simkit.core.files import data_source as _source
-from simkit.core.files import data_table as _table
+from simkit.core.schema import Check, FileSpec, Int, List, Source, Str, Table, Tables
 
 DEFAULT_FILE = Path(__file__).parent / "data" / "components.toml"
 BONUS_NAMES = ("rapid_fire", "time_slip", "smart_bomb", "extra_life", "rocket_fuel")
@@ -94,6 +91,183 @@ def parse_requirement(label: str) -> tuple[int, int, int]:
     return PAIR, a, b
 
 
+def _is_requirement(label: str) -> bool:
+    try:
+        parse_requirement(label)
+    except ValueError:
+        return False
+    return True
+
+
+# --- the file, declared once: the loader checks it, `simkit data template/check` explain it ----
+
+
+def _shield_columns(doc: dict) -> schema.Iterator[schema.Problem]:
+    columns, shields = doc["formation"]["columns"], doc["shields"]
+    count, start = shields["count"], shields["start_columns"]
+    if count > columns:
+        yield "shields.count", f"must be at most the {columns} columns, got {count}"
+    elif len(start) != count or any(c > columns for c in start):
+        yield "shields.start_columns", f"must list {count} distinct increasing columns in 1..{columns}"
+
+
+def _formation_filled(doc: dict) -> schema.Iterator[schema.Problem]:
+    rows, columns = doc["formation"]["rows"], doc["formation"]["columns"]
+    found = len(doc["aliens"]["cards"])
+    if found != rows * columns:
+        yield "aliens.cards", f"must hold {rows * columns} aliens (rows x columns), found {found}"
+
+
+def _alien_ids_and_types(doc: dict) -> schema.Iterator[schema.Problem]:
+    types, cards = doc["aliens"]["types"], doc["aliens"]["cards"]
+    seen: set[int] = set()
+    for i, card in enumerate(cards):
+        if card["id"] in seen:
+            yield f"aliens.cards[{i}].id", f"duplicate id {card['id']}"
+        seen.add(card["id"])
+        if card["type"] not in types:
+            yield f"aliens.cards[{i}].type", f"unknown type {card['type']!r} (types: {', '.join(types)})"
+    used = {card["type"] for card in cards}
+    for name in types:
+        if name not in used:
+            yield "aliens.types", f"type {name!r} has no alien"
+
+
+def _bonus_once(doc: dict) -> schema.Iterator[schema.Problem]:
+    named: set[str] = set()
+    for i, card in enumerate(doc["bonus"]["cards"]):
+        if card["name"] in named:
+            yield f"bonus.cards[{i}].name", f"bonus card {card['name']!r} is listed twice (give one count)"
+        named.add(card["name"])
+
+
+FILE_SPEC = FileSpec(
+    title="8-Bit Invaders component file.",
+    intro="The formation, shields, countdown, dice, bonus cards and alien cards of the box. The "
+    "requirement labels are read off the printed cards; which picture type each is printed with is "
+    "invented (RULINGS section 3).",
+    root=Table(
+        fields={
+            "meta": Table(
+                doc="What this file is, for people",
+                optional=True,
+                fields={
+                    "name": Str(doc="a name for this set of components", optional=True),
+                    "version": Int(doc="its version", lo=0, optional=True),
+                    "description": Str(doc="anything worth saying", optional=True, nonempty=False),
+                },
+            ),
+            "formation": Table(
+                doc="The grid of alien cards dealt at the start",
+                fields={
+                    "source": Source(),
+                    "rows": Int(doc="rows of alien cards", lo=1, hi=9),
+                    "columns": Int(doc="columns of alien cards", lo=1, hi=9),
+                },
+            ),
+            "shields": Table(
+                doc="The shield cards under the formation",
+                fields={
+                    "source": Source(),
+                    "count": Int(doc="shield cards", lo=0, hi=9),
+                    "start_columns": List(
+                        doc="the columns the shields start under, 1-based, left to right",
+                        item=Int(lo=1, hi=9),
+                        distinct=True,
+                        increasing=True,
+                    ),
+                },
+            ),
+            "countdown": Table(
+                doc="The countdown cards",
+                fields={
+                    "source": Source(),
+                    "cards": Int(
+                        doc="countdown cards in the box; the `countdown` setting may start with fewer",
+                        lo=1,
+                        hi=20,
+                    ),
+                },
+            ),
+            "dice": Table(
+                doc="The attack dice",
+                fields={
+                    "source": Source(),
+                    "supplied": Int(
+                        doc="dice in the box; a turn rolls the `dice` setting plus one per Rapid Fire played "
+                        "and may not need more",
+                        lo=1,
+                        hi=30,
+                    ),
+                    "faces": Int(doc="faces per die (only six-sided dice are supported)", lo=6, hi=6),
+                },
+            ),
+            "bonus": Table(
+                doc="The bonus cards, by name and count",
+                fields={
+                    "source": Source(),
+                    "cards": Tables(
+                        doc="the bonus deck",
+                        item=Table(
+                            inline=True,
+                            fields={
+                                "name": Str(doc="the card", choices=BONUS_NAMES),
+                                "count": Int(doc="copies in the deck", lo=0, hi=20),
+                            },
+                        ),
+                    ),
+                },
+            ),
+            "aliens": Table(
+                doc='The alien cards. A requirement "a b" is one die showing a and one showing b; "=N" '
+                "is dice totalling N (=12 to =15 are the heavy bombers)",
+                fields={
+                    "requirement_source": Source("where the requirement labels come from"),
+                    "type_source": Source("where the picture type of each label comes from"),
+                    "types": List(
+                        doc="the picture types, each on at least one alien",
+                        item=Str(),
+                        min_len=1,
+                        distinct=True,
+                    ),
+                    "cards": Tables(
+                        doc="the alien cards, rows x columns of them",
+                        item=Table(
+                            inline=True,
+                            fields={
+                                "id": Int(doc="a number naming the card", lo=1, hi=10_000),
+                                "type": Str(doc="its picture type, one of `types`"),
+                                "requires": Str(
+                                    doc="its requirement as printed",
+                                    valid=_is_requirement,
+                                    pattern_help="'a b' (1 <= a < b <= 6) or '=N' (2 <= N <= 54)",
+                                ),
+                            },
+                        ),
+                    ),
+                },
+            ),
+        }
+    ),
+    checks=(
+        Check(
+            ("formation", "shields"),
+            _shield_columns,
+            "shields.count is at most formation.columns, and "
+            "shields.start_columns lists that many columns of the formation.",
+        ),
+        Check(("formation", "aliens.cards"), _formation_filled, "aliens.cards holds rows x columns aliens."),
+        Check(
+            ("aliens",),
+            _alien_ids_and_types,
+            "alien ids are distinct; every card's type is one of "
+            "aliens.types, and every type is on at least one card.",
+        ),
+        Check(("bonus",), _bonus_once, "each bonus card is named once."),
+    ),
+)
+
+
 def load(path: str | Path | None = None) -> Components:
     """Load and validate a component file; `None` means the built-in default."""
     return _load_cached(*data_key(path, DEFAULT_FILE))
@@ -104,128 +278,45 @@ def _load_cached(path_text: str, shipped_digest: str) -> Components:
     """`shipped_digest` only keys the cache: other bytes shipped for the same path load afresh."""
     path = Path(path_text)
     doc, raw = read_toml(path, "component file")
-
-    top = {"meta", "formation", "shields", "countdown", "dice", "bonus", "aliens"}
-    unknown = set(doc) - top
-    if unknown:
-        raise _fail(path, sorted(unknown)[0], f"unknown section (allowed: {', '.join(sorted(top))})")
-    if "meta" in doc:
-        _table(doc, path, "meta", {"name", "version", "description"})
-    sources: dict[str, str] = {}
-
-    formation = _table(doc, path, "formation", {"source", "rows", "columns"})
-    sources["formation"] = _source(formation, path, "formation")
-    rows = _int(formation, path, "formation", "rows", 1, 9)
-    columns = _int(formation, path, "formation", "columns", 1, 9)
-
-    shields = _table(doc, path, "shields", {"source", "count", "start_columns"})
-    sources["shields"] = _source(shields, path, "shields")
-    shield_count = _int(shields, path, "shields", "count", 0, columns)
-    start = shields.get("start_columns")
-    if (
-        not isinstance(start, list)
-        or len(start) != shield_count
-        or not all(isinstance(c, int) and not isinstance(c, bool) and 1 <= c <= columns for c in start)
-        or sorted(set(start)) != start
-    ):
-        raise _fail(
-            path,
-            "shields.start_columns",
-            f"must list {shield_count} distinct increasing columns in 1..{columns}",
-        )
-
-    countdown = _table(doc, path, "countdown", {"source", "cards"})
-    sources["countdown"] = _source(countdown, path, "countdown")
-    countdown_cards = _int(countdown, path, "countdown", "cards", 1, 20)
-
-    dice = _table(doc, path, "dice", {"source", "supplied", "faces"})
-    sources["dice"] = _source(dice, path, "dice")
-    supplied = _int(dice, path, "dice", "supplied", 1, 30)
-    if _int(dice, path, "dice", "faces", 6, 6) != 6:
-        raise _fail(path, "dice.faces", "only six-sided dice are supported")
-
-    bonus = _table(doc, path, "bonus", {"source", "cards"})
-    sources["bonus"] = _source(bonus, path, "bonus")
-    deck: list[str] = []
-    cards = bonus.get("cards")
-    if not isinstance(cards, list):
-        raise _fail(path, "bonus.cards", "must be a list of { name, count }")
-    named: set[str] = set()
-    for i, card in enumerate(cards):
-        key = f"bonus.cards[{i}]"
-        if not isinstance(card, dict) or set(card) != {"name", "count"}:
-            raise _fail(path, key, "must be { name = ..., count = ... }")
-        if card["name"] not in BONUS_NAMES:
-            raise _fail(
-                path, f"{key}.name", f"unknown bonus card {card['name']!r} (known: {', '.join(BONUS_NAMES)})"
-            )
-        if card["name"] in named:
-            raise _fail(path, f"{key}.name", f"bonus card {card['name']!r} is listed twice (give one count)")
-        named.add(card["name"])
-        deck.extend([card["name"]] * _int(card, path, key, "count", 0, 20))
-
-    aliens_t = _table(doc, path, "aliens", {"requirement_source", "type_source", "types", "cards"})
-    sources["alien requirements"] = _source(aliens_t, path, "aliens", "requirement_source")
-    sources["alien types"] = _source(aliens_t, path, "aliens", "type_source")
-    types = aliens_t.get("types")
-    if (
-        not isinstance(types, list)
-        or not types
-        or not all(isinstance(t, str) and t for t in types)
-        or len(set(types)) != len(types)
-    ):
-        raise _fail(path, "aliens.types", "must be a list of distinct type names")
-    alien_list = aliens_t.get("cards")
-    if not isinstance(alien_list, list) or len(alien_list) != rows * columns:
-        n = len(alien_list) if isinstance(alien_list, list) else 0
-        raise _fail(path, "aliens.cards", f"must hold {rows * columns} aliens (rows x columns), found {n}")
-    aliens: list[Alien] = []
-    seen: set[int] = set()
-    for i, card in enumerate(alien_list):
-        key = f"aliens.cards[{i}]"
-        if not isinstance(card, dict) or set(card) != {"id", "type", "requires"}:
-            raise _fail(path, key, "must be { id = ..., type = ..., requires = ... }")
-        ident = _int(card, path, key, "id", 1, 10_000)
-        if ident in seen:
-            raise _fail(path, f"{key}.id", f"duplicate id {ident}")
-        seen.add(ident)
-        if card["type"] not in types:
-            raise _fail(path, f"{key}.type", f"unknown type {card['type']!r} (types: {', '.join(types)})")
-        try:
-            kind, a, b = parse_requirement(str(card["requires"]))
-        except ValueError:
-            raise _fail(
-                path, f"{key}.requires", f"must be 'a b' (1 <= a < b <= 6) or '=N', got {card['requires']!r}"
-            ) from None
-        label = f"={a}" if kind == SUM else f"{a} {b}"
+    schema.raise_first(path, schema.problems(doc, FILE_SPEC), f"simkit data check eight-bit-invaders {path}")
+    formation, shields, aliens_t = doc["formation"], doc["shields"], doc["aliens"]
+    sources = {
+        "formation": formation["source"],
+        "shields": shields["source"],
+        "countdown": doc["countdown"]["source"],
+        "dice": doc["dice"]["source"],
+        "bonus": doc["bonus"]["source"],
+        "alien requirements": aliens_t["requirement_source"],
+        "alien types": aliens_t["type_source"],
+    }
+    types = aliens_t["types"]
+    aliens = []
+    for card in aliens_t["cards"]:
+        kind, a, b = parse_requirement(card["requires"])
         aliens.append(
             Alien(
-                ident,
+                card["id"],
                 types.index(card["type"]),
                 kind,
                 a,
                 b,
                 kind == SUM and a in BOMBER_TOTALS,
-                label,
+                f"={a}" if kind == SUM else f"{a} {b}",
                 2 if kind == PAIR else -(-a // 6),
                 _memo_index((kind, a, b)),  # aliens with the same requirement share one memo
             )
         )
-    per_type = Counter(a.type for a in aliens)
-    unused = [name for t, name in enumerate(types) if per_type[t] == 0]
-    if unused:
-        raise _fail(path, "aliens.types", f"type {unused[0]!r} has no alien")
     return Components(
         path=str(path),
         sha256=hashlib.sha256(raw).hexdigest(),
-        rows=rows,
-        columns=columns,
-        shield_count=shield_count,
-        shield_start=tuple(c - 1 for c in start),
-        countdown_cards=countdown_cards,
-        dice_supplied=supplied,
+        rows=formation["rows"],
+        columns=formation["columns"],
+        shield_count=shields["count"],
+        shield_start=tuple(c - 1 for c in shields["start_columns"]),
+        countdown_cards=doc["countdown"]["cards"],
+        dice_supplied=doc["dice"]["supplied"],
         types=tuple(types),
         aliens=tuple(aliens),
-        bonus_deck=tuple(deck),
+        bonus_deck=tuple(card["name"] for card in doc["bonus"]["cards"] for _ in range(card["count"])),
         sources=MappingProxyType(sources),
     )
