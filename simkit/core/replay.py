@@ -75,6 +75,13 @@ def from_dataset(path: str | Path, cell_spec: str | None, index: int) -> GameRef
         cell = cells[0]
     else:
         cell = compare.find_manifest_cell(manifest, Path(path), cell_spec)
+    check_replayable(manifest, Path(path))
+    return from_manifest(manifest, cell, index)
+
+
+def check_replayable(manifest: dict[str, Any], path: Path) -> None:
+    """Refuse a dataset whose games would not replay as they were played: made under another rules
+    version, or with a component file that has changed since."""
     engine = get_game(str(manifest.get("game")))
     made, now = manifest.get("rules_version", 1), engine.rules_version
     if made != now:
@@ -89,7 +96,45 @@ def from_dataset(path: str | Path, cell_spec: str | None, index: int) -> GameRef
             raise UserError(f"{path}: the run's component file {file} cannot be read") from None
         if current != digest:
             raise UserError(f"{path}: the component file {file} has changed since the run")
-    return from_manifest(manifest, cell, index)
+
+
+@dataclass(frozen=True)
+class CellPage:
+    """The replay page of one cell's first game, as the report links it: `file` relative to the
+    report, or None with `note` saying why there is none."""
+
+    cell: str
+    label: str
+    file: str | None
+    note: str = ""
+
+
+def cell_pages(manifest: dict[str, Any], dataset: Path, out: Path, prefix: str) -> list[CellPage]:
+    """Write `out/replays/PREFIX-CELL.html` for game 0 of every cell of a dataset."""
+    cells = manifest.get("cells") or []
+    try:
+        engine = get_game(str(manifest.get("game")))
+        if "draw" not in engine.capabilities:
+            raise UserError(f"{engine.id} cannot draw its table")
+        check_replayable(manifest, dataset)
+    except UserError as exc:
+        return [CellPage(c["cell"], c.get("label", c["cell"]), None, str(exc)) for c in cells]
+    pages = []
+    for cell in cells:
+        name = f"replays/{prefix}-{cell['cell']}.html"
+        try:
+            write_page(from_manifest(manifest, cell, 0), out / name)
+            pages.append(CellPage(cell["cell"], cell.get("label", cell["cell"]), name))
+        except UserError as exc:
+            pages.append(CellPage(cell["cell"], cell.get("label", cell["cell"]), None, str(exc)))
+        except Exception as exc:  # a user's player that fails: the report still stands
+            from simkit.core.players import describe_failure
+
+            why = describe_failure(exc, tuple(cell.get("strategy") or ()))
+            pages.append(
+                CellPage(cell["cell"], cell.get("label", cell["cell"]), None, f"the game failed: {why}")
+            )
+    return pages
 
 
 def resolved(ref: GameRef, where: str = "replay") -> tuple[Engine, dict[str, Any], tuple[str, ...]]:

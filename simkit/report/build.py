@@ -52,7 +52,6 @@ import json
 import math
 import os
 import re
-import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -65,7 +64,7 @@ import polars as pl
 from markupsafe import Markup
 
 from simkit import __version__
-from simkit.core import compare, stats
+from simkit.core import compare, replay, stats
 from simkit.core import dataset as ds_io
 from simkit.core.errors import UserError
 from simkit.report import charts, sections
@@ -399,6 +398,7 @@ class Section:
     provenance: list[dict[str, Any]]  # [{path, sha256, components: [(name, source)]}]
     notes: list[str] = field(default_factory=list)
     repro: dict[str, Any] = field(default_factory=dict)
+    replays: list[replay.CellPage] = field(default_factory=list)  # a page of game 0 of each cell
     comparisons: list[dict[str, Any]] = field(default_factory=list)  # see paired_comparisons
     game_sections: list[sections.GameSection] = field(default_factory=list)  # the game's analysis.py
     comparisons_total: int = 0  # all paired comparisons (the page shows `shown_comparisons`)
@@ -456,13 +456,7 @@ def _replay_command(m: dict[str, Any]) -> str | None:
     cells = m.get("cells") or []
     if not cells or m.get("game") is None or m.get("root_seed") is None:
         return None
-    words = ["simkit", "replay", str(m["game"]), "--seed", f"{m['root_seed']}:0"]
-    for key, value in (cells[0].get("settings") or {}).items():
-        if value is not None and not (key == "data" and value == "built-in"):
-            words += ["--set", f"{key}={value}"]
-    for name in cells[0].get("strategy") or []:
-        words += ["--strategy", str(name)]
-    return shlex.join(words)
+    return replay.command(replay.from_manifest(m, cells[0], 0))
 
 
 def _notes(d: ds_io.Dataset, summary: pl.DataFrame) -> list[str]:
@@ -1038,6 +1032,7 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
         provenance=_provenance(m),
         notes=_notes(d, summary),
         repro=_repro(d),
+        replays=replay.cell_pages(m, d.path, out, name),
         comparisons=shown_comparisons(comparisons),
         game_sections=game_secs,
         comparisons_total=len(comparisons),
