@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from simkit.core.dataset import Dataset
 
-__version__ = "0.1.0"
+from simkit.core.version import VERSION as __version__
+
 __all__ = ["simulate", "run", "load", "report", "__version__"]
 
 
@@ -93,11 +94,8 @@ def load(path: str | Path) -> Dataset:
 
 def report(datasets: str | Path | Sequence[str | Path], out: str | Path = "reports/latest") -> Path:
     """Write the HTML report of one or more datasets; returns the path of its `index.html`."""
-    from simkit.report.build import write_report
+    from simkit.reporting.build import write_report
 
     if isinstance(datasets, str | Path):
         datasets = [datasets]
     return write_report(list(datasets), out)
-
-
-_report_api = report  # the subpackage simkit.report replaces the name `report` once imported

@@ -186,7 +186,7 @@ def report(
     out: Annotated[Path, typer.Option(help="report folder")] = Path("reports/latest"),
 ) -> None:
     """Write OUT/index.html (one self-contained file) and the charts from datasets."""
-    from simkit.report import build
+    from simkit.reporting import build
 
     index = build.write_report(datasets, out)
     typer.echo(f"report: {index}")

@@ -34,11 +34,11 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from simkit import __version__
 from simkit.core import dataset, files, native, players, records, stats
 from simkit.core.errors import RunIncomplete, UserError
 from simkit.core.registry import Cell, get_game
 from simkit.core.scenario import Scenario
+from simkit.core.version import VERSION
 
 BACKENDS = ("loky", "sequential", "dask")
 
@@ -165,7 +165,7 @@ def manifest_for(
         sources.update(engine.data_sources(cell.settings))
     return {
         "format": dataset.FORMAT,
-        "simkit_version": __version__,
+        "simkit_version": VERSION,
         "game": engine.id,
         "title": engine.title,
         "rules_version": engine.rules_version,

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from simkit.core import compare, stats
-from simkit.report import build
+from simkit.reporting import build
 
 SIDE, GAMES, RATE, SHARED = 5, 2000, 0.30, 0.6
 REPLICATES = 300

@@ -6,7 +6,7 @@ import pytest
 from simkit.core import compare, dataset, registry, runner, scenario, stats
 from simkit.core.calibrate import Calibration, calibrate, distance_bounds
 from simkit.core.registry import Column, Engine, GameResult, Setting
-from simkit.report import build
+from simkit.reporting import build
 
 
 def test_games_for_precision_matches_the_wilson_formula_on_the_longer_side():

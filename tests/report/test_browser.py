@@ -26,7 +26,7 @@ import matplotlib.image as mpimg
 import pytest
 
 from simkit.core import dataset, runner, scenario
-from simkit.report import write_report
+from simkit.reporting import write_report
 
 ROOT = Path(__file__).resolve().parents[2]
 BROWSERS = ("chromium", "chromium-browser")

@@ -19,7 +19,7 @@ import pytest
 
 from simkit.core import dataset, runner, scenario
 from simkit.games.eight_bit_invaders import components
-from simkit.report import write_report
+from simkit.reporting import write_report
 
 
 def run(out: Path, doc: dict) -> Path:

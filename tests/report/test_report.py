@@ -26,7 +26,7 @@ from simkit import __version__
 from simkit.cli import app
 from simkit.core import dataset, runner, scenario, stats
 from simkit.core.errors import UserError
-from simkit.report import build, write_report
+from simkit.reporting import build, write_report
 
 GAME = "eight-bit-invaders"
 CHART_KINDS = ("win-rate", "end-reasons", "length", "score", "convergence")
@@ -762,7 +762,7 @@ def test_user_player_paths_show_as_file_and_class(text, shown):
     ],
 )
 def test_differences_in_points_get_the_decimals_they_need(fractions, digits):
-    from simkit.report.sections import point_decimals
+    from simkit.reporting.sections import point_decimals
 
     assert point_decimals(*fractions) == digits
     assert all(f"{100 * abs(f):.{digits}f}" != f"{0:.{digits}f}" for f in fractions if f and f == f)
@@ -786,7 +786,7 @@ def test_the_page_shows_a_fair_share_of_comparisons_per_setting(sizes, limit, sh
 
 
 def test_convergence_of_many_cells_is_one_panel_of_distances_from_the_final_estimate(tmp_path):
-    from simkit.report import charts
+    from simkit.reporting import charts
 
     rng = np.random.default_rng(3)
     series = []

@@ -2,8 +2,8 @@
 
 import math
 
-from simkit.report import build
-from simkit.report import text as page_text
+from simkit.reporting import build
+from simkit.reporting import text as page_text
 
 
 def test_one_win_and_no_win_never_print_alike():

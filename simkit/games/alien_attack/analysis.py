@@ -26,9 +26,9 @@ import polars as pl
 from simkit.core import stats
 from simkit.core.compare import paired_scores
 from simkit.games.alien_attack.game import SEMI_COOP_BASES
-from simkit.report import charts
-from simkit.report import text as page_text
-from simkit.report.sections import AnalysisContext, GameSection, Table
+from simkit.reporting import charts
+from simkit.reporting import text as page_text
+from simkit.reporting.sections import AnalysisContext, GameSection, Table
 
 COMPONENTS = (
     ("placement_points", "placements"),

@@ -28,9 +28,9 @@ import polars as pl
 from matplotlib.colors import LinearSegmentedColormap
 
 from simkit.core import compare, stats
-from simkit.report import charts
-from simkit.report import text as page_text
-from simkit.report.sections import AnalysisContext, GameSection, Table
+from simkit.reporting import charts
+from simkit.reporting import text as page_text
+from simkit.reporting.sections import AnalysisContext, GameSection, Table
 
 REASONS = ("cleared", "shot_down", "landed")
 REASON_TEXT = {"cleared": "cleared", "shot_down": "shot down", "landed": "landed"}

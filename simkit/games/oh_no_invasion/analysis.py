@@ -34,9 +34,9 @@ import polars as pl
 from simkit.core import stats
 from simkit.core.compare import paired_scores
 from simkit.games.oh_no_invasion import DEFAULT_THRESHOLD, LEVEL
-from simkit.report import charts
-from simkit.report import text as page_text
-from simkit.report.sections import AnalysisContext, GameSection, Table, point_decimals
+from simkit.reporting import charts
+from simkit.reporting import text as page_text
+from simkit.reporting.sections import AnalysisContext, GameSection, Table, point_decimals
 
 SETTINGS = ("level", "players", "strategy", "final_conflict", "data")
 DIMENSIONS = ("level", "players", "strategy")  # the win-rate grid

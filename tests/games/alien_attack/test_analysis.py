@@ -14,8 +14,8 @@ from simkit.core import dataset as ds_io
 from simkit.core.runner import run
 from simkit.core.scenario import parse
 from simkit.games.alien_attack import analysis
-from simkit.report.build import write_report
-from simkit.report.sections import AnalysisContext
+from simkit.reporting.build import write_report
+from simkit.reporting.sections import AnalysisContext
 
 GAMES = 40
 NUM = re.compile(r"[-+]?\d+(?:\.\d+)?")

@@ -11,9 +11,9 @@ import pytest
 
 from simkit.core import dataset, runner, scenario, stats
 from simkit.games.eight_bit_invaders import analysis
-from simkit.report import build
-from simkit.report import text as page_text
-from simkit.report.sections import AnalysisContext
+from simkit.reporting import build
+from simkit.reporting import text as page_text
+from simkit.reporting.sections import AnalysisContext
 
 GAME = "eight-bit-invaders"
 

@@ -14,8 +14,8 @@ from simkit.core.dataset import load
 from simkit.core.runner import run
 from simkit.core.scenario import parse
 from simkit.games.oh_no_invasion import analysis
-from simkit.report.build import write_report
-from simkit.report.sections import AnalysisContext
+from simkit.reporting.build import write_report
+from simkit.reporting.sections import AnalysisContext
 
 
 def _scenario(name: str, games: int, grid: dict, fixed: dict) -> dict:

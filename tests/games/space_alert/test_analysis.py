@@ -13,8 +13,8 @@ import pytest
 
 from simkit.core import dataset, runner, scenario, stats
 from simkit.games.space_alert import analysis
-from simkit.report import write_report
-from simkit.report.sections import AnalysisContext
+from simkit.reporting import write_report
+from simkit.reporting.sections import AnalysisContext
 
 GAMES = 20
 

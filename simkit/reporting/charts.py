@@ -34,7 +34,7 @@ from matplotlib import ticker
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from simkit.report import text as page_text
+from simkit.reporting import text as page_text
 
 # Okabe & Ito (2008), ordered so that the first colours contrast well on white; yellow last.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#F0E442")

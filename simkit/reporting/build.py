@@ -63,12 +63,12 @@ import numpy as np
 import polars as pl
 from markupsafe import Markup
 
-from simkit import __version__
 from simkit.core import compare, replay, stats
 from simkit.core import dataset as ds_io
 from simkit.core.errors import UserError
-from simkit.report import charts, sections
-from simkit.report import text as page_text
+from simkit.core.version import VERSION
+from simkit.reporting import charts, sections
+from simkit.reporting import text as page_text
 
 TEMPLATES = Path(__file__).parent / "templates"
 TEMPLATE = "report.html.j2"
@@ -1094,7 +1094,7 @@ def render(sections: Sequence[Section]) -> str:
     template = _environment().get_template(TEMPLATE)
     return template.render(
         sections=sections,
-        simkit_version=__version__,
+        simkit_version=VERSION,
         generated=datetime.now(UTC).isoformat(timespec="seconds"),
         inline=Markup,  # only ever applied to SVG written by matplotlib
     )

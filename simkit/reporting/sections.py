@@ -5,7 +5,7 @@ A game package may hold `analysis.py` with a function
     def sections(ctx: AnalysisContext) -> list[GameSection]: ...
 
 It reads the dataset (`ctx.dataset`: manifest, games and seats frames), computes its findings with
-`simkit.core.stats` / `simkit.core.compare`, draws its charts with `simkit.report.charts` (files go
+`simkit.core.stats` / `simkit.core.compare`, draws its charts with `simkit.reporting.charts` (files go
 to `ctx.out`, names start with `ctx.name`), and returns sections the report renders after the
 generic ones. Every number it shows carries its interval and the games it rests on; findings are
 sentences the code writes from the numbers. It never calls an engine.
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from simkit.core.dataset import Dataset
 from simkit.core.registry import get_game
-from simkit.report.charts import Chart
+from simkit.reporting.charts import Chart
 
 
 def point_decimals(*fractions: float) -> int:
