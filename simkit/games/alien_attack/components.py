@@ -358,7 +358,7 @@ FILE_SPEC = FileSpec(
             "board": Table(
                 doc=f"The {SPACES} numbered spaces of the board and where each sits",
                 fields={
-                    "source": Source(),
+                    "source": Source("where the layout comes from"),
                     "spaces": Tables(
                         doc=f"every space once, numbered 1-{SPACES}; together they form one piece",
                         item=Table(
@@ -375,7 +375,7 @@ FILE_SPEC = FileSpec(
             "parks": Table(
                 doc="The National Parks: one park marker starts on each",
                 fields={
-                    "source": Source(),
+                    "source": Source("where the park spaces come from"),
                     "spaces": Tables(
                         doc=f"the {PARKS} parks the rulebook names, each on its own space",
                         min_len=PARKS,
@@ -396,9 +396,9 @@ FILE_SPEC = FileSpec(
                 },
             ),
             "herds": Table(
-                doc=f"The herds, in regions of {HERD_REGION} connected herd spaces",
+                doc=f"The herd spaces, in regions of {HERD_REGION} connected spaces (rulebook)",
                 fields={
-                    "source": Source(),
+                    "source": Source("where the herd regions come from"),
                     "regions": List(
                         doc=f"one entry per region: its {HERD_REGION} spaces, each touching another "
                         "of them; a space is in at most one region",
@@ -408,22 +408,25 @@ FILE_SPEC = FileSpec(
                 },
             ),
             "borders": Table(
-                doc="The border spaces, each on the board's edge; a space may lie on two borders",
+                doc="The border spaces, each on the board's edge, in any order; a space may lie on "
+                "two borders",
                 fields={
-                    "source": Source(),
+                    "source": Source("where the border spaces come from"),
                     **{
                         name: _spaces(
                             f"the {length} spaces of the {name.title()} border (rulebook)", length, length
                         )
                         for name, length in BORDER_LENGTHS.items()
                     },
-                    "canada": _spaces("the spaces of the Canadian border (any number)", 1, None),
+                    "canada": _spaces(
+                        "the spaces of the Canadian border (any number: the rulebook gives none)", 1, None
+                    ),
                 },
             ),
             "canada_icons": Table(
                 doc="The Canada icons printed beyond the Canadian border: a line of three may end on one",
                 fields={
-                    "source": Source(),
+                    "source": Source("where the icon positions come from"),
                     "positions": Tables(
                         doc="one entry per icon, each on a hex off the board that touches a Canadian "
                         "border space",
@@ -441,7 +444,7 @@ FILE_SPEC = FileSpec(
                 doc=f"The cities, each on a corner where spaces meet, worth 1-7 (at least "
                 f"{MIN_CITIES[1]} worth 1 and {MIN_CITIES[2]} worth 2)",
                 fields={
-                    "source": Source(),
+                    "source": Source("where the cities, their corners and values come from"),
                     "list": Tables(
                         doc="one entry per city, no two on the same corner",
                         min_len=1,
@@ -468,20 +471,22 @@ FILE_SPEC = FileSpec(
             "supply": Table(
                 doc="The pieces in the box",
                 fields={
-                    "source": Source(),
+                    "source": Source("where the counts come from"),
                     "discs": Int(doc="defense discs per player", lo=1, hi=200),
                     "park_markers": Int(doc="park markers, at least one per park", lo=PARKS),
                 },
             ),
             "missions": Table(
                 doc="Mission point tables: entry k is the points for a count of k, and counts past "
-                "the end score the last entry",
+                "the end score the last entry. The rulebook prints no table, only a worked example "
+                "(City card 2 with 7 cities = 22, Pacific with 4 discs = 6, 5 parks = 10, 5 bases = 5, "
+                "a largest group of 19 = 24); the built-in tables are invented around it",
                 fields={
                     "city": Table(
                         doc="City mission cards: points by the number of cities of the card's value "
                         "that a player holds; each table covers every count up to all such cities",
                         fields={
-                            "source": Source(),
+                            "source": Source("where these tables come from"),
                             **{str(v): _points(f"the City {v} card") for v in CITY_CARDS},
                         },
                     ),
@@ -489,28 +494,38 @@ FILE_SPEC = FileSpec(
                         doc="Border mission cards: points by the number of the border's spaces a "
                         "player holds; each table covers every count up to the whole border",
                         fields={
-                            "source": Source(),
+                            "source": Source("where these tables come from"),
                             **{name: _points(f"the {name.title()} card") for name in BORDER_CARDS},
                         },
                     ),
                     "global": Table(
-                        doc="Global mission cards",
+                        doc="The Global mission cards every player scores",
                         fields={
-                            "source": Source(),
-                            "parks": _points("points by the number of parks a player holds"),
-                            "bases": _points("points by the number of alien bases a player destroyed"),
-                            "territory": _points("points by the size of a player's largest group"),
+                            "source": Source("where these tables come from"),
+                            "parks": _points(
+                                "the National Parks card: points by the park markers a player holds"
+                            ),
+                            "bases": _points("the Alien Bases card: points by the alien bases a player kept"),
+                            "territory": _points(
+                                "the Territorial Expansion card: points by the size of a player's "
+                                "largest group of connected discs"
+                            ),
                         },
                     ),
                     "protection": Table(
-                        doc="The Global Protection card: its points, and what a player must hold",
+                        doc="The Global Protection card: its points, scored when a player meets all "
+                        "three requirements",
                         fields={
-                            "source": Source(),
+                            "source": Source("where the points and requirements come from"),
                             "points": Int(doc="the points it scores", lo=0),
-                            "value1_cities": Int(doc="value-1 cities needed", lo=0),
-                            "herds": Int(doc="herd spaces needed", lo=0),
+                            "value1_cities": Int(
+                                doc="distinct value-1 cities the player's discs touch", lo=0
+                            ),
+                            "herds": Int(doc="distinct herd spaces the player's discs cover", lo=0),
                             "other_border_spaces": Int(
-                                doc="border spaces needed, not counting the Canadian border", lo=0
+                                doc="border spaces the player's discs cover off the border of its own "
+                                "Border card (Canada counts)",
+                                lo=0,
                             ),
                         },
                     ),
