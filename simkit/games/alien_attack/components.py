@@ -172,6 +172,10 @@ def _points(doc: str) -> PointsTable:
     return PointsTable(doc=doc, item=Int(lo=0, hi=MAX_POINTS), min_len=1)
 
 
+def _not_blank(text: str) -> bool:
+    return bool(text.strip())
+
+
 def _spaces(doc: str, least: int, most: int | None) -> List:
     """A list of `least` to `most` distinct space numbers (`most` None: no limit)."""
     return List(doc=doc, item=Int(lo=1, hi=SPACES), min_len=least, max_len=most, distinct=True)
@@ -207,7 +211,7 @@ def _board_spaces(doc: dict) -> Iterator[Problem]:
             coords[n], at[c] = c, n
     missing = [n for n in range(1, SPACES + 1) if n not in coords]
     if missing:
-        numbers = ", ".join(map(str, missing))
+        numbers = ", ".join(map(str, missing[:10])) + (", ..." if len(missing) > 10 else "")
         which = f"space {numbers}" if len(missing) == 1 else f"spaces {numbers}"
         yield "board.spaces", f"{which}: missing (numbers must run 1-{SPACES})"
     elif clean:
@@ -387,7 +391,7 @@ FILE_SPEC = FileSpec(
                                 "name": Str(
                                     doc='its name (left out: "park" and the space number)',
                                     optional=True,
-                                    valid=lambda text: bool(text.strip()),
+                                    valid=_not_blank,
                                     pattern_help="a name, not blank",
                                 ),
                             },
@@ -453,7 +457,7 @@ FILE_SPEC = FileSpec(
                             fields={
                                 "name": Str(
                                     doc="the city's name",
-                                    valid=lambda text: bool(text.strip()),
+                                    valid=_not_blank,
                                     pattern_help="a name, not blank",
                                 ),
                                 "value": Int(doc="its printed value", lo=1, hi=7),
