@@ -66,6 +66,7 @@ class AlienAttack(Engine):
             "rollouts", "int", 8, "playouts per candidate for the rollout player (K)", minimum=1, maximum=1000
         ),
     )
+    component_spec = components.FILE_SPEC
     strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
     default_strategy = "greedy"
     record = (

@@ -83,12 +83,16 @@ FAULTS = [
     ("  { n = 120, q = 1, r = 11 },\n", "", ["board.spaces", "space 120: missing"]),
     ("{ n = 2, q = 1, r = 0 }", "{ n = 2, q = 0, r = 0 }", ["space 2: same coordinates (0, 0) as space 1"]),
     ("{ n = 120, q = 1, r = 11 }", "{ n = 120, q = 30, r = 11 }", ["space 120: not connected"]),
-    ("{ n = 7, q = 6, r = 0 }", "{ n = 7, q = 6, r = 0, x = 1 }", ["board.spaces[6]", "must be { n"]),
-    ('  { space = 2, name = "Olympic" },\n', "", ["parks.spaces", "21 parks; the rulebook has 22"]),
+    (
+        "{ n = 7, q = 6, r = 0 }",
+        "{ n = 7, q = 6, r = 0, x = 1 }",
+        ["board.spaces[6].x", "unknown key (allowed: n, q, r)"],
+    ),
+    ('  { space = 2, name = "Olympic" },\n', "", ["parks.spaces", "must hold 22 entries, found 21"]),
     (
         '{ space = 2, name = "Olympic" }',
         '{ space = 130, name = "Olympic" }',
-        ["parks.spaces", "space 130 is not on the board"],
+        ["parks.spaces[0].space", "must be an integer in 1..120, got 130"],
     ),
     (
         '{ space = 2, name = "Olympic" }',
@@ -96,9 +100,9 @@ FAULTS = [
         ["parks.spaces", "space 11 is listed twice"],
     ),
     ("[14, 15, 26]", "[14, 15, 100]", ["herds.regions[0]", "space 100 touches no other herd"]),
-    ("[14, 15, 26]", "[14, 15]", ["herds.regions[0]", "2 herd spaces"]),
+    ("[14, 15, 26]", "[14, 15]", ["herds.regions[0]", "must hold 3 entries, found 2"]),
     ("[43, 44, 59]", "[14, 44, 59]", ["herds.regions[1]", "space 14 is already in herd region 0"]),
-    (ATLANTIC, ATLANTIC.replace("20, ", ""), ["borders.atlantic", "10 spaces; the rulebook gives 11"]),
+    (ATLANTIC, ATLANTIC.replace("20, ", ""), ["borders.atlantic", "must hold 11 entries, found 10"]),
     (PACIFIC, PACIFIC.replace("[1, ", "[60, "), ["borders.pacific", "space 60 is not on the board's edge"]),
     ("{ q = 2, r = -1 }", "{ q = 2, r = 0 }", ["canada_icons.positions[0]", "is on space 3"]),
     (
@@ -116,8 +120,16 @@ FAULTS = [
         "spaces = [79, 80]",
         ["Los Angeles", "only spaces 79 and 80 but is not on the edge"],
     ),
-    ("spaces = [66, 79, 80]", "spaces = [66]", ["Los Angeles", "touches 1 spaces"]),
-    ('"Los Angeles", value = 7', '"Los Angeles", value = 8', ["Los Angeles", "value must be 1-7"]),
+    (
+        "spaces = [66, 79, 80]",
+        "spaces = [66]",
+        ["cities.list[0].spaces", "must hold 2 to 3 entries, found 1"],
+    ),
+    (
+        '"Los Angeles", value = 7',
+        '"Los Angeles", value = 8',
+        ["cities.list[0].value", "must be an integer in 1..7, got 8"],
+    ),
     ("spaces = [66, 79, 80]", "spaces = [32, 33, 47]", ["Detroit", "same vertex as Los Angeles"]),
     ("value = 1,", "value = 3,", ["cities.list", "0 cities of value 1; at least 4"], -1),
     ("2 = [0, 2, 4, 7,", "2 = [0, 2, 1, 7,", ["missions.city.2", "never decreases"]),
@@ -137,7 +149,7 @@ FAULTS = [
         ["missions.border.source"],
     ),
     ("discs = 33", "discs = 0", ["supply.discs"]),
-    ("[board]", "[boards]", ["boards", "unknown section"]),
+    ("[board]", "[boards]", ["boards", "unknown key"]),
 ]
 
 
