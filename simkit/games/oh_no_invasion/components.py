@@ -287,15 +287,21 @@ FILE_SPEC = FileSpec(
                 fields={
                     "source": Source(),
                     "invalien": List(
-                        doc="the Invalien colours (aliens that invade and are eliminated at a threshold)",
+                        doc="the Invalien colours (ordered to attack, they eliminate a player with as "
+                        "many of them as the ordering card's threshold)",
                         item=Str(),
                         min_len=1,
                     ),
                     "evaporalien": List(
-                        doc="the Evaporalien colours (aliens that evaporate stations)", item=Str(), min_len=1
+                        doc="the Evaporalien colours (an attack discards a hand card per alien)",
+                        item=Str(),
+                        min_len=1,
                     ),
                     "sabotalien": List(
-                        doc="the Sabotalien colours (aliens that sabotage modules)", item=Str(), min_len=1
+                        doc="the Sabotalien colours (they sit next to a module with their symbol and "
+                        "sabotage it)",
+                        item=Str(),
+                        min_len=1,
                     ),
                 },
             ),
@@ -312,11 +318,12 @@ FILE_SPEC = FileSpec(
                 },
             ),
             "hubs": Table(
-                doc="The 5 Transport Hubs (Resistance cards): a game uses hubs 1 up to the number of players",
+                doc="The 5 Transport Hubs (Resistance cards): a game uses hubs 1 up to the number of "
+                "players. A symbol is a colour: an invader lands at a station showing its colour",
                 fields={
                     "source": Source(),
                     "cards": Tables(
-                        doc="one hub a line",
+                        doc="the hub cards",
                         min_len=5,
                         max_len=5,
                         item=Table(
@@ -340,7 +347,7 @@ FILE_SPEC = FileSpec(
                 fields={
                     "source": Source(),
                     "cards": _cards(
-                        "one module card a line",
+                        "the module cards",
                         module=Str(doc="which module", choices=MODULES),
                         symbol=Str(doc=f"its symbol, {COLOUR_HELP}"),
                     ),
@@ -355,7 +362,7 @@ FILE_SPEC = FileSpec(
                         doc="the three weapon types", item=Str(), min_len=3, max_len=3, distinct=True
                     ),
                     "cards": _cards(
-                        "one weapon card a line",
+                        "the weapon cards",
                         type=Str(doc="its type, one of `types`"),
                         colour=Str(doc=f'its colour: {COLOUR_HELP}, or "black"'),
                     ),
@@ -386,16 +393,20 @@ FILE_SPEC = FileSpec(
                 fields={
                     "source": Source(),
                     "cards": _cards(
-                        "one invader card a line",
+                        "the invader cards",
                         colour=Str(doc=f"its colour, {COLOUR_HELP}; the colour's kind is the card's kind"),
                         aliens=Int(doc="aliens it shows (a Sabotalien card shows one)", lo=1, hi=9),
                         flies=Str(
                             doc='its flying direction ("left" is clockwise, to the next seat)',
                             choices=("left", "right"),
                         ),
-                        orders=Str(doc="the colour it orders to attack, allowed by the [orders] table"),
+                        orders=Str(
+                            doc="the colour its text balloon orders to attack, one its colour's "
+                            "[orders] entry lists"
+                        ),
                         threshold=Int(
-                            doc="its printed elimination threshold: Invaliens only, and every Invalien",
+                            doc="its printed elimination threshold, on every Invalien card and no other: a "
+                            "player with this many aliens of the ordered colour is eliminated",
                             lo=1,
                             hi=99,
                             optional=True,
