@@ -370,7 +370,7 @@ FILE_SPEC = FileSpec(
             ),
             "orders": SourcedKeyTable(
                 doc="The order table: the colours an invader card of each colour may name in its "
-                "speech balloon (the colour it orders to attack). A colour orders other colours of "
+                "text balloon (the colour it orders to attack). A colour orders other colours of "
                 "its own kind only",
                 fields={"source": Source()},
                 keys=r"(?s).+",
