@@ -33,6 +33,11 @@ CATEGORY_NAMES = ("Transport Hub", "Catalyst", "Morph-box", "Teleporter", "weapo
 LEFT, RIGHT = 1, -1  # flying left = clockwise = to the next seat (rulebook, Flying)
 N_COLOURS = 8
 BLACK = 8  # weapon colour index of the black weapons
+# Components.sources: each part of the game -> the file section whose `source` it reports
+SOURCE_SECTIONS = {
+    "card counts": "totals",
+    **{s: s for s in ("colours", "levels", "hubs", "modules", "weapons", "orders", "shields", "invaders")},
+}
 
 
 class Components(NamedTuple):
@@ -126,6 +131,23 @@ def _resistance_cards(doc: dict, names: list[str]) -> list[tuple[int, int, int, 
     for card in doc["weapons"]["cards"]:
         c = BLACK if card["colour"] == "black" else names.index(card["colour"])
         cards.append((WEAPON, c, types.index(card["type"]), (), f"{card['colour']} {card['type']}"))
+    return cards
+
+
+def _spawn_cards(
+    doc: dict, names: list[str], kinds: list[int]
+) -> list[tuple[bool, int, int, int, int, int, int, str]]:
+    """(shield, colour, kind, aliens, flies, orders, threshold, name) of each Spawn card in card-id
+    order: the Shield aliens, then the invaders."""
+    cards = [(True, names.index(c), -1, 1, 0, -1, 0, f"{c} Shield alien") for c in doc["shields"]["colours"]]
+    for card in doc["invaders"]["cards"]:
+        c, n, flies = names.index(card["colour"]), card["aliens"], card["flies"]
+        kind, threshold = kinds[c], card.get("threshold", 0)
+        plural = KINDS[kind].capitalize() + ("s" if n > 1 else "")
+        at = f" at {threshold}+" if kind == INVALIEN else ""
+        name = f"{card['colour']} {plural} x{n} (flies {flies}, orders {card['orders']}{at})"
+        direction = LEFT if flies == "left" else RIGHT
+        cards.append((False, c, kind, n, direction, names.index(card["orders"]), threshold, name))
     return cards
 
 
@@ -481,37 +503,13 @@ def _load_cached(path_text: str, shipped_digest: str) -> Components:
     doc, raw = read_toml(path, "component file")
     schema.raise_first(path, schema.problems(doc, FILE_SPEC), f"simkit data check oh-no-invasion {path}")
     names, kinds = _colour_names(doc), _colour_kinds(doc)
-    resistance = _resistance_cards(doc, names)
-    category, colour, type_, symbols, name = (tuple(part) for part in zip(*resistance, strict=True))
-    shields = [
-        (True, names.index(c), -1, 1, 0, -1, 0, f"{c} Shield alien") for c in doc["shields"]["colours"]
-    ]
-    invaders = []
-    for card in doc["invaders"]["cards"]:
-        c, n, flies = names.index(card["colour"]), card["aliens"], card["flies"]
-        kind, threshold = kinds[c], card.get("threshold", 0)
-        plural = KINDS[kind].capitalize() + ("s" if n > 1 else "")
-        at = f" at {threshold}+" if kind == INVALIEN else ""
-        label = f"{card['colour']} {plural} x{n} (flies {flies}, orders {card['orders']}{at})"
-        invaders.append(
-            (
-                False,
-                c,
-                kind,
-                n,
-                LEFT if flies == "left" else RIGHT,
-                names.index(card["orders"]),
-                threshold,
-                label,
-            )
-        )
-    spawn = list(zip(*(shields + invaders), strict=True))  # one tuple per Components field
-    section_of = {
-        "card counts": "totals",
-        **{
-            s: s for s in ("colours", "levels", "hubs", "modules", "weapons", "orders", "shields", "invaders")
-        },
-    }
+    category, colour, type_, symbols, name = (
+        tuple(part) for part in zip(*_resistance_cards(doc, names), strict=True)
+    )
+    hub_cards = doc["hubs"]["cards"]  # the first Resistance cards, ids 0..4
+    shield, s_colour, s_kind, aliens, flies, s_orders, threshold, s_name = (
+        tuple(part) for part in zip(*_spawn_cards(doc, names, kinds), strict=True)
+    )
     return Components(
         path=str(path),
         sha256=hashlib.sha256(raw).hexdigest(),
@@ -531,15 +529,15 @@ def _load_cached(path_text: str, shipped_digest: str) -> Components:
             frozenset(i for i, k in enumerate(category) if k == WEAPON and colour[i] in (c, BLACK))
             for c in range(N_COLOURS)
         ),
-        hubs=tuple(sorted(range(len(doc["hubs"]["cards"])), key=lambda i: doc["hubs"]["cards"][i]["number"])),
-        spawn_shield=spawn[0],
-        spawn_colour=spawn[1],
-        spawn_kind=spawn[2],
-        spawn_aliens=spawn[3],
-        spawn_flies=spawn[4],
-        spawn_orders=spawn[5],
-        spawn_threshold=spawn[6],
-        spawn_name=spawn[7],
-        shields_total=len(shields),
-        sources=MappingProxyType({part: doc[section]["source"] for part, section in section_of.items()}),
+        hubs=tuple(sorted(range(len(hub_cards)), key=lambda i: hub_cards[i]["number"])),  # by number
+        spawn_shield=shield,
+        spawn_colour=s_colour,
+        spawn_kind=s_kind,
+        spawn_aliens=aliens,
+        spawn_flies=flies,
+        spawn_orders=s_orders,
+        spawn_threshold=threshold,
+        spawn_name=s_name,
+        shields_total=len(doc["shields"]["colours"]),
+        sources=MappingProxyType({part: doc[section]["source"] for part, section in SOURCE_SECTIONS.items()}),
     )
