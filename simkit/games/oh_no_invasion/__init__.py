@@ -104,6 +104,7 @@ class OhNoInvasion(Engine):
         ),
         Setting("data", "path", None, "component file (TOML); default: the built-in invented set"),
     )
+    component_spec = components.FILE_SPEC
     strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
     default_strategy = "cautious"
     record = (

@@ -8,21 +8,20 @@ Every fault names the file, the key and what is wrong, as a `UserError` (one lin
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from simkit.core import schema
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
     data_key,
     read_toml,
 )
-from simkit.core.files import data_error as _fail
-from simkit.core.files import data_int as _int
-from simkit.core.files import data_source as _source
-from simkit.core.files import data_table as _table
+from simkit.core.schema import Check, FileSpec, Int, List, Source, Str, Table, Tables
 
 DEFAULT_FILE = Path(__file__).parent / "data" / "components.toml"
 KINDS = ("invalien", "evaporalien", "sabotalien")
@@ -34,6 +33,11 @@ CATEGORY_NAMES = ("Transport Hub", "Catalyst", "Morph-box", "Teleporter", "weapo
 LEFT, RIGHT = 1, -1  # flying left = clockwise = to the next seat (rulebook, Flying)
 N_COLOURS = 8
 BLACK = 8  # weapon colour index of the black weapons
+# Components.sources: each part of the game -> the file section whose `source` it reports
+SOURCE_SECTIONS = {
+    "card counts": "totals",
+    **{s: s for s in ("colours", "levels", "hubs", "modules", "weapons", "orders", "shields", "invaders")},
+}
 
 
 class Components(NamedTuple):
@@ -79,27 +83,412 @@ class Components(NamedTuple):
         return len(self.spawn_colour)
 
 
-def _cards(table: dict, path: Path, key: str) -> list:
-    cards = table.get("cards")
-    if not isinstance(cards, list) or not cards:
-        raise _fail(path, f"{key}.cards", "must be a non-empty list of tables")
+# --- the file, declared once: the loader checks it, `simkit data template/check` explain it ----
+
+
+@dataclass(frozen=True)
+class SourcedKeyTable(Table):
+    """A table whose keys are data (`keys`, `values`) beside the named `fields` (its `source`):
+    the kit's `Table` takes one or the other. The named fields are checked first, then every other
+    key as data."""
+
+    def check(self, value: Any, key: str) -> Iterator[schema.Problem]:
+        if not isinstance(value, dict):
+            yield from Table.check(self, value, key)
+            return
+        named = {k: v for k, v in value.items() if k in self.fields}
+        data = {k: v for k, v in value.items() if k not in self.fields}
+        yield from Table(fields=self.fields).check(named, key)
+        yield from Table(keys=self.keys, keys_help=self.keys_help, values=self.values).check(data, key)
+
+
+def _colour_names(doc: dict) -> list[str]:
+    """The alien colours in index order: the Invalien colours, the Evaporalien, the Sabotalien."""
+    return [name for kind in KINDS for name in doc["colours"][kind]]
+
+
+def _colour_kinds(doc: dict) -> list[int]:
+    return [k for k, kind in enumerate(KINDS) for _ in doc["colours"][kind]]
+
+
+def _unknown_colour(value: str, names: list[str], key: str, black: bool = False) -> Iterator[schema.Problem]:
+    allowed = [*names, "black"] if black else names
+    if value not in allowed:
+        yield key, f"unknown colour {value!r} (colours: {', '.join(allowed)})"
+
+
+def _resistance_cards(doc: dict, names: list[str]) -> list[tuple[int, int, int, tuple[int, ...], str]]:
+    """(category, colour, type, symbols, name) of each Resistance card in card-id order: the hubs,
+    the modules, then the weapons. The loader reads it, and so does the rule that faces differ."""
+    cards = [
+        (HUB, -1, -1, tuple(names.index(s) for s in card["symbols"]), f"Hub {card['number']}")
+        for card in doc["hubs"]["cards"]
+    ]
+    for card in doc["modules"]["cards"]:
+        m, s = MODULES.index(card["module"]) + 1, names.index(card["symbol"])
+        cards.append((m, s, 3, (s,), f"{CATEGORY_NAMES[m]} ({names[s]})"))
+    types = doc["weapons"]["types"]
+    for card in doc["weapons"]["cards"]:
+        c = BLACK if card["colour"] == "black" else names.index(card["colour"])
+        cards.append((WEAPON, c, types.index(card["type"]), (), f"{card['colour']} {card['type']}"))
     return cards
 
 
-def _card(card, path: Path, key: str, required: set[str], optional: set[str] = frozenset()) -> dict:
-    if not isinstance(card, dict) or not required <= set(card) <= required | optional:
-        fields = ", ".join(sorted(required)) + (
-            f" (optional {', '.join(sorted(optional))})" if optional else ""
-        )
-        raise _fail(path, key, f"must be a table with keys {fields}")
-    return card
+def _spawn_cards(
+    doc: dict, names: list[str], kinds: list[int]
+) -> list[tuple[bool, int, int, int, int, int, int, str]]:
+    """(shield, colour, kind, aliens, flies, orders, threshold, name) of each Spawn card in card-id
+    order: the Shield aliens, then the invaders."""
+    cards = [(True, names.index(c), -1, 1, 0, -1, 0, f"{c} Shield alien") for c in doc["shields"]["colours"]]
+    for card in doc["invaders"]["cards"]:
+        c, n, flies = names.index(card["colour"]), card["aliens"], card["flies"]
+        kind, threshold = kinds[c], card.get("threshold", 0)
+        plural = KINDS[kind].capitalize() + ("s" if n > 1 else "")
+        at = f" at {threshold}+" if kind == INVALIEN else ""
+        name = f"{card['colour']} {plural} x{n} (flies {flies}, orders {card['orders']}{at})"
+        direction = LEFT if flies == "left" else RIGHT
+        cards.append((False, c, kind, n, direction, names.index(card["orders"]), threshold, name))
+    return cards
 
 
-def _colour(value, path: Path, key: str, names: list[str], black: bool = False) -> int:
-    allowed = names + ["black"] if black else names
-    if value not in allowed:
-        raise _fail(path, key, f"unknown colour {value!r} (colours: {', '.join(allowed)})")
-    return BLACK if value == "black" else names.index(value)
+def _colours_distinct(doc: dict) -> Iterator[schema.Problem]:
+    seen: set[str] = set()
+    for kind in KINDS:
+        for name in doc["colours"][kind]:
+            if name == "black":
+                yield f"colours.{kind}", "'black' is the colour of the black weapons, not of an alien"
+            elif name in seen:
+                yield f"colours.{kind}", f"colour {name!r} is named twice"
+            seen.add(name)
+    found = len(_colour_names(doc))
+    if found != N_COLOURS:
+        yield "colours", f"must name {N_COLOURS} colours in all, found {found}"
+
+
+def _hubs_numbered_once(doc: dict) -> Iterator[schema.Problem]:
+    names, numbers = _colour_names(doc), set()
+    for i, card in enumerate(doc["hubs"]["cards"]):
+        if card["number"] in numbers:
+            yield f"hubs.cards[{i}].number", f"hub {card['number']} is listed twice"
+        numbers.add(card["number"])
+        for symbol in card["symbols"]:
+            yield from _unknown_colour(symbol, names, f"hubs.cards[{i}].symbols")
+
+
+def _module_symbols(doc: dict) -> Iterator[schema.Problem]:
+    names = _colour_names(doc)
+    for i, card in enumerate(doc["modules"]["cards"]):
+        yield from _unknown_colour(card["symbol"], names, f"modules.cards[{i}].symbol")
+
+
+def _weapon_faces(doc: dict) -> Iterator[schema.Problem]:
+    names, types = _colour_names(doc), doc["weapons"]["types"]
+    for i, card in enumerate(doc["weapons"]["cards"]):
+        if card["type"] not in types:
+            yield (
+                f"weapons.cards[{i}].type",
+                f"unknown weapon type {card['type']!r} (types: {', '.join(types)})",
+            )
+        yield from _unknown_colour(card["colour"], names, f"weapons.cards[{i}].colour", black=True)
+
+
+def _resistance_faces_differ(doc: dict) -> Iterator[schema.Problem]:
+    faces = [card[4] for card in _resistance_cards(doc, _colour_names(doc))]
+    twice = next((face for face in faces if faces.count(face) > 1), None)
+    if twice is not None:
+        yield "modules", f"two Resistance cards share the face {twice!r}; every card must differ"
+
+
+def _resistance_total(doc: dict) -> Iterator[schema.Problem]:
+    found = sum(len(doc[section]["cards"]) for section in ("hubs", "modules", "weapons"))
+    total = doc["totals"]["resistance"]
+    if found != total:
+        yield "totals.resistance", f"the file lists {found} Resistance cards, totals says {total}"
+
+
+def _order_table(doc: dict) -> Iterator[schema.Problem]:
+    names, kinds, table = _colour_names(doc), _colour_kinds(doc), doc["orders"]
+    for name in table:
+        if name != "source" and name not in names:
+            yield f"orders.{name}", f"unknown colour (colours: {', '.join(names)})"
+    for c, name in enumerate(names):
+        if name not in table:
+            yield f"orders.{name}", "missing: list the colours this colour may order"
+            continue
+        ordered = table[name]
+        if len(set(ordered)) != len(ordered):
+            yield f"orders.{name}", "lists a colour twice"
+        for other in ordered:
+            if other not in names:
+                yield from _unknown_colour(other, names, f"orders.{name}")
+            elif other == name or kinds[names.index(other)] != kinds[c]:
+                yield f"orders.{name}", f"must order another colour of its own kind, not {other!r}"
+
+
+def _shield_colours(doc: dict) -> Iterator[schema.Problem]:
+    names = _colour_names(doc)
+    for colour in doc["shields"]["colours"]:
+        yield from _unknown_colour(colour, names, "shields.colours")
+
+
+def _invader_cards(doc: dict) -> Iterator[schema.Problem]:
+    names, kinds, table = _colour_names(doc), _colour_kinds(doc), doc["orders"]
+    for i, card in enumerate(doc["invaders"]["cards"]):
+        key = f"invaders.cards[{i}]"
+        if card["colour"] not in names:
+            yield from _unknown_colour(card["colour"], names, f"{key}.colour")
+            continue
+        kind = kinds[names.index(card["colour"])]
+        if kind == SABOTALIEN and card["aliens"] != 1:
+            yield f"{key}.aliens", "a Sabotalien card shows one alien (one per module)"
+        if card["orders"] not in names:
+            yield from _unknown_colour(card["orders"], names, f"{key}.orders")
+        elif card["orders"] not in table[card["colour"]]:
+            yield (
+                f"{key}.orders",
+                f"{card['colour']} may order {', '.join(table[card['colour']])} (the [orders] table), "
+                f"not {card['orders']!r}",
+            )
+        if kind == INVALIEN and "threshold" not in card:
+            yield f"{key}.threshold", "missing: an Invalien card prints its elimination threshold"
+        elif kind != INVALIEN and "threshold" in card:
+            yield f"{key}.threshold", "only Invaliens print an elimination threshold"
+
+
+def _spawn_total(doc: dict) -> Iterator[schema.Problem]:
+    found = len(doc["shields"]["colours"]) + len(doc["invaders"]["cards"])
+    total = doc["totals"]["spawn"]
+    if found != total:
+        yield "totals.spawn", f"the file lists {found} Spawn cards, totals says {total}"
+
+
+def _every_colour_invades(doc: dict) -> Iterator[schema.Problem]:
+    invading = {card["colour"] for card in doc["invaders"]["cards"]}
+    for name in _colour_names(doc):
+        if name not in invading:
+            yield "invaders.cards", f"colour {name!r} has no invader card"
+
+
+COLOUR_HELP = "an alien colour named in [colours]"
+
+
+def _cards(doc: str, **fields: schema.Field) -> Tables:
+    return Tables(doc=doc, min_len=1, item=Table(inline=True, fields=fields))
+
+
+FILE_SPEC = FileSpec(
+    title="Oh no... INVASION!!! component file.",
+    intro="The card counts, the eight alien colours and their kinds, the points per survivor, the "
+    "Resistance deck (5 Transport Hubs, the station modules, the weapons) and the Spawnmonster deck "
+    "(the Shield aliens and the invader cards), with the order table of who orders whom. The counts "
+    "are published and the points are in the rulebook; most printed faces are not public, so the "
+    "built-in faces are invented (RULINGS section 2). Colours are named once, in [colours]; every "
+    "other section refers to them by those names.",
+    root=Table(
+        fields={
+            "meta": Table(
+                doc="What this file is, for people",
+                optional=True,
+                fields={
+                    "name": Str(doc="a name for this set of components", optional=True),
+                    "version": Int(doc="its version", lo=0, optional=True),
+                    "description": Str(doc="anything worth saying", optional=True, nonempty=False),
+                },
+            ),
+            "totals": Table(
+                doc="How many cards each deck holds: the sections below must add up to these",
+                fields={
+                    "source": Source(),
+                    "resistance": Int(doc="Resistance cards: hubs + modules + weapons", lo=1, hi=1000),
+                    "spawn": Int(doc="Spawn cards: Shield aliens + invader cards", lo=1, hi=1000),
+                },
+            ),
+            "colours": Table(
+                doc=f"The {N_COLOURS} alien colours, listed under their kind; each colour has one kind. "
+                'The weapons\' extra colour "black" is not an alien colour',
+                fields={
+                    "source": Source(),
+                    "invalien": List(
+                        doc="the Invalien colours (ordered to attack, they eliminate a player with as "
+                        "many of them as the ordering card's threshold)",
+                        item=Str(),
+                        min_len=1,
+                    ),
+                    "evaporalien": List(
+                        doc="the Evaporalien colours (an attack discards a hand card per alien)",
+                        item=Str(),
+                        min_len=1,
+                    ),
+                    "sabotalien": List(
+                        doc="the Sabotalien colours (they sit next to a module with their symbol and "
+                        "sabotage it)",
+                        item=Str(),
+                        min_len=1,
+                    ),
+                },
+            ),
+            "levels": Table(
+                doc="The Next Level: what each surviving crew member scores",
+                fields={
+                    "source": Source(),
+                    "points": List(
+                        doc="points per survivor at levels 0, 1, 2 and 3",
+                        item=Int(lo=0, hi=100),
+                        min_len=4,
+                        max_len=4,
+                    ),
+                },
+            ),
+            "hubs": Table(
+                doc="The 5 Transport Hubs (Resistance cards): a game uses hubs 1 up to the number of "
+                "players. A symbol is a colour: an invader lands at a station showing its colour",
+                fields={
+                    "source": Source(),
+                    "cards": Tables(
+                        doc="the hub cards",
+                        min_len=5,
+                        max_len=5,
+                        item=Table(
+                            inline=True,
+                            fields={
+                                "number": Int(doc="its printed number, each of 1 to 5 once", lo=1, hi=5),
+                                "symbols": List(
+                                    doc=f"its three different symbols, each {COLOUR_HELP}",
+                                    item=Str(),
+                                    min_len=3,
+                                    max_len=3,
+                                    distinct=True,
+                                ),
+                            },
+                        ),
+                    ),
+                },
+            ),
+            "modules": Table(
+                doc="The station modules (Resistance cards), each with one symbol",
+                fields={
+                    "source": Source(),
+                    "cards": _cards(
+                        "the module cards",
+                        module=Str(doc="which module", choices=MODULES),
+                        symbol=Str(doc=f"its symbol, {COLOUR_HELP}"),
+                    ),
+                },
+            ),
+            "weapons": Table(
+                doc="The weapon cards (Resistance cards): a weapon zaps aliens of its colour; a black "
+                "weapon zaps any colour",
+                fields={
+                    "source": Source(),
+                    "types": List(
+                        doc="the three weapon types", item=Str(), min_len=3, max_len=3, distinct=True
+                    ),
+                    "cards": _cards(
+                        "the weapon cards",
+                        type=Str(doc="its type, one of `types`"),
+                        colour=Str(doc=f'its colour: {COLOUR_HELP}, or "black"'),
+                    ),
+                },
+            ),
+            "orders": SourcedKeyTable(
+                doc="The order table: the colours an invader card of each colour may name in its "
+                "text balloon (the colour it orders to attack). A colour orders other colours of "
+                "its own kind only",
+                fields={"source": Source()},
+                keys=r"(?s).+",
+                keys_help="each alien colour of [colours], once",
+                values=List(doc="the colours this colour may order", item=Str(), min_len=1),
+            ),
+            "shields": Table(
+                doc="The Shield aliens of the Spawnmonster deck",
+                fields={
+                    "source": Source(),
+                    "colours": List(
+                        doc=f"one entry per Shield alien card: its colour, {COLOUR_HELP}",
+                        item=Str(),
+                        min_len=1,
+                    ),
+                },
+            ),
+            "invaders": Table(
+                doc="The invader cards of the Spawnmonster deck (every Spawn card but the Shield aliens)",
+                fields={
+                    "source": Source(),
+                    "cards": _cards(
+                        "the invader cards",
+                        colour=Str(doc=f"its colour, {COLOUR_HELP}; the colour's kind is the card's kind"),
+                        aliens=Int(doc="aliens it shows (a Sabotalien card shows one)", lo=1, hi=9),
+                        flies=Str(
+                            doc='its flying direction ("left" is clockwise, to the next seat)',
+                            choices=("left", "right"),
+                        ),
+                        orders=Str(
+                            doc="the colour its text balloon orders to attack, one its colour's "
+                            "[orders] entry lists"
+                        ),
+                        threshold=Int(
+                            doc="its printed elimination threshold, on every Invalien card and no other: a "
+                            "player with this many aliens of the ordered colour is eliminated",
+                            lo=1,
+                            hi=99,
+                            optional=True,
+                        ),
+                    ),
+                },
+            ),
+        }
+    ),
+    checks=(
+        Check(
+            ("colours",),
+            _colours_distinct,
+            f'the colours are {N_COLOURS} different names, none of them "black".',
+        ),
+        Check(
+            ("colours", "hubs"),
+            _hubs_numbered_once,
+            "each hub number appears once, and every hub symbol is a colour of [colours].",
+        ),
+        Check(("colours", "modules"), _module_symbols, "every module symbol is a colour of [colours]."),
+        Check(
+            ("colours", "weapons"),
+            _weapon_faces,
+            'every weapon\'s type is one of weapons.types, and its colour one of [colours] or "black".',
+        ),
+        Check(
+            ("colours", "hubs", "modules", "weapons"),
+            _resistance_faces_differ,
+            "no two Resistance cards show the same face (module and symbol, or weapon type and colour).",
+        ),
+        Check(
+            ("totals", "hubs", "modules", "weapons"),
+            _resistance_total,
+            "totals.resistance is the number of hubs, modules and weapons listed.",
+        ),
+        Check(
+            ("colours", "orders"),
+            _order_table,
+            "[orders] has one entry per colour of [colours]; each lists, once each, other colours of "
+            "the same kind.",
+        ),
+        Check(
+            ("colours", "shields"), _shield_colours, "every Shield alien's colour is a colour of [colours]."
+        ),
+        Check(
+            ("colours", "orders", "invaders"),
+            _invader_cards,
+            "every invader card's colour is a colour of [colours]; it orders a colour its colour's "
+            "[orders] entry lists; a Sabotalien card shows one alien; Invalien cards, and only they, "
+            "give a threshold.",
+        ),
+        Check(
+            ("totals", "shields", "invaders"),
+            _spawn_total,
+            "totals.spawn is the number of Shield aliens and invader cards listed.",
+        ),
+        Check(("colours", "invaders"), _every_colour_invades, "every colour has at least one invader card."),
+    ),
+)
 
 
 def load(path: str | Path | None = None) -> Components:
@@ -112,250 +501,43 @@ def _load_cached(path_text: str, shipped_digest: str) -> Components:
     """`shipped_digest` only keys the cache: other bytes shipped for the same path load afresh."""
     path = Path(path_text)
     doc, raw = read_toml(path, "component file")
-    top = {
-        "meta",
-        "totals",
-        "colours",
-        "levels",
-        "hubs",
-        "modules",
-        "weapons",
-        "orders",
-        "shields",
-        "invaders",
-    }
-    unknown = set(doc) - top
-    if unknown:
-        raise _fail(path, sorted(unknown)[0], f"unknown section (allowed: {', '.join(sorted(top))})")
-    if "meta" in doc:
-        _table(doc, path, "meta", {"name", "version", "description"})
-    sources: dict[str, str] = {}
-
-    totals = _table(doc, path, "totals", {"source", "resistance", "spawn"})
-    sources["card counts"] = _source(totals, path, "totals")
-    total_res = _int(totals, path, "totals", "resistance", 1, 1000)
-    total_spawn = _int(totals, path, "totals", "spawn", 1, 1000)
-
-    colours_t = _table(doc, path, "colours", {"source", *KINDS})
-    sources["colours"] = _source(colours_t, path, "colours")
-    names: list[str] = []
-    kind_of: list[int] = []
-    for k, kind in enumerate(KINDS):
-        value = colours_t.get(kind)
-        if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
-            raise _fail(path, f"colours.{kind}", "must be a non-empty list of colour names")
-        for v in value:
-            if v in names or v == "black":
-                raise _fail(path, f"colours.{kind}", f"colour {v!r} is named twice (or is 'black')")
-            names.append(v)
-            kind_of.append(k)
-    if len(names) != N_COLOURS:
-        raise _fail(path, "colours", f"must name {N_COLOURS} colours in all, found {len(names)}")
-    if len([k for k in kind_of if k == SABOTALIEN]) < 1:
-        raise _fail(path, "colours.sabotalien", "needs at least one colour")
-
-    levels = _table(doc, path, "levels", {"source", "points"})
-    sources["levels"] = _source(levels, path, "levels")
-    points = levels.get("points")
-    if (
-        not isinstance(points, list)
-        or len(points) != 4
-        or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 100 for p in points)
-    ):
-        raise _fail(path, "levels.points", "must list 4 integers 0..100 (points per survivor, levels 0-3)")
-
-    cat: list[int] = []
-    col: list[int] = []
-    typ: list[int] = []
-    syms: list[tuple[int, ...]] = []
-    rname: list[str] = []
-
-    hubs_t = _table(doc, path, "hubs", {"source", "cards"})
-    sources["hubs"] = _source(hubs_t, path, "hubs")
-    hub_list = _cards(hubs_t, path, "hubs")
-    if len(hub_list) != 5:
-        raise _fail(path, "hubs.cards", f"must list the 5 Transport Hubs, found {len(hub_list)}")
-    hub_ids: dict[int, int] = {}
-    for i, card in enumerate(hub_list):
-        key = f"hubs.cards[{i}]"
-        _card(card, path, key, {"number", "symbols"})
-        number = _int(card, path, key, "number", 1, 5)
-        if number in hub_ids:
-            raise _fail(path, f"{key}.number", f"hub {number} is listed twice")
-        symbols = card["symbols"]
-        if not isinstance(symbols, list) or len(symbols) != 3:
-            raise _fail(path, f"{key}.symbols", "must list three symbols (colours)")
-        sym = tuple(_colour(s, path, f"{key}.symbols", names) for s in symbols)
-        if len(set(sym)) != 3:
-            raise _fail(path, f"{key}.symbols", "the three symbols must differ")
-        hub_ids[number] = len(cat)
-        cat.append(HUB)
-        col.append(-1)
-        typ.append(-1)
-        syms.append(sym)
-        rname.append(f"Hub {number}")
-
-    modules_t = _table(doc, path, "modules", {"source", "cards"})
-    sources["modules"] = _source(modules_t, path, "modules")
-    for i, card in enumerate(_cards(modules_t, path, "modules")):
-        key = f"modules.cards[{i}]"
-        _card(card, path, key, {"module", "symbol"})
-        if card["module"] not in MODULES:
-            raise _fail(
-                path, f"{key}.module", f"unknown module {card['module']!r} (known: {', '.join(MODULES)})"
-            )
-        m = MODULES.index(card["module"]) + 1
-        s = _colour(card["symbol"], path, f"{key}.symbol", names)
-        cat.append(m)
-        col.append(s)
-        typ.append(3)
-        syms.append((s,))
-        rname.append(f"{CATEGORY_NAMES[m]} ({names[s]})")
-
-    weapons_t = _table(doc, path, "weapons", {"source", "types", "cards"})
-    sources["weapons"] = _source(weapons_t, path, "weapons")
-    wtypes = weapons_t.get("types")
-    if (
-        not isinstance(wtypes, list)
-        or len(wtypes) != 3
-        or not all(isinstance(t, str) and t for t in wtypes)
-        or len(set(wtypes)) != 3
-    ):
-        raise _fail(path, "weapons.types", "must list 3 distinct weapon type names")
-    for i, card in enumerate(_cards(weapons_t, path, "weapons")):
-        key = f"weapons.cards[{i}]"
-        _card(card, path, key, {"type", "colour"})
-        if card["type"] not in wtypes:
-            raise _fail(
-                path, f"{key}.type", f"unknown weapon type {card['type']!r} (types: {', '.join(wtypes)})"
-            )
-        c = _colour(card["colour"], path, f"{key}.colour", names, black=True)
-        cat.append(WEAPON)
-        col.append(c)
-        typ.append(wtypes.index(card["type"]))
-        syms.append(())
-        rname.append(f"{'black' if c == BLACK else names[c]} {card['type']}")
-    if len(set(rname)) != len(rname):
-        dup = next(n for n in rname if rname.count(n) > 1)
-        raise _fail(path, "modules", f"two Resistance cards share the face {dup!r}; every card must differ")
-    if len(cat) != total_res:
-        raise _fail(
-            path, "totals.resistance", f"the file lists {len(cat)} Resistance cards, totals says {total_res}"
-        )
-
-    orders_t = _table(doc, path, "orders", {"source", *names})
-    sources["orders"] = _source(orders_t, path, "orders")
-    orders: list[tuple[int, ...]] = []
-    for c, name in enumerate(names):
-        value = orders_t.get(name)
-        if not isinstance(value, list) or not value:
-            raise _fail(path, f"orders.{name}", "must list the colours this colour may order")
-        allowed = tuple(_colour(v, path, f"orders.{name}", names) for v in value)
-        if len(set(allowed)) != len(allowed):
-            raise _fail(path, f"orders.{name}", "lists a colour twice")
-        for o in allowed:
-            if o == c or kind_of[o] != kind_of[c]:
-                raise _fail(
-                    path, f"orders.{name}", f"must order another colour of its own kind, not {names[o]!r}"
-                )
-        orders.append(allowed)
-
-    shields_t = _table(doc, path, "shields", {"source", "colours"})
-    sources["shields"] = _source(shields_t, path, "shields")
-    s_list = shields_t.get("colours")
-    if not isinstance(s_list, list) or not s_list:
-        raise _fail(path, "shields.colours", "must list one colour per Shield alien")
-    s_shield: list[bool] = []
-    s_col: list[int] = []
-    s_kind: list[int] = []
-    s_n: list[int] = []
-    s_fly: list[int] = []
-    s_ord: list[int] = []
-    s_thr: list[int] = []
-    s_name: list[str] = []
-    for v in s_list:
-        c = _colour(v, path, "shields.colours", names)
-        s_shield.append(True)
-        s_col.append(c)
-        s_kind.append(-1)
-        s_n.append(1)
-        s_fly.append(0)
-        s_ord.append(-1)
-        s_thr.append(0)
-        s_name.append(f"{names[c]} Shield alien")
-
-    inv_t = _table(doc, path, "invaders", {"source", "cards"})
-    sources["invaders"] = _source(inv_t, path, "invaders")
-    for i, card in enumerate(_cards(inv_t, path, "invaders")):
-        key = f"invaders.cards[{i}]"
-        _card(card, path, key, {"colour", "aliens", "flies", "orders"}, {"threshold"})
-        c = _colour(card["colour"], path, f"{key}.colour", names)
-        kind = kind_of[c]
-        n = _int(card, path, key, "aliens", 1, 9)
-        if kind == SABOTALIEN and n != 1:
-            raise _fail(path, f"{key}.aliens", "a Sabotalien card shows one alien (one per module)")
-        if card["flies"] not in ("left", "right"):
-            raise _fail(path, f"{key}.flies", f"must be 'left' or 'right', got {card['flies']!r}")
-        o = _colour(card["orders"], path, f"{key}.orders", names)
-        if o not in orders[c]:
-            allowed = ", ".join(names[x] for x in orders[c])
-            raise _fail(
-                path,
-                f"{key}.orders",
-                f"{names[c]} may order {allowed} (the [orders] table), not {names[o]!r}",
-            )
-        if kind == INVALIEN:
-            thr = _int(card, path, key, "threshold", 1, 99)
-        elif "threshold" in card:
-            raise _fail(path, f"{key}.threshold", "only Invaliens print an elimination threshold")
-        else:
-            thr = 0
-        s_shield.append(False)
-        s_col.append(c)
-        s_kind.append(kind)
-        s_n.append(n)
-        s_fly.append(LEFT if card["flies"] == "left" else RIGHT)
-        s_ord.append(o)
-        s_thr.append(thr)
-        plural = KINDS[kind].capitalize() + ("s" if n > 1 else "")
-        extra = f" at {thr}+" if kind == INVALIEN else ""
-        s_name.append(f"{names[c]} {plural} x{n} (flies {card['flies']}, orders {names[o]}{extra})")
-    if len(s_col) != total_spawn:
-        raise _fail(
-            path, "totals.spawn", f"the file lists {len(s_col)} Spawn cards, totals says {total_spawn}"
-        )
-    for c, name in enumerate(names):
-        if not any(x == c and not sh for x, sh in zip(s_col, s_shield, strict=True)):
-            raise _fail(path, "invaders.cards", f"colour {name!r} has no invader card")
-
+    schema.raise_first(path, schema.problems(doc, FILE_SPEC), f"simkit data check oh-no-invasion {path}")
+    names, kinds = _colour_names(doc), _colour_kinds(doc)
+    category, colour, type_, symbols, name = (
+        tuple(part) for part in zip(*_resistance_cards(doc, names), strict=True)
+    )
+    hub_cards = doc["hubs"]["cards"]  # the first Resistance cards, ids 0..4
+    shield, s_colour, s_kind, aliens, flies, s_orders, threshold, s_name = (
+        tuple(part) for part in zip(*_spawn_cards(doc, names, kinds), strict=True)
+    )
     return Components(
         path=str(path),
         sha256=hashlib.sha256(raw).hexdigest(),
-        colours=tuple(names) + ("black",),
-        colour_kind=tuple(kind_of),
-        weapon_types=tuple(wtypes),
-        points=tuple(points),
-        orders=tuple(orders),
-        res_category=tuple(cat),
-        res_colour=tuple(col),
-        res_type=tuple(typ),
-        res_symbols=tuple(syms),
-        res_name=tuple(rname),
-        res_is_weapon=tuple(c == WEAPON for c in cat),
-        res_is_module=tuple(c in (CATALYST, MORPH_BOX, TELEPORTER) for c in cat),
+        colours=(*names, "black"),
+        colour_kind=tuple(kinds),
+        weapon_types=tuple(doc["weapons"]["types"]),
+        points=tuple(doc["levels"]["points"]),
+        orders=tuple(tuple(names.index(o) for o in doc["orders"][c]) for c in names),
+        res_category=category,
+        res_colour=colour,
+        res_type=type_,
+        res_symbols=symbols,
+        res_name=name,
+        res_is_weapon=tuple(c == WEAPON for c in category),
+        res_is_module=tuple(c in (CATALYST, MORPH_BOX, TELEPORTER) for c in category),
         zappers=tuple(
-            frozenset(i for i, k in enumerate(cat) if k == WEAPON and col[i] in (colour, BLACK))
-            for colour in range(N_COLOURS)
+            frozenset(i for i, k in enumerate(category) if k == WEAPON and colour[i] in (c, BLACK))
+            for c in range(N_COLOURS)
         ),
-        hubs=tuple(hub_ids[k] for k in range(1, 6)),
-        spawn_shield=tuple(s_shield),
-        spawn_colour=tuple(s_col),
-        spawn_kind=tuple(s_kind),
-        spawn_aliens=tuple(s_n),
-        spawn_flies=tuple(s_fly),
-        spawn_orders=tuple(s_ord),
-        spawn_threshold=tuple(s_thr),
-        spawn_name=tuple(s_name),
-        shields_total=len(s_list),
-        sources=MappingProxyType(sources),
+        hubs=tuple(sorted(range(len(hub_cards)), key=lambda i: hub_cards[i]["number"])),  # by number
+        spawn_shield=shield,
+        spawn_colour=s_colour,
+        spawn_kind=s_kind,
+        spawn_aliens=aliens,
+        spawn_flies=flies,
+        spawn_orders=s_orders,
+        spawn_threshold=threshold,
+        spawn_name=s_name,
+        shields_total=len(doc["shields"]["colours"]),
+        sources=MappingProxyType({part: doc[section]["source"] for part, section in SOURCE_SECTIONS.items()}),
     )
