@@ -11,7 +11,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -180,7 +180,8 @@ class Name(Field):
 
     known: tuple[str, ...] = ()
     what: str = "name"
-    listed: bool = True  # list the known names in the message and the template (False: too many)
+    listed: bool = True  # a refusal lists the known names (False: too many to read)
+    help: str = ""  # the allowed names in the template's words, where listing them each time is noise
 
     def check(self, value: Any, key: str) -> Iterator[Problem]:
         if not isinstance(value, str) or value not in self.known:
@@ -188,9 +189,7 @@ class Name(Field):
             yield key, f"unknown {self.what} {value!r}{known}"
 
     def allowed(self) -> str:
-        if self.listed:
-            return "one of " + ", ".join(f'"{name}"' for name in self.known)
-        return f"a {self.what} the engine implements"
+        return self.help or "one of " + ", ".join(f'"{name}"' for name in self.known)
 
 
 @dataclass(frozen=True)
@@ -205,7 +204,7 @@ class Names(List):
             yield key, f"lists a {self.item.what} twice"
 
     def allowed(self) -> str:
-        return f"a list, each entry once, each {self.item.allowed()}"
+        return f"a list, each entry once and {self.item.allowed()}"
 
 
 @dataclass(frozen=True)
@@ -373,11 +372,18 @@ def _three(what: str) -> List:
     return List(doc=f"{what}, per zone red, white, blue", item=Int(lo=0, hi=9), min_len=3, max_len=3)
 
 
+STATION = Name(known=STATIONS, what="station", help="a station named in ship.stations")
 NOTE = Str(doc="remarks for people: sources, disagreements", optional=True, nonempty=False)
 EFFECT_STEPS = Table(
     inline=True,
     fields={
-        "op": Name(doc="the effect", known=tuple(sorted(EFFECT_OPS)), what="effect", listed=False),
+        "op": Name(
+            doc="the effect",
+            known=tuple(sorted(EFFECT_OPS)),
+            what="effect",
+            listed=False,
+            help="an effect listed above",
+        ),
         "n": Int(doc="its amount, for the effects that take one", lo=0, hi=20, optional=True),
     },
 )
@@ -391,7 +397,8 @@ THREAT_CARD = Table(
     inline=True,
     fields={
         "id": Str(
-            doc="the card's number: [S]E|I 1|2 - two digits (S serious, E external, I internal, 2 yellow)",
+            doc="as printed: S for serious, E external or I internal, 1 white or 2 yellow, a dash and "
+            "two digits",
             pattern=r"S?[EI][12]-\d\d",
             pattern_help="a card id like E1-01 or SI2-05",
         ),
@@ -409,7 +416,7 @@ THREAT_CARD = Table(
         "speed": Int(doc="spaces it advances each turn", lo=1, hi=10),
         "stations": Names(
             doc="internal threats only: the station(s) it appears in",
-            item=Name(known=STATIONS, what="station"),
+            item=STATION,
             min_len=1,
             optional=True,
         ),
@@ -424,8 +431,8 @@ THREAT_CARD = Table(
         "z": _effects("the Z action (every threat has one)", optional=False, min_len=1),
         "destroyed": _effects("what it does when destroyed"),
         "rules": Names(
-            doc="its special rules (the rule keys listed at the top)",
-            item=Name(known=tuple(RULE_KEYS), what="rule key"),
+            doc="its special rules",
+            item=Name(known=tuple(RULE_KEYS), what="rule key", help="a rule key listed above"),
             optional=True,
         ),
         "points": List(
@@ -440,20 +447,24 @@ THREAT_CARD = Table(
     },
 )
 
+THREATS_DOC = (
+    "The threat cards: external threats fly down a trajectory, internal ones (intruders and "
+    "malfunctions) sit in stations. A card's x, y, z and destroyed effects are lists of steps "
+    "{ op = EFFECT } or { op = EFFECT, n = AMOUNT }, run in order. Effects with an amount n: "
+    + ", ".join(sorted(NEEDS_N))
+    + ". Effects without: "
+    + ", ".join(sorted(EFFECT_OPS - NEEDS_N))
+    + ". Special rules (a card's rules), with what each means: "
+    + "; ".join(f"{key}: {meaning}" for key, meaning in RULE_KEYS.items())
+)
+
 FILE_SPEC = FileSpec(
     title="Space Alert (base game) component file.",
-    intro=(
-        "The trajectory boards, the ship board, damage tiles, threat points, the action deck, the "
-        "55 threat cards, the 8 transcribed mission soundtracks and the recipe for random missions. "
-        "A threat card's X, Y, Z and `destroyed` effects are lists of steps { op = NAME } or "
-        "{ op = NAME, n = AMOUNT } run in order; the names are the engine's vocabulary: "
-        + ", ".join(sorted(EFFECT_OPS))
-        + ". Of these, "
-        + ", ".join(sorted(NEEDS_N))
-        + " take an amount n. Special rules (a card's `rules`) are: "
-        + "; ".join(f"{key}: {meaning}" for key, meaning in RULE_KEYS.items())
-        + ". A card whose effect or rule is not in this vocabulary needs new engine code (rules.py)."
-    ),
+    intro="The trajectory boards, the ship board, damage tiles, threat points, the action deck, the 55 "
+    "threat cards of the base game, the 8 transcribed mission soundtracks and the recipe for random "
+    "missions. Names the engine reads (zones, stations, effects, special rules) are spelt as here; a "
+    "card whose effect or special rule is not among those listed at [threats] needs new engine code "
+    "(rules.py).",
     root=Table(
         fields={
             "meta": Table(
@@ -478,7 +489,9 @@ FILE_SPEC = FileSpec(
                         item=Table(
                             inline=True,
                             fields={
-                                "id": Str(doc="T1 to T7, in order", pattern=r"T\d", pattern_help="T1 to T7"),
+                                "id": Str(
+                                    doc="the board's name", pattern=r"T\d", pattern_help="T1 to T7, in order"
+                                ),
                                 "length": Int(doc="spaces, the entry space included", lo=3, hi=30),
                                 "x": List(
                                     doc="the X spaces", item=Int(lo=2, hi=29), min_len=1, distinct=True
@@ -527,14 +540,11 @@ FILE_SPEC = FileSpec(
                     "interceptor_range": Int(doc="interceptor range", lo=1, hi=3),
                     "battlebots": List(
                         doc="the stations where the two battlebot squads start",
-                        item=Name(known=STATIONS, what="station"),
+                        item=STATION,
                         min_len=2,
                         max_len=2,
                     ),
-                    **{
-                        name: Name(doc=role, known=STATIONS, what="station")
-                        for name, role in STATION_ROLES.items()
-                    },
+                    **{name: replace(STATION, doc=role) for name, role in STATION_ROLES.items()},
                     "computer_checks": List(
                         doc="the turns after which computer maintenance is checked",
                         item=Int(lo=1, hi=12),
@@ -575,7 +585,7 @@ FILE_SPEC = FileSpec(
                 fields={
                     "source": Source(),
                     **{
-                        f"{d}_{c}": _points_pair(f"points of a {d} {c} threat")
+                        f"{d}_{c}": _points_pair(f"[destroyed, survived] points of a {d} {c} threat")
                         for d in DECKS
                         for c in COLOURS
                     },
@@ -616,8 +626,7 @@ FILE_SPEC = FileSpec(
                 },
             ),
             "threats": Table(
-                doc="The threat cards: external threats fly down a trajectory, internal ones "
-                "(intruders and malfunctions) sit in stations",
+                doc=THREATS_DOC,
                 fields={
                     "source": Source(),
                     "note": NOTE,
