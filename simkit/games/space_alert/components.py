@@ -1,6 +1,9 @@
 """Load and validate the Space Alert component file (data/space_alert.toml by default).
 
-Every fault names the file, the key and what is wrong, as a `UserError` (one line, exit code 2).
+`FILE_SPEC` declares the file once: the loader checks a file against it, `simkit data check`
+lists every fault and `simkit data template` writes the file with every field explained. The
+loader refuses a file in one line naming the file, the key and what is wrong (`UserError`, exit
+code 2).
 The loaded `Components` holds precomputed tuples the resolution engine reads in its hot loop.
 """
 
@@ -173,6 +176,20 @@ def parse_mission_threat(text: str) -> MissionThreat:
 # whole sections: a section left out is reported at its own key ("recipe"), which a need for a
 # key inside it ("recipe.incoming_data") would not notice.
 
+RANGES = (  # the recipe's [low, high] ranges
+    "internal_level", "common_external_turns", "serious_external_turns", "common_internal_turns",
+    "serious_internal_turns", "incoming_data", "data_transfers",
+)  # fmt: skip
+EFFECT_NAMES = ("x", "y", "z", "destroyed")  # a card's effects, in the order of Threat.effects
+STATION_ROLES = {  # the ship's named stations: what each is for
+    "interceptor_station": "where the interceptors launch (C, with active battlebots)",
+    "computer_station": "where the computer is maintained (A)",
+    "window_station": "where figures watch the threats for visual confirmation",
+    "rocket_station": "where rockets are launched (C)",
+    "fuel_station": "where the fuel capsule is used (C)",
+    "start_station": "where every figure starts",
+}
+
 
 @dataclass(frozen=True)
 class Name(Field):
@@ -336,21 +353,6 @@ def _mission_order(doc: dict) -> Iterator[Problem]:
         turns = [parse_mission_threat(text).turn for text in mission["threats"]]
         if len(set(turns)) != len(turns):
             yield f"{key}.threats", "at most one threat per turn"
-
-
-RANGES = (
-    "internal_level", "common_external_turns", "serious_external_turns", "common_internal_turns",
-    "serious_internal_turns", "incoming_data", "data_transfers",
-)  # fmt: skip
-EFFECT_NAMES = ("x", "y", "z", "destroyed")  # a card's effects, in the order of Threat.effects
-STATION_ROLES = {
-    "interceptor_station": "where the interceptors launch (C, with active battlebots)",
-    "computer_station": "where the computer is maintained (A)",
-    "window_station": "where figures watch the threats for visual confirmation",
-    "rocket_station": "where rockets are launched (C)",
-    "fuel_station": "where the fuel capsule is used (C)",
-    "start_station": "where every figure starts",
-}
 
 
 def _recipe_ranges(doc: dict) -> Iterator[Problem]:
