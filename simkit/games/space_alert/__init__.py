@@ -105,6 +105,7 @@ class SpaceAlert(Engine):
         ),
         Setting("data", "path", None, "component file (TOML); default: the built-in data"),
     )
+    component_spec = components.FILE_SPEC
     strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
     default_strategy = "scripted"
     record = (
