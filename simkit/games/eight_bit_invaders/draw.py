@@ -110,10 +110,15 @@ def look(game: Any) -> Picture:
             extra_life_used = True
         elif kind == "movement":
             movement = tuple(e["dice"])
+    # game.py logs a kill and the shields' move just before it changes the state: the event
+    # is the table as it is now
+    for c, r, _ in killed:
+        formation[r] = tuple(None if k == c else card for k, card in enumerate(formation[r]))
+    shields = tuple(c - 1 for c in log[-1]["shields"]) if last == "shield_move" else tuple(s.shields)
     return Picture(
         turn=s.turn,
         formation=tuple(formation),
-        shields=tuple(s.shields),
+        shields=shields,
         countdown=s.countdown,
         track=s.track,
         aliens_left=s.aliens_left,
