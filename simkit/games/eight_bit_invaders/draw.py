@@ -63,6 +63,7 @@ class Picture(NamedTuple):
     lethal: bool | None
     extra_life_used: bool
     movement: tuple[int, ...]
+    countdown_removed: bool  # this turn's movement reached the aliens left
     last: str  # the latest event's kind ("setup" before any)
     end_reason: str | None  # once the game is over
 
@@ -91,6 +92,7 @@ def look(game: Any) -> Picture:
     lethal = None
     extra_life_used = False
     movement: tuple[int, ...] = ()
+    removed = False
     log = game.log or []
     last = log[-1].get("event", "?") if log else "setup"
     for e in reversed(log):
@@ -110,6 +112,7 @@ def look(game: Any) -> Picture:
             extra_life_used = True
         elif kind == "movement":
             movement = tuple(e["dice"])
+            removed = bool(e["countdown_removed"])
     # game.py logs a kill and the shields' move just before it changes the state: the event
     # is the table as it is now
     for c, r, _ in killed:
@@ -132,6 +135,7 @@ def look(game: Any) -> Picture:
         lethal=lethal,
         extra_life_used=extra_life_used,
         movement=movement,
+        countdown_removed=removed,
         last=last,
         end_reason=s.end_reason,
     )
@@ -177,7 +181,7 @@ def _alien(column: int, row: int, card: Card, dice: list[tuple[int, int]], firin
         svg.title(f"{card.type} [{card.label}], column {column + 1}, row {row + 1}"),
         svg.rect(x, y, CARD_W, CARD_H, rx=6, fill=colour, fill_opacity=0.18, stroke=colour, stroke_width=2),
         svg.text(
-            x + CARD_W / 2,
+            x + CARD_W / 2 + (5 if card.bomber else 0),  # clear of the bomber's mark
             y + 22,
             card.label,
             anchor="middle",
@@ -342,7 +346,8 @@ def _dice(p: Picture) -> list[str]:
         out.append(_die(mx + i * 44, y, 34, value, class_="movement-die", data_value=value))
     if p.movement:
         step = sum(v - 1 for v in p.movement)
-        out.append(svg.text(mx, y + 50, f"track +{step}", font_size=12))
+        said = f"track +{step}: a countdown card goes" if p.countdown_removed else f"track +{step}"
+        out.append(svg.text(mx, y + 52, said, font_size=13, class_="advance"))
     return out
 
 

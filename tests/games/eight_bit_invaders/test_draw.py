@@ -149,6 +149,8 @@ def test_the_drawing_tells_the_table_of_its_step(monkeypatch, strategy, countdow
             assert [int(el.get("data-value")) for el in classed(root, "movement-die")] == e["dice"]
             assert len(classed(root, "countdown")) == e["countdown"]
             assert len(classed(root, "filled")) == e["track_after"]
+            [advance] = classed(root, "advance")
+            assert ("countdown card goes" in advance.text) == e["countdown_removed"]
         elif kind == "shield_move":
             assert sorted(int(el.get("data-column")) for el in classed(root, "shield")) == e["shields"]
         elif kind == "bomber":
@@ -189,9 +191,9 @@ def test_first_and_last_steps_differ(monkeypatch):
 
 
 def test_a_long_game_page_stays_small():
-    # the longest of random/greedy/lookahead x countdown 7/6 x seeds 0-39 (247 events, 22 turns):
-    # its page was 66,299 bytes
-    ref = GameRef("eight-bit-invaders", 30, 0, {"countdown": 7}, ("random",))
+    # the longest of random/greedy/lookahead x countdown 7/6 x dice 6/5 x seeds 0-59 (282 events,
+    # 28 turns): its page was 82,420 bytes
+    ref = GameRef("eight-bit-invaders", 2, 0, {"countdown": 7, "dice": 5}, ("random",))
     html = page(ref)
     assert len(html.encode("utf-8")) < replay_page.MAX_PAGE_BYTES
 
