@@ -113,7 +113,7 @@ def look(game: Any) -> Picture:
         elif kind == "movement":
             movement = tuple(e["dice"])
             removed = bool(e["countdown_removed"])
-    # game.py logs a kill and the shields' move just before it changes the state: the event
+    # game.py logs a kill (and the shields' move) just before it changes the state: the event
     # is the table as it is now
     for c, r, _ in killed:
         formation[r] = tuple(None if k == c else card for k, card in enumerate(formation[r]))
@@ -124,7 +124,7 @@ def look(game: Any) -> Picture:
         shields=shields,
         countdown=s.countdown,
         track=s.track,
-        aliens_left=s.aliens_left,
+        aliens_left=s.aliens_left - (last == "kill"),
         hand=tuple(s.hand),
         bonus_pile=len(s.bonus_pile),
         bonus_discard=tuple(s.bonus_discard),

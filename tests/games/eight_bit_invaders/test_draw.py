@@ -139,6 +139,9 @@ def test_the_drawing_tells_the_table_of_its_step(monkeypatch, strategy, countdow
             turn = e["turn"]
             kills = [k for k in events[: last + 1] if k["event"] == "kill" and k["turn"] == turn]
             gone = classed(root, "destroyed")
+            start = [t for t in events[:last] if t["event"] == "turn"][-1]["aliens_left"]
+            assert len(classed(root, "alien")) == start - len(kills)
+            assert len(classed(root, "track-cell")) == start - len(kills)
             assert sorted((int(el.get("data-column")), int(el.get("data-row"))) for el in gone) == sorted(
                 (k["column"], k["row"]) for k in kills
             )
