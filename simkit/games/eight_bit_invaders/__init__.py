@@ -6,11 +6,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from simkit.core import seeds
+from simkit.core import replay_page, seeds
 from simkit.core.errors import UserError
 from simkit.core.players import player_class
 from simkit.core.registry import Column, Engine, GameResult, Setting, register
-from simkit.games.eight_bit_invaders import components, narrate, native, players
+from simkit.games.eight_bit_invaders import components, draw, narrate, native, players
 from simkit.games.eight_bit_invaders.game import STATS, Game, Streams
 
 STRATEGIES = {
@@ -60,7 +60,7 @@ class EightBitInvaders(Engine):
         Column("shields_left", "int"),
         *(Column(name, "int") for name in STATS),
     )
-    capabilities = frozenset({"narrate", "check_settings"})
+    capabilities = frozenset({"narrate", "check_settings", "draw"})
     has_native = True
     verify_grid = {"countdown": [7, 6], "dice": [6, 5]}  # the four difficulties
     rules_version = 2  # 2: the shields follow the faces' parity under Rocket Fuel (RULINGS §3)
@@ -110,6 +110,20 @@ class EightBitInvaders(Engine):
         log: list[dict] = []
         self._game(settings, strategies, root_seed, game_index, log).play()
         return log
+
+    def draw_replay(
+        self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int
+    ) -> list[replay_page.Step]:
+        """The game as the replay page's steps: the table pictured after every event (draw.py)."""
+        log = replay_page.WatchedLog()
+        game = self._game(settings, strategies, root_seed, game_index, log)
+        log.watch(lambda: draw.look(game))
+        game.play()
+        return replay_page.steps(log, narrate.narrate_steps(log), draw.draw)
+
+    # core's check_declarations looks for a method named after each capability; "draw" is served
+    # by draw_replay (until core maps the capability to its method)
+    draw = draw_replay
 
     def narrate(self, events: list[dict]) -> list[str]:
         """The event log told as at the table, for `simkit replay` (narrate.py)."""

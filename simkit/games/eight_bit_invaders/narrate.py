@@ -210,23 +210,44 @@ HANDLERS: dict[str, Callable[[dict, _Story], list[str]]] = {
 }
 
 
-def narrate(events: list[dict]) -> list[str]:
-    """The event log as lines a player at the table would read (see the module docstring)."""
+# Events told together as one step of the replay page: the dice of one allocation (told alien by
+# alien), and the kills they make.
+RUNS = ("place", "kill")
+
+
+def narrate_steps(events: list[dict]) -> list[tuple[int, list[str]]]:
+    """The narration in the steps a person reads one at a time, in order: (index of the step's
+    last event, its lines). A run of `place` events is one step, a run of `kill` events another;
+    every other event is a step of its own. A step without lines is merged into the next (the
+    last, into the one before), so the lines of all steps are `narrate(events)`."""
     story = _Story()
-    lines: list[str] = []
+    out: list[tuple[int, list[str]]] = []
+    pending: list[str] = []  # lines of steps told so far but not yet closed (none: merged on)
     i = 0
     while i < len(events):
         e = events[i]
-        if e.get("event") == "place":  # the dice of one allocation, told alien by alien
-            j = i
-            while j < len(events) and events[j].get("event") == "place":
+        kind = e.get("event")
+        j = i + 1
+        if kind in RUNS:
+            while j < len(events) and events[j].get("event") == kind:
                 j += 1
+        if kind == "place":
             try:
-                lines.extend(_places(events[i:j]))
+                lines = _places(events[i:j])
             except (KeyError, TypeError, IndexError, ValueError):
-                lines.extend(event_fields(p) for p in events[i:j])
-            i = j
-            continue
-        lines.extend(tell(e, story, HANDLERS))
-        i += 1
-    return lines
+                lines = [event_fields(p) for p in events[i:j]]
+        else:
+            lines = [line for k in range(i, j) for line in tell(events[k], story, HANDLERS)]
+        pending += lines
+        if pending:
+            out.append((j - 1, pending))
+            pending = []
+        i = j
+    if out and out[-1][0] != len(events) - 1:  # trailing events without lines join the last step
+        out[-1] = (len(events) - 1, out[-1][1])
+    return out
+
+
+def narrate(events: list[dict]) -> list[str]:
+    """The event log as lines a player at the table would read (see the module docstring)."""
+    return [line for _, lines in narrate_steps(events) for line in lines]
