@@ -269,7 +269,9 @@ def _panel(picture: Picture, x: float, y: float) -> str:
         svg.text(
             x,
             y + 14,
-            f"Round {picture.round} of {picture.rounds}",
+            f"Round {picture.round} of {picture.rounds}"
+            if picture.round
+            else f"Set-up: {picture.rounds} rounds to play",
             font_size=16,
             font_weight="bold",
             class_="round",
