@@ -6,10 +6,10 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from simkit.core import seeds
+from simkit.core import replay_page, seeds
 from simkit.core.players import player_class
 from simkit.core.registry import Column, Engine, GameResult, Setting, register
-from simkit.games.alien_attack import components, narrate, players, rules
+from simkit.games.alien_attack import components, draw, narrate, players, rules
 from simkit.games.alien_attack.game import SEMI_COOP_BASES, Game, new_game
 from simkit.games.alien_attack.state import BASE, EMPTY, LOST, POWER_NAMES
 
@@ -111,7 +111,7 @@ class AlienAttack(Engine):
         ),
         *(Column(f"used_{name}", "bool") for name in POWER_NAMES.values()),
     )
-    capabilities = frozenset({"narrate"})
+    capabilities = frozenset({"narrate", "draw"})
 
     def load_components(self, params: Any) -> Any:
         return components.load(params.data)
@@ -205,9 +205,28 @@ class AlienAttack(Engine):
         return GameResult(record, seats)
 
     def replay(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> list[dict]:
+        return self._logged(settings, strategies, root_seed, game_index, [])
+
+    def draw_replay(
+        self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int
+    ) -> list[replay_page.Step]:
+        """The game as the replay page's steps: the table drawn after each narrated step."""
+        log = replay_page.WatchedLog()
+        self._logged(settings, strategies, root_seed, game_index, log)
+        return replay_page.steps(log, narrate.narrate_steps(log), draw.draw)
+
+    # core's check_declarations looks for a method named after each capability; "draw" is served
+    # by draw_replay (until core maps the capability to its method)
+    draw = draw_replay
+
+    def _logged(
+        self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int, log: list
+    ) -> list[dict]:
+        """Play the game into `log` (the event log); a `WatchedLog` watches the table from the set-up."""
         params = self.params(settings)
-        log: list[dict] = []
         game = self._game(params, strategies, root_seed, game_index, log)
+        if isinstance(log, replay_page.WatchedLog):
+            log.watch(lambda: draw.look(game))
         st = game.st
         log.append(
             {

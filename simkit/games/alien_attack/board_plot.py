@@ -10,37 +10,22 @@ the rules never import it.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
-from simkit.games.alien_attack.components import BORDERS, DIRECTIONS, Board
+from simkit.games.alien_attack.components import Board
 
-SQRT3 = math.sqrt(3)
-BORDER_COLOURS = {
-    "atlantic": "#1f5fbf",
-    "pacific": "#1a9a9a",
-    "gulf": "#e08a00",
-    "mexico": "#c0392b",
-    "canada": "#7b3fa0",
-}
-PARK_COLOUR, HERD_COLOUR, PLAIN_COLOUR = "#a9d39e", "#d9b38c", "#eeeeee"
-
-
-def centre(q: float, r: float) -> tuple[float, float]:
-    """Pixel centre of axial (q, r) for pointy-top hexes of radius 1, north up."""
-    return SQRT3 * (q + r / 2), -1.5 * r
-
-
-def corners(q: float, r: float) -> list[tuple[float, float]]:
-    x, y = centre(q, r)
-    return [
-        (x + math.cos(math.radians(30 + 60 * k)), y + math.sin(math.radians(30 + 60 * k))) for k in range(6)
-    ]
-
-
-# DIRECTIONS[k] crosses the hex edge between corners EDGE[k] (corners counted from 30 degrees,
-# anticlockwise; the y axis points north).
-EDGE = {(1, 0): (5, 0), (1, -1): (0, 1), (0, -1): (1, 2), (-1, 0): (2, 3), (-1, 1): (3, 4), (0, 1): (4, 5)}
+# the layout is the replay drawing's: one geometry for both pictures of the board
+from simkit.games.alien_attack.draw import (  # noqa: F401 (EDGE, SQRT3: part of this module's names)
+    BORDER_COLOURS,
+    EDGE,
+    HERD_COLOUR,
+    PARK_COLOUR,
+    PLAIN_COLOUR,
+    SQRT3,
+    border_edges,
+    centre,
+    corners,
+)
 
 
 def draw_board(
@@ -98,25 +83,8 @@ def draw_board(
             x, y = centre(q, r)
             ax.text(x, y - 0.35, str(s), ha="center", va="center", fontsize=5.5, color="#333333")
     # borders: the edges of each border space that face off the board
-    for bit, name in enumerate(BORDERS):
-        for s in board.borders[name]:
-            q, r = board.coords[s]
-            pts = corners(q, r)
-            for dq, dr in DIRECTIONS:
-                if board.space_at(q + dq, r + dr):
-                    continue
-                a, b = EDGE[(dq, dr)]
-                offset = 0.07 * bit
-                (x1, y1), (x2, y2) = pts[a], pts[b]
-                cx, cy = centre(q, r)
-                shrink = 1 - offset
-                ax.plot(
-                    [cx + (x1 - cx) * shrink, cx + (x2 - cx) * shrink],
-                    [cy + (y1 - cy) * shrink, cy + (y2 - cy) * shrink],
-                    color=BORDER_COLOURS[name],
-                    linewidth=2.2,
-                    solid_capstyle="round",
-                )
+    for name, (x1, y1), (x2, y2) in border_edges(board):
+        ax.plot([x1, x2], [y1, y2], color=BORDER_COLOURS[name], linewidth=2.2, solid_capstyle="round")
     for q, r in board.icons:
         x, y = centre(q, r)
         ax.plot([x], [y], marker="D", color="#d62728", markersize=7)

@@ -187,14 +187,16 @@ HANDLERS: dict[str, Callable[[dict, _Story], list[str]]] = {
 }
 
 
-def narrate(events: list[dict]) -> list[str]:
-    """The event log as lines a player at the table would read (see the module docstring)."""
+def _told(events: list[dict]) -> list[tuple[int, str, list[str]]]:
+    """Each move as (index of its last event, its event type, its lines): one event, or a power and
+    the placement it makes told together."""
     story = _Story()
-    lines: list[str] = []
+    moves: list[tuple[int, str, list[str]]] = []
     i = 0
     while i < len(events):
         e = events[i]
         kind = e.get("event")
+        lines: list[str] = []
         if kind == "final" and (i == 0 or events[i - 1].get("event") != "final"):
             lines.append(_final_header(story))
         nxt = events[i + 1] if i + 1 < len(events) else None
@@ -206,11 +208,42 @@ def narrate(events: list[dict]) -> list[str]:
             and nxt.get("space") == e.get("space")
         ):
             try:
-                lines.extend(_power_and_place(e, nxt, story))
+                moves.append((i + 1, "place", lines + _power_and_place(e, nxt, story)))
                 i += 2
                 continue
             except (KeyError, TypeError, IndexError, ValueError, AttributeError):
                 pass
-        lines.extend(tell(e, story, HANDLERS))
+        moves.append((i, str(kind), lines + tell(e, story, HANDLERS)))
         i += 1
-    return lines
+    return moves
+
+
+# A round's header is read with the markers the Mothership then drops (one step: the table shows
+# them), and the seats' final scorings as one table-wide step.
+_JOINS = {("round", "draw"), ("final", "final")}
+
+
+def narrate_steps(events: list[dict]) -> list[tuple[int, list[str]]]:
+    """The narration in the steps a person reads one at a time, in order: (index of the step's
+    last event, its lines). A step without lines is merged into the next (the last, into the one
+    before), so the lines of all steps are `narrate(events)`."""
+    steps: list[tuple[int, str, list[str]]] = []
+    pending: list[str] = []  # lines of a step still open to the next move
+    for last, kind, lines in _told(events):
+        if steps and (steps[-1][1], kind) in _JOINS and not pending:
+            before = steps.pop()[2]
+            steps.append((last, kind, before + lines))
+            continue
+        pending += lines
+        if pending:
+            steps.append((last, kind, pending))
+            pending = []
+    if steps and events and steps[-1][0] != len(events) - 1:
+        last, kind, lines = steps.pop()
+        steps.append((len(events) - 1, kind, lines))
+    return [(last, lines) for last, _, lines in steps]
+
+
+def narrate(events: list[dict]) -> list[str]:
+    """The event log as lines a player at the table would read (see the module docstring)."""
+    return [line for _, lines in narrate_steps(events) for line in lines]
