@@ -43,6 +43,7 @@ KIND_NAMES = {INVALIEN: "Invalien", EVAPORALIEN: "Evaporalien", SABOTALIEN: "Sab
 MODULE_NAMES = {HUB: "Hub", CATALYST: "Catalyst", MORPH_BOX: "Morph-box", TELEPORTER: "Teleporter"}
 MODULE_MARKS = {CATALYST: "Ca", MORPH_BOX: "Mo", TELEPORTER: "Te"}  # a module card in a hand
 CARD_BACK = "#2e4057"
+SHORT = {"Catalyst": "Catal.", "Morph-box": "Morph", "Teleporter": "Telep."}  # on a narrow module
 RESULTS = {
     "spawnmonster_destroyed": "Won: the Spawnmonster is destroyed",
     "crew_eliminated": "Lost: the whole crew is eliminated",
@@ -324,7 +325,7 @@ def _spawnmonster(p: Picture) -> list[str]:
             svg.text(
                 x + w / 2,
                 y + 101,
-                "all filled: the crew loses",
+                "the crew loses when all are filled",
                 anchor="middle",
                 fill=svg.MUTED,
                 font_size=12,
@@ -362,9 +363,7 @@ def _piles(p: Picture) -> list[str]:
             dx + w / 2, y + h + 14, f"discard {p.discard}", anchor="middle", fill=svg.MUTED, font_size=12
         )
     )
-    out.append(
-        svg.text(x, y + h + 30, f"box: {p.box} unused Hub{PLURAL[p.box == 1]}", fill=svg.MUTED, font_size=12)
-    )
+    out.append(svg.text(x, y + h + 30, f"box: {p.box} Hub{PLURAL[p.box == 1]}", fill=svg.MUTED, font_size=12))
     # Spawn: deck and discard
     x = 452
     out += [
@@ -439,7 +438,11 @@ def _modules(st: Station, y: float) -> list[str]:
                 stroke_dasharray="5 3" if m.sabotaged else None,
             ),
             svg.text(
-                x + w / 2, y + 16, name if len(name) * 7 < w else name[:4], anchor="middle", font_size=12
+                x + w / 2,
+                y + 16,
+                name if len(name) * 6.5 < w else SHORT.get(name, name[:5]),
+                anchor="middle",
+                font_size=12,
             ),
         ]
         for k, colour in enumerate(m.symbols):
