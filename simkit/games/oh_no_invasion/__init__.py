@@ -6,9 +6,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from simkit.core import seeds
+from simkit.core import replay_page, seeds
 from simkit.core.registry import Column, Engine, GameResult, Setting, register
-from simkit.games.oh_no_invasion import components, narrate, players
+from simkit.games.oh_no_invasion import components, draw, narrate, players
 from simkit.games.oh_no_invasion.game import STAT_KEYS, Game, Streams
 
 STRATEGIES = {
@@ -121,7 +121,7 @@ class OhNoInvasion(Engine):
         Column("shields_in_play", "int"),
         *(Column(name, "int") for name in STAT_KEYS),
     )
-    capabilities = frozenset({"narrate"})
+    capabilities = frozenset({"narrate", "draw"})
 
     def load_components(self, params: Any) -> Any:
         return components.load(params.data)
@@ -151,6 +151,20 @@ class OhNoInvasion(Engine):
         log: list[dict] = []
         self._game(settings, strategies, root_seed, game_index, log).play()
         return log
+
+    def draw_replay(
+        self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int
+    ) -> list[replay_page.Step]:
+        """The game of `replay` as the replay page's steps: the table drawn after each step."""
+        log = replay_page.WatchedLog()
+        game = self._game(settings, strategies, root_seed, game_index, log)
+        log.watch(lambda: draw.look(game))
+        game.play()
+        return replay_page.steps(log, narrate.narrate_steps(log), draw.draw)
+
+    # core's check_declarations wants a method named after each capability; "draw" is served by
+    # draw_replay (until core maps the capability to its method)
+    draw = draw_replay
 
     def narrate(self, events: list[dict]) -> list[str]:
         """The event log told as at the table, for `simkit replay` (narrate.py)."""

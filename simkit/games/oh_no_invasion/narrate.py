@@ -241,10 +241,27 @@ HANDLERS: dict[str, Callable[[dict, _Story], list[str]]] = {
 }
 
 
+# Events told together with the event after them: a deck is remade inside a draw or a kamikaze,
+# before that event is logged, so the two read (and are drawn) as one step
+LEADS_IN = frozenset({"reshuffle_resistance", "reshuffle_spawn"})
+
+
+def narrate_steps(events: list[dict]) -> list[tuple[int, list[str]]]:
+    """The narration in steps for the replay page: (index of the step's last event, its lines),
+    one step per event, a deck remade joining the event it happened in; an event told in no
+    line joins the next step."""
+    story = _Story()
+    out: list[tuple[int, list[str]]] = []
+    pending: list[str] = []
+    for i, e in enumerate(events):
+        pending.extend(tell(e, story, HANDLERS))
+        last = i == len(events) - 1
+        if pending and (last or e.get("event") not in LEADS_IN):
+            out.append((i, pending))
+            pending = []
+    return out
+
+
 def narrate(events: list[dict]) -> list[str]:
     """The event log as lines a player at the table would read (see the module docstring)."""
-    story = _Story()
-    lines: list[str] = []
-    for e in events:
-        lines.extend(tell(e, story, HANDLERS))
-    return lines
+    return [line for _, lines in narrate_steps(events) for line in lines]
