@@ -498,14 +498,14 @@ def _ship(p: Picture, y: float) -> list[str]:
             )
         )
         for i, tile in enumerate(zone.tiles):
-            tx = x + 70 + (i % 3) * 65
+            tx = x + 80 + (i % 3) * 62
             row = i // 3
             out.append(
                 svg.group(
                     [
-                        svg.rect(tx, ty - 11 + row * 18, 62, 15, rx=2, fill="#fbe3e0", stroke=svg.BAD),
+                        svg.rect(tx, ty - 11 + row * 18, 60, 15, rx=2, fill="#fbe3e0", stroke=svg.BAD),
                         svg.text(
-                            tx + 31,
+                            tx + 30,
                             ty + row * 18,
                             tile.replace("_", " "),
                             anchor="middle",
@@ -518,7 +518,13 @@ def _ship(p: Picture, y: float) -> list[str]:
         if zone.lift_damaged:
             out.append(
                 svg.text(
-                    x + COL_W - 6, y + DECK_H + 2, "lift damaged", anchor="end", font_size=9, fill=svg.BAD
+                    x + COL_W - 6,
+                    y + DECK_H + 4 + 33,
+                    "gravolift damaged",
+                    anchor="end",
+                    font_size=10,
+                    fill=svg.BAD,
+                    class_="lift-damaged",
                 )
             )
     return out
