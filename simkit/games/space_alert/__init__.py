@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from simkit.core import seeds
+from simkit.core import replay_page, seeds
 from simkit.core.errors import UserError
 from simkit.core.players import player_class
 from simkit.core.registry import Column, Engine, GameResult, Setting, register
-from simkit.games.space_alert import components, game, narrate, players, resolver
+from simkit.games.space_alert import components, draw, game, narrate, players, resolver
 
 STRATEGIES = {
     "random": (players.RandomPlayer, "each turn a coin for playing, then a uniform half of an unused card"),
@@ -140,7 +140,7 @@ class SpaceAlert(Engine):
         Column("rockets_left", "int"),
         Column("campaign_missions", "int"),
     )
-    capabilities = frozenset({"narrate", "check_settings", "resolve"})
+    capabilities = frozenset({"narrate", "check_settings", "resolve", "draw"})
 
     def load_components(self, params: Any) -> Any:
         return components.load(params.data)
@@ -157,6 +157,7 @@ class SpaceAlert(Engine):
         root_seed: int,
         game_index: int,
         log: list | None,
+        watch: Any = None,
     ) -> dict:
         params = self.params(settings)
         self.check_settings(params)  # and here too: play() may be handed settings never resolved
@@ -169,6 +170,7 @@ class SpaceAlert(Engine):
             seeds.stream(seq, seeds.SETUP),
             seeds.streams(seq, 2, seeds.CHANCE),
             log,
+            watch,
         )
 
     def play(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:
@@ -178,6 +180,25 @@ class SpaceAlert(Engine):
         log: list[dict] = []
         self._play(settings, strategies, root_seed, game_index, log)
         return log
+
+    def draw_replay(
+        self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int
+    ) -> list[replay_page.Step]:
+        """The game as the replay page's steps: the table pictured after every event (draw.py)."""
+        log = replay_page.WatchedLog()
+        params = self.params(settings)
+        table = draw.Table(str(params.mission), components.load(params.data))
+
+        def watch(st: Any) -> None:  # each mission of a campaign plays on a new state
+            table.new_mission(st)
+            if log.look is None:
+                log.watch(lambda: draw.look(table))
+
+        self._play(settings, strategies, root_seed, game_index, log, watch)
+        return replay_page.steps(log, narrate.narrate_steps(log), draw.draw)
+
+    # the registry checks a method named after each capability ("draw"), the page calls draw_replay
+    draw = draw_replay
 
     def narrate(self, events: list[dict]) -> list[str]:
         """The event log told as at the table, for `simkit replay` (narrate.py)."""

@@ -6,6 +6,7 @@ the streams handed in, never from global random state.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -26,6 +27,7 @@ from simkit.games.space_alert.state import (
     B,
     C,
     Live,
+    State,
     card_name,
     new_state,
 )
@@ -390,9 +392,11 @@ def play_game(
     setup_rng: random.Random,
     chance: list[random.Random],
     log: list | None = None,
+    watch: Callable[[State], None] | None = None,
 ) -> dict:
     """One game (a mission, or a campaign of 3): deal, plan, resolve, score; the flat record.
-    `params` are the engine's typed parameters (every setting filled in).
+    `params` are the engine's typed parameters (every setting filled in). `watch`, when given, is
+    handed each mission's state as set up, before its first event (the replay page's pictures).
 
     `make_player(k)` builds figure k's planner (its own stream); `chance[0]` draws the damage
     tiles, `chance[1]` the misplays (a fixed number of draws, so settings compare as pairs)."""
@@ -420,6 +424,12 @@ def play_game(
             for t in range(12)
             if draws[f][t] < rate and plans[f][t] != EMPTY
         }
+        st = new_state(comp, figures, plans, carry["stacks"] if carry else stacks, humans)
+        if carry:
+            _apply_carry(comp, st, carry)
+        st.threats = build_threats(comp, setup.threats)
+        if watch is not None:
+            watch(st)
         if log is not None:
             log.append(
                 {
@@ -443,10 +453,6 @@ def play_game(
                     "trips": sorted([f, t] for f, t in trips),
                 }
             )
-        st = new_state(comp, figures, plans, carry["stacks"] if carry else stacks, humans)
-        if carry:
-            _apply_carry(comp, st, carry)
-        st.threats = build_threats(comp, setup.threats)
         rules.Resolver(comp, st, log, trips).run()
         result = rules.score(comp, st)
         if rec:

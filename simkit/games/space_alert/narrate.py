@@ -398,19 +398,53 @@ HANDLERS: dict[str, Callable[[dict, _Story], list[str]]] = {
 UNTURNED = ("mission", "score")  # events outside the turns: no turn header for them
 
 
-def narrate(events: list[dict]) -> list[str]:
-    """The event log as lines a player at the table would read (see the module docstring)."""
+# What a person reads as one step of the replay page: a group starts at each of these events (and
+# at each turn's header); the events after it (a maintained computer, a launched rocket, damage,
+# attacks, tiles...) are its consequences and join it. A turn's weapons fire together (damage is
+# computed once for all of them), so a run of shots is one group.
+LEADS = frozenset(
+    {"mission", "score", "threat_appears", "action", "visual_confirmation", "threat_action",
+     "computer_not_maintained", "interceptors_return"}
+)  # fmt: skip
+
+
+def narrate_steps(events: list[dict]) -> list[tuple[int, list[str]]]:
+    """The narration in groups: (index of the group's last event, its lines), in order. A group
+    that tells nothing joins the next one; `narrate` is these lines end to end."""
     story = _Story()
-    lines: list[str] = []
+    groups: list[tuple[int, list[str]]] = []
+    lines: list[str] = []  # the open group's lines
+    lead = ""  # the event that opened the group
+    index = 0
     for turn, run in by_turn(events):
         header = True
         for e in run:
-            if e.get("event") == "mission":
+            kind = e.get("event")
+            starts = index == 0 or kind in LEADS or (kind == "fire" and lead != "fire")
+            if kind == "mission":
                 story.mission = e.get("campaign_mission", story.mission + 1)
-            if e.get("event") in UNTURNED:
+            told: list[str] = []
+            if kind in UNTURNED:
                 header = True
             elif header:
-                lines.append(story.header(turn))
+                told.append(story.header(turn))
                 header = False
-            lines.extend(tell(e, story, HANDLERS))
-    return lines
+                starts = True
+            told.extend(tell(e, story, HANDLERS))
+            if starts and lines:
+                groups.append((index - 1, lines))
+                lines = []
+            if starts:
+                lead = kind
+            lines.extend(told)
+            index += 1
+    if lines:
+        groups.append((index - 1, lines))
+    elif groups and index:  # events that tell nothing at the end: the last group covers them
+        groups[-1] = (index - 1, groups[-1][1])
+    return groups
+
+
+def narrate(events: list[dict]) -> list[str]:
+    """The event log as lines a player at the table would read (see the module docstring)."""
+    return [line for _, lines in narrate_steps(events) for line in lines]
