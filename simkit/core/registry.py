@@ -135,6 +135,8 @@ CAPABILITIES = {
     "draw": "draw_replay(settings, strategies, root_seed, game_index) -> steps: the table drawn at "
     "every step of a game (simkit replay --html; see core/replay_page.py)",
 }
+# The methods a capability stands for, where they are not named after it.
+CAPABILITY_METHODS = {"resolve": ("resolve", "format_resolution"), "draw": ("draw_replay",)}
 
 
 class Engine:
@@ -238,8 +240,9 @@ class Engine:
                 raise RuntimeError(
                     f"{self.id}: unknown capability '{name}' (known: {', '.join(CAPABILITIES)})"
                 )
-            if not callable(getattr(self, name, None)):
-                raise RuntimeError(f"{self.id}: declares '{name}' and has no such method")
+            for method in CAPABILITY_METHODS.get(name, (name,)):
+                if not callable(getattr(self, method, None)):
+                    raise RuntimeError(f"{self.id}: declares '{name}' and has no method '{method}'")
         if self.default_strategy not in self.strategies:
             raise RuntimeError(f"{self.id}: default strategy '{self.default_strategy}' is not declared")
 

@@ -264,7 +264,7 @@ def problems(doc: dict, spec: FileSpec) -> list[Problem]:
     keys all passed."""
     found = list(spec.root.check(doc, ""))
     for rule in spec.checks:
-        if any(_under(key, need) for key, _ in found for need in rule.needs):
+        if any(_touches(key, need) for key, _ in found for need in rule.needs):
             continue
         found.extend(rule.rule(doc))
     return found
@@ -315,10 +315,8 @@ def differences(mine: Any, builtin: Any, key: str = "", limit: int = 6) -> list[
             for i in range(max(len(mine), len(builtin)))
             if i >= len(mine) or i >= len(builtin) or mine[i] != builtin[i]
         ]
-        if len(mine) == len(builtin) and len(changed) <= 3:  # few: each entry as it now reads
-            return [
-                f"{key}[{i}]: {_short(mine[i], 90)} (built-in: {_short(builtin[i], 90)})" for i in changed
-            ]
+        if len(mine) == len(builtin) and len(changed) <= 3:  # few: each entry, down to its changed keys
+            return [line for i in changed for line in differences(mine[i], builtin[i], f"{key}[{i}]", limit)]
         shown = ", ".join(str(i) for i in changed[:limit]) + (", ..." if len(changed) > limit else "")
         sizes = (
             f"{len(mine)} entries (built-in {len(builtin)})"
@@ -478,9 +476,15 @@ def _under(key: str, prefix: str) -> bool:
     return key == prefix or key.startswith(prefix + ".") or key.startswith(prefix + "[") or prefix == ""
 
 
+def _touches(fault: str, need: str) -> bool:
+    """A fault at `fault` leaves `need` unusable: it is inside `need`, or `need` is inside it (a
+    missing or broken table above a needed key)."""
+    return _under(fault, need) or (fault != "" and _under(need, fault))
+
+
 def _count_range(lo: int, hi: int | None) -> str:
     if hi is None:
-        return f"at least {lo}"
+        return "at least one" if lo == 1 else f"at least {lo}"
     return str(lo) if lo == hi else f"{lo} to {hi}"
 
 

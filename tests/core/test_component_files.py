@@ -86,7 +86,7 @@ def test_a_changed_value_is_named(tmp_path):
     )
     result = simkit("data", "check", "eight-bit-invaders", mine)
     assert result.returncode == 0, result.stderr
-    assert "aliens.cards[0]:" in result.stdout and "'crab'" in result.stdout
+    assert "aliens.cards[0].type: 'crab' (built-in: 'squid')" in result.stdout
 
 
 def test_three_mistakes_give_three_lines(tmp_path):

@@ -22,7 +22,9 @@ def test_no_module_imports_the_top_level_package():
         if path == PACKAGE / "__init__.py":
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if re.match(r"\s*(from simkit import (?!_native\b)|import simkit\s*$)", line):  # _native: the core
+            if re.match(
+                r"\s*(from simkit import (?!_native\b)|import simkit\s*$)", line
+            ):  # _native: the core
                 upwards.append(f"{path.relative_to(PACKAGE)}:{number}: {line.strip()}")
     assert not upwards, upwards
 

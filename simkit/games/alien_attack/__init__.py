@@ -215,10 +215,6 @@ class AlienAttack(Engine):
         self._logged(settings, strategies, root_seed, game_index, log)
         return replay_page.steps(log, narrate.narrate_steps(log), draw.draw)
 
-    # core's check_declarations looks for a method named after each capability; "draw" is served
-    # by draw_replay (until core maps the capability to its method)
-    draw = draw_replay
-
     def _logged(
         self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int, log: list
     ) -> list[dict]:

@@ -121,10 +121,6 @@ class EightBitInvaders(Engine):
         game.play()
         return replay_page.steps(log, narrate.narrate_steps(log), draw.draw)
 
-    # core's check_declarations looks for a method named after each capability; "draw" is served
-    # by draw_replay (until core maps the capability to its method)
-    draw = draw_replay
-
     def narrate(self, events: list[dict]) -> list[str]:
         """The event log told as at the table, for `simkit replay` (narrate.py)."""
         return narrate.narrate(events)

@@ -197,9 +197,6 @@ class SpaceAlert(Engine):
         self._play(settings, strategies, root_seed, game_index, log, watch)
         return replay_page.steps(log, narrate.narrate_steps(log), draw.draw)
 
-    # the registry checks a method named after each capability ("draw"), the page calls draw_replay
-    draw = draw_replay
-
     def narrate(self, events: list[dict]) -> list[str]:
         """The event log told as at the table, for `simkit replay` (narrate.py)."""
         return narrate.narrate(events)

@@ -164,7 +164,7 @@ def test_a_valid_change_is_named(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "a valid component file" in result.stdout
     assert "supply.discs: 30 (built-in: 33)" in result.stdout
-    assert "parks.spaces[0]:" in result.stdout and "'Olympic NP'" in result.stdout
+    assert "parks.spaces[0].name: 'Olympic NP' (built-in: 'Olympic')" in result.stdout
     assert components.load(mine).discs == 30
 
 

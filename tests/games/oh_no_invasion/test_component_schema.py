@@ -185,7 +185,7 @@ def test_a_valid_change_is_named(tmp_path):
     )
     result = simkit("data", "check", GAME, mine)
     assert result.returncode == 0, result.stderr
-    assert "invaders.cards[0]:" in result.stdout and "threshold': 8" in result.stdout
+    assert "invaders.cards[0].threshold: 8 (built-in: 6)" in result.stdout
     assert "levels.points: [2, 3, 5, 9] (built-in: [2, 3, 5, 7])" in result.stdout
     assert components.load(mine).spawn_threshold[8] == 8  # after the 8 Shield aliens
 
