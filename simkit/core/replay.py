@@ -188,7 +188,7 @@ def write_page(ref: GameRef, path: str | Path) -> int:
 
 def _seat_names(engine: Engine, strategies: Sequence[str]) -> list[str]:
     if engine.competitive:
-        return [f"seat {i}: {s}" for i, s in enumerate(strategies)]
+        return [f"seat {i + 1}: {s}" for i, s in enumerate(strategies)]  # as the table names them
     return [f"the crew: {strategies[0]}"]
 
 
