@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 import traceback
+import warnings
 from collections.abc import Iterator, Sequence
 from concurrent.futures import BrokenExecutor
 from contextlib import contextmanager
@@ -400,6 +401,20 @@ def _worker_died(exc: BaseException) -> bool:
 
 @contextmanager
 def _workers(backend: str, jobs: int | None, scheduler: str | None) -> Iterator[Parallel]:
+    """`_backend_workers`, quiet about the tasks it drops when the run is interrupted: joblib warns
+    of them, and the only line a Ctrl-C prints is simkit's own (finished chunks are kept)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore",
+            message=r".*tasks (which were still being processed|have been successfully executed)",
+            category=UserWarning,
+        )
+        with _backend_workers(backend, jobs, scheduler) as parallel:
+            yield parallel
+
+
+@contextmanager
+def _backend_workers(backend: str, jobs: int | None, scheduler: str | None) -> Iterator[Parallel]:
     """A joblib Parallel for the backend, kept alive over every round of the run.
 
     `dask` uses an existing cluster when given a scheduler address, else starts a local one with

@@ -234,6 +234,18 @@ class Tables(Field):
         return f"a list of {self.item.allowed()}"
 
 
+# The `[meta]` section every component file may open with: what the file is, for people.
+META = Table(
+    doc="What this file is, for people",
+    optional=True,
+    fields={
+        "name": Str(doc="a name for this set of components", optional=True),
+        "version": Int(doc="its version", lo=0, optional=True),
+        "description": Str(doc="anything worth saying", optional=True, nonempty=False),
+    },
+)
+
+
 @dataclass(frozen=True)
 class Check:
     """A rule across fields: `rule(doc)` yields (key, message) for each fault. It runs only when

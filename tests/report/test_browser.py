@@ -17,7 +17,6 @@ import base64
 import io
 import os
 import re
-import shutil
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
@@ -27,9 +26,9 @@ import pytest
 
 from simkit.core import dataset, runner, scenario
 from simkit.reporting import write_report
+from tests.cdp import chromium
 
 ROOT = Path(__file__).resolve().parents[2]
-BROWSERS = ("chromium", "chromium-browser")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=10000", "--hide-scrollbars")
 TIMEOUT = 300  # seconds before a hung browser fails the test (a shared, busy machine is slow)
 GAMES = {
@@ -56,14 +55,6 @@ GENERIC = (
 )
 # attributes that make a browser fetch something
 FETCHING = {"src", "href", "xlink:href", "srcset", "poster", "data", "action", "formaction", "background"}
-
-
-def chromium() -> str | None:
-    for name in BROWSERS:
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
 
 
 def browse(page: Path, *args: str) -> subprocess.CompletedProcess:

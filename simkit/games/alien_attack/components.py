@@ -350,15 +350,7 @@ FILE_SPEC = FileSpec(
     "icons sit on hexes off the board, next to Canadian border spaces.",
     root=Table(
         fields={
-            "meta": Table(
-                doc="What this file is, for people",
-                optional=True,
-                fields={
-                    "name": Str(doc="a name for this board", optional=True),
-                    "version": Int(doc="its version", lo=0, optional=True),
-                    "description": Str(doc="anything worth saying", optional=True, nonempty=False),
-                },
-            ),
+            "meta": schema.META,
             "board": Table(
                 doc=f"The {SPACES} numbered spaces of the board and where each sits",
                 fields={

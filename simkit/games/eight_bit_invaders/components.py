@@ -148,15 +148,7 @@ FILE_SPEC = FileSpec(
     "invented (RULINGS section 3).",
     root=Table(
         fields={
-            "meta": Table(
-                doc="What this file is, for people",
-                optional=True,
-                fields={
-                    "name": Str(doc="a name for this set of components", optional=True),
-                    "version": Int(doc="its version", lo=0, optional=True),
-                    "description": Str(doc="anything worth saying", optional=True, nonempty=False),
-                },
-            ),
+            "meta": schema.META,
             "formation": Table(
                 doc="The grid of alien cards dealt at the start",
                 fields={

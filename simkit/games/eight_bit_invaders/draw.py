@@ -113,18 +113,13 @@ def look(game: Any) -> Picture:
         elif kind == "movement":
             movement = tuple(e["dice"])
             removed = bool(e["countdown_removed"])
-    # game.py logs a kill (and the shields' move) just before it changes the state: the event
-    # is the table as it is now
-    for c, r, _ in killed:
-        formation[r] = tuple(None if k == c else card for k, card in enumerate(formation[r]))
-    shields = tuple(c - 1 for c in log[-1]["shields"]) if last == "shield_move" else tuple(s.shields)
     return Picture(
         turn=s.turn,
         formation=tuple(formation),
-        shields=shields,
+        shields=tuple(s.shields),
         countdown=s.countdown,
         track=s.track,
-        aliens_left=s.aliens_left - (last == "kill"),
+        aliens_left=s.aliens_left,
         hand=tuple(s.hand),
         bonus_pile=len(s.bonus_pile),
         bonus_discard=tuple(s.bonus_discard),

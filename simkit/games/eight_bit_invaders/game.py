@@ -257,14 +257,13 @@ class Game:
             for i, c, r in placement:
                 self._emit("place", die=i, value=dice[i], **self._where(c, r))
         for c, r in rules.kills(s.cols, comp.aliens, dice, placement):
-            if self.log is not None:
-                self._emit(
-                    "kill",
-                    dice=sorted(dice[i] for i, cc, rr in placement if (cc, rr) == (c, r)),
-                    **self._where(c, r),
-                )
+            where = self._where(c, r) if self.log is not None else None  # the card, before it goes
             s.cols[c][r] = EMPTY
             s.aliens_left -= 1
+            if where is not None:  # logged after the change: an event's table is the table after it
+                self._emit(
+                    "kill", dice=sorted(dice[i] for i, cc, rr in placement if (cc, rr) == (c, r)), **where
+                )
 
     def _living(self) -> list[tuple[int, list[int]]]:
         return rules.Formation(self.state.cols, self.comp.aliens).living()
@@ -345,14 +344,14 @@ class Game:
             living = self._living()
         # the outermost non-empty columns bound the move (rules.moved_shields)
         new = rules.shift_shields(s.shields, living[0][0], living[-1][0], odd) if living else list(s.shields)
+        old, s.shields = s.shields, new
         if self.log is not None:
             self._emit(
                 "shield_move",
                 direction="right" if odd else "left",
-                moved=new != s.shields,
+                moved=new != old,
                 shields=[c + 1 for c in new],
             )
-        s.shields = new
         return False
 
     def play(self) -> dict[str, Any]:

@@ -286,15 +286,7 @@ FILE_SPEC = FileSpec(
     "other section refers to them by those names.",
     root=Table(
         fields={
-            "meta": Table(
-                doc="What this file is, for people",
-                optional=True,
-                fields={
-                    "name": Str(doc="a name for this set of components", optional=True),
-                    "version": Int(doc="its version", lo=0, optional=True),
-                    "description": Str(doc="anything worth saying", optional=True, nonempty=False),
-                },
-            ),
+            "meta": schema.META,
             "totals": Table(
                 doc="How many cards each deck holds: the sections below must add up to these",
                 fields={

@@ -469,15 +469,7 @@ FILE_SPEC = FileSpec(
     "(rules.py).",
     root=Table(
         fields={
-            "meta": Table(
-                doc="What this file is, for people",
-                optional=True,
-                fields={
-                    "name": Str(doc="a name for this set of components", optional=True),
-                    "version": Int(doc="its version", lo=0, optional=True),
-                    "description": Str(doc="anything worth saying", optional=True, nonempty=False),
-                },
-            ),
+            "meta": schema.META,
             "trajectories": Table(
                 doc="The seven trajectory boards T1-T7. Space 1 is next to the ship (the Z space); a "
                 "threat enters on the highest space (its length) and moves down by its speed",
