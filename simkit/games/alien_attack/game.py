@@ -28,7 +28,6 @@ from simkit.games.alien_attack.state import (
 
 EXTRA_TURN_LIMIT = 2  # rulebook: "only 2 players can use this Special Power in the same turn"
 SEMI_COOP_BASES = 24  # rulebook: "if fewer than 24 alien bases have been destroyed ... all players lose"
-POWER_CHOICES = ("cover", "neighborhood", "extra_turn")
 
 
 class RuleViolation(Exception):

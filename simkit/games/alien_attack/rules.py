@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from simkit.games.alien_attack.components import BORDERS, Board, points
+from simkit.games.alien_attack.components import Board, points
 from simkit.games.alien_attack.state import BASE, EMPTY, LOST, State
 
 # --- reading a position (works on State lists or View tuples) ---------------------------------
@@ -208,7 +208,3 @@ def winners(totals: Sequence[int], best_city: Sequence[int]) -> list[int]:
     tied = [p for p, t in enumerate(totals) if t == top]
     best = max(best_city[p] for p in tied)
     return [p for p in tied if best_city[p] == best]
-
-
-def border_names(board: Board, s: int) -> list[str]:
-    return [name for bit, name in enumerate(BORDERS) if board.border_mask[s] >> bit & 1]

@@ -134,9 +134,6 @@ class Resolver:
             st.bots_disabled[st.carry[f]] = True
         self.emit("knocked_out", figure=f, by=why)
 
-    def on_ship(self, f: int) -> bool:
-        return self.st.pos[f] != SPACE
-
     # --- damage to the ship ------------------------------------------------------------------
 
     def draw_tile(self, z: int) -> None:
