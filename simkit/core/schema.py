@@ -171,9 +171,9 @@ class List(Field):
 
 @dataclass(frozen=True)
 class Table(Field):
-    """A table with the named `fields` (in the order the template writes them), or, with `keys`,
-    a table whose keys are data: each key must match `keys` (a regular expression, `keys_help`
-    in words) and each value is `values`."""
+    """A table with the named `fields` (in the order the template writes them) and, with `keys`,
+    keys that are data besides them: each other key must match `keys` (a regular expression,
+    `keys_help` in words) and each of its values is `values`."""
 
     fields: dict[str, Field] = field(default_factory=dict)
     keys: str | None = None
@@ -185,16 +185,7 @@ class Table(Field):
         if not isinstance(value, dict):
             yield key, "missing table" if value is None else f"must be a table, got {value!r}"
             return
-        if self.keys is not None:
-            assert self.values is not None
-            for name, item in value.items():
-                where = _join(key, name)
-                if not re.fullmatch(self.keys, name):
-                    yield where, f"unknown key (keys are {self.keys_help or self.keys})"
-                else:
-                    yield from self.values.check(item, where)
-            return
-        unknown = sorted(set(value) - set(self.fields))
+        unknown = [] if self.keys is not None else sorted(set(value) - set(self.fields))
         for name in unknown:
             yield _join(key, name), f"unknown key (allowed: {', '.join(self.fields)})"
         for name, spec in self.fields.items():
@@ -204,6 +195,16 @@ class Table(Field):
                     yield where, "missing table" if isinstance(spec, Table) and not spec.inline else "missing"
                 continue
             yield from spec.check(value[name], where)
+        if self.keys is not None:  # the other keys are data
+            assert self.values is not None
+            for name, item in value.items():
+                if name in self.fields:
+                    continue
+                where = _join(key, name)
+                if not re.fullmatch(self.keys, name):
+                    yield where, f"unknown key (keys are {self.keys_help or self.keys})"
+                else:
+                    yield from self.values.check(item, where)
 
     def allowed(self) -> str:
         if self.keys is not None:
@@ -372,9 +373,15 @@ def template(spec: FileSpec, doc: dict, source_note: str) -> str:
 def _write_table(out: list[str], spec: Table, doc: dict, path: list[str]) -> None:
     """Scalars, lists and inline tables of this table first (TOML needs them before its
     sub-tables), then each sub-table under its own header."""
-    if spec.keys is not None:  # keys are data: every entry as `key = value`
+    if spec.keys is not None:  # keys that are data: every entry as `key = value`, after the named ones
+        # (named fields of such a table are plain values: a sub-table header would swallow the data keys)
+        named = {k: v for k, v in doc.items() if k in spec.fields}
+        _write_table(out, Table(doc=spec.doc, fields=spec.fields), named, path)
+        if named:
+            out.append("")
         for name, value in doc.items():
-            out.append(f"{_key(name)} = {_value(value)}")
+            if name not in spec.fields:
+                out.append(f"{_key(name)} = {_value(value)}")
         return
     subtables = []
     for name, field_spec in spec.fields.items():

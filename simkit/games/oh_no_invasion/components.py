@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from simkit.core import schema
 from simkit.core.files import (
@@ -84,22 +83,6 @@ class Components(NamedTuple):
 
 
 # --- the file, declared once: the loader checks it, `simkit data template/check` explain it ----
-
-
-@dataclass(frozen=True)
-class SourcedKeyTable(Table):
-    """A table whose keys are data (`keys`, `values`) beside the named `fields` (its `source`):
-    the kit's `Table` takes one or the other. The named fields are checked first, then every other
-    key as data."""
-
-    def check(self, value: Any, key: str) -> Iterator[schema.Problem]:
-        if not isinstance(value, dict):
-            yield from Table.check(self, value, key)
-            return
-        named = {k: v for k, v in value.items() if k in self.fields}
-        data = {k: v for k, v in value.items() if k not in self.fields}
-        yield from Table(fields=self.fields).check(named, key)
-        yield from Table(keys=self.keys, keys_help=self.keys_help, values=self.values).check(data, key)
 
 
 def _colour_names(doc: dict) -> list[str]:
@@ -382,7 +365,7 @@ FILE_SPEC = FileSpec(
                     ),
                 },
             ),
-            "orders": SourcedKeyTable(
+            "orders": Table(
                 doc="The order table: the colours an invader card of each colour may name in its "
                 "text balloon (the colour it orders to attack). A colour orders other colours of "
                 "its own kind only",
