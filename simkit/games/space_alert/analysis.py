@@ -37,12 +37,12 @@ import polars as pl
 
 from simkit.core import stats
 from simkit.core.compare import paired_scores
+from simkit.games.space_alert.components import ZONES
 from simkit.reporting import charts
 from simkit.reporting import text as page_text
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
 
 CREW_KEYS = ("strategy", "players", "figures")
-ZONES = ("red", "white", "blue")
 ZONE_COLOURS = ("#D55E00", "#000000", "#0072B2")  # Okabe-Ito vermillion, black, blue
 TILES_PER_ZONE = 6
 TOP_THREATS = 15

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from simkit.core.narration import and_list, count, tell
+from simkit.games.space_alert.components import ZONES
 
 INDENT = "  "
 # what a card half does, as a player says it (state.CARD_NAMES; "teleport <station>" aside)
@@ -31,7 +32,6 @@ CARDS = {
     "B+1": "presses B, heroic",
     "BB+": "sends the battlebots, heroic",
 }
-ZONES = ("red", "white", "blue")
 
 
 def by_turn(log: list[dict]) -> Iterator[tuple[int, list[dict]]]:

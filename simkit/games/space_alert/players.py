@@ -22,6 +22,7 @@ from simkit.games.space_alert.state import (
     LIFT,
     RED,
     TELEPORT,
+    ZONE_NAMES,
     A,
     B,
     C,
@@ -305,9 +306,9 @@ class RandomPlayer(Player):
 ROLES = {
     1: ("white",),
     2: ("white", "engineer"),
-    3: ("red", "white", "blue"),
-    4: ("red", "white", "blue", "engineer"),
-    5: ("red", "white", "blue", "engineer", "security"),
+    3: ZONE_NAMES,
+    4: (*ZONE_NAMES, "engineer"),
+    5: (*ZONE_NAMES, "engineer", "security"),
 }
 
 
@@ -351,8 +352,8 @@ class ScriptedPlayer(Player):
             self.bots_ok = True
         start = view.comp.ship["start_station"]
         here = position_after(view.plans[view.figure], view.turns[0] - 1, start)
-        if role in ("red", "white", "blue"):
-            return self._gunner(view, fc, hand, here, ("red", "white", "blue").index(role))
+        if role in ZONE_NAMES:
+            return self._gunner(view, fc, hand, here, ZONE_NAMES.index(role))
         if role == "engineer":
             return self._engineer(view, fc, hand, here)
         return self._security(view, fc, hand, here)

@@ -8,7 +8,7 @@ turn t (slot 0 unused).
 
 from __future__ import annotations
 
-from simkit.games.space_alert.components import Components, Threat
+from simkit.games.space_alert.components import ZONES, Components, Threat
 
 SPACE = 6
 # Card halves as played: empty, the four actions, the three moves, the heroic actions, teleports.
@@ -18,7 +18,7 @@ CARD_NAMES = {EMPTY: "-", A: "A", B: "B", C: "C", BB: "BB", RED: "red", BLUE: "b
               HA: "A+1", HB: "B+1", HBB: "BB+"}  # fmt: skip
 CARD_CODES = {v: k for k, v in CARD_NAMES.items()}
 STATION_NAMES = ("upper red", "upper white", "upper blue", "lower red", "lower white", "lower blue", "space")
-ZONE_NAMES = ("red", "white", "blue")
+ZONE_NAMES = ZONES  # the component file must name them so
 
 # threat status
 WAITING, ACTIVE, DESTROYED, SURVIVED = 0, 1, 2, 3
