@@ -18,7 +18,7 @@ pub const PAIR: u8 = 0;
 pub const SUM: u8 = 1;
 
 /// One printed alien card (`components.Alien`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Alien {
     pub kind: u8, // PAIR or SUM
     pub a: u8,    // PAIR: the lower face; SUM: the total
@@ -38,7 +38,7 @@ pub enum Bonus {
 }
 
 /// The component file as the engine needs it (built by `eight_bit_invaders/native.py`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Components {
     pub rows: usize,
     pub columns: usize,
@@ -82,11 +82,23 @@ pub fn play_batch(
     start: u64,
     stop: u64,
 ) -> Result<Vec<Column>, GameError> {
-    let tables = rules::Tables::new(comp).map_err(|message| GameError {
-        game_index: start,
-        message: format!("components not supported by the native engine: {message}"),
-    })?;
+    // The tables and the memo of kill options of the last batch's components, when these are the
+    // same: building them and warming the memo again cost a 1,000-game batch about 7 ms (13 %).
+    // The memo is a pure cache (the options of a roll for a requirement), so rows do not change.
+    let (tables, memo) = match WARM.with(|warm| warm.borrow_mut().take()) {
+        Some(w) if w.comp == *comp => (w.tables, Some(w.memo)),
+        _ => (
+            rules::Tables::new(comp).map_err(|message| GameError {
+                game_index: start,
+                message: format!("components not supported by the native engine: {message}"),
+            })?,
+            None,
+        ),
+    };
     let mut engine = game::Engine::new(&tables, *params, strategy);
+    if let Some(memo) = memo {
+        engine.memo = memo;
+    }
     let n = stop.saturating_sub(start) as usize;
     let mut won = Vec::with_capacity(n);
     let mut ints: Vec<Vec<i64>> = (0..INT_COLUMNS.len())
@@ -131,7 +143,27 @@ pub fn play_batch(
     for &name in &INT_COLUMNS[2..] {
         out.push(int_col(name));
     }
+    let memo = std::mem::replace(&mut engine.memo, rules::Memo::new(&[]));
+    drop(engine);
+    WARM.with(|warm| {
+        *warm.borrow_mut() = Some(Warm {
+            comp: comp.clone(),
+            tables,
+            memo,
+        })
+    });
     Ok(out)
+}
+
+/// What one thread keeps between batch calls (see `play_batch`).
+struct Warm {
+    comp: Components,
+    tables: rules::Tables,
+    memo: rules::Memo,
+}
+
+thread_local! {
+    static WARM: std::cell::RefCell<Option<Warm>> = const { std::cell::RefCell::new(None) };
 }
 
 /// `end_reason` labels, by the codes of `game::END_*`.

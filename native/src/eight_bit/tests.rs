@@ -726,3 +726,33 @@ fn bench_rng_floor() {
         n as f64 / start.elapsed().as_secs_f64()
     );
 }
+
+/// A batch after another (warm tables and memo, see `play_batch`) gives the rows a cold batch
+/// gives: two halves equal the whole, also after a batch of other components in between.
+#[test]
+fn warm_batches_give_the_rows_of_cold_ones() {
+    let c = default_components();
+    let mut other = c.clone();
+    other.aliens.swap(0, 1);
+    let params = Params {
+        countdown: 7,
+        dice: 6,
+    };
+    for strategy in [Strategy::Random, Strategy::Greedy, Strategy::Lookahead] {
+        let whole = play_batch(&c, &params, strategy, 5, 0, 60).unwrap();
+        play_batch(&other, &params, strategy, 5, 0, 3).unwrap(); // the cache now holds other's
+        let first = play_batch(&c, &params, strategy, 5, 0, 30).unwrap();
+        let second = play_batch(&c, &params, strategy, 5, 30, 60).unwrap(); // warm
+        for ((w, a), b) in whole.iter().zip(&first).zip(&second) {
+            let joined = match (&a.values, &b.values) {
+                (Values::Bool(x), Values::Bool(y)) => Values::Bool([x.clone(), y.clone()].concat()),
+                (Values::Int(x), Values::Int(y)) => Values::Int([x.clone(), y.clone()].concat()),
+                (Values::Label(x, l), Values::Label(y, _)) => {
+                    Values::Label([x.clone(), y.clone()].concat(), l)
+                }
+                _ => panic!("column {} changed type", w.name),
+            };
+            assert_eq!(w.values, joined, "{strategy:?} column {}", w.name);
+        }
+    }
+}
