@@ -17,7 +17,7 @@ game declares nothing else for them:
 - `check_records`: every row matches the declared `record` (and `seat_record`, one row a seat);
 - `check_replay`: replay's events are JSON (strict: no NaN), and where a hook `outcome(events)`
   is given, what it reads from the log equals the same fields of play's record;
-- `check_same_deal`: the game game `index` deals the same whatever the strategies (common random
+- `check_same_deal`: game `index` deals the same whatever the strategies (common random
   numbers). What "the deal" is differs by game, so the caller gives `deal(events) -> value`;
 - `check_goldens`: each golden case's replay equals the stored `<name>.json` in the folder; a
   game without golden cases fails. `SIMKIT_UPDATE_GOLDEN=1` rewrites the files (read the diff).
