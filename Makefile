@@ -11,10 +11,11 @@ NATIVE_STAMP := $(VENV)/.native
 .PHONY: demo test bench lint clean verify-native
 
 # `pip install -e` also builds the native core (setup.py) where a Rust toolchain is found.
-$(STAMP): pyproject.toml setup.py
+$(STAMP): pyproject.toml setup.py examples/dice_race/pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e examples/dice_race
 	touch $(STAMP) $(NATIVE_STAMP)
 
 # A change to the Rust sources rebuilds the core in place (optimised), unless the built core is

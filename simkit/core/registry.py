@@ -6,8 +6,10 @@
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import math
 import pkgutil
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, make_dataclass
 from pathlib import Path
@@ -121,6 +123,18 @@ class Column:
             raise ValueError(f"column '{self.name}': unknown type {self.type!r}")
 
 
+@dataclass(frozen=True)
+class GoldenCase:
+    """One golden playthrough a game declares: the game `replay` gives for these arguments is stored
+    as `<name>.json` and checked by the contract kit (simkit/testing/contract.py)."""
+
+    name: str  # the file's stem
+    settings: dict[str, Any] = field(hash=False)
+    strategies: tuple[str, ...] = ()
+    seed: int = 0
+    index: int = 0
+
+
 # The columns every game's record has (DESIGN.md, "Runner and dataset"); a game declares their
 # types and its own columns after them.
 REQUIRED_RECORD = ("won", "score", "length", "end_reason")
@@ -171,6 +185,9 @@ class Engine:
     # The component file's schema (core/schema.py): what its loader checks, and what `simkit data
     # template` and `simkit data check` write and check. None: the game reads no component file.
     component_spec: Any = None
+    # The golden playthroughs the contract kit checks (simkit/testing/contract.py); a registered
+    # game without any fails the kit.
+    golden_cases: tuple[GoldenCase, ...] = ()
 
     _params_type: type | None = None
 
@@ -259,6 +276,9 @@ def register(engine: Engine) -> Engine:
     return engine
 
 
+ENTRY_POINT_GROUP = "simkit.games"
+
+
 def _discover() -> None:
     global _discovered
     if _discovered:
@@ -268,6 +288,23 @@ def _discover() -> None:
     for module in pkgutil.iter_modules(games_pkg.__path__):
         importlib.import_module(f"{games_pkg.__name__}.{module.name}")
     _discovered = True
+    _discover_entry_points()
+
+
+def _discover_entry_points() -> None:
+    """Games from outside: each entry point of the `simkit.games` group names a module whose
+    import registers its engine (`register(MyGame())`, as the built-in games do). One that fails
+    to load is skipped with one line on stderr; the other games still work."""
+    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            ep.load()
+        except Exception as exc:  # an outside game's bug must not break simkit
+            reason = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            print(
+                f"simkit: warning: game entry point '{ep.name} = {ep.value}' failed to load, "
+                f"skipped ({reason})",
+                file=sys.stderr,
+            )
 
 
 def all_games() -> list[Engine]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from simkit.core import replay_page, seeds
 from simkit.core.players import player_class
-from simkit.core.registry import Column, Engine, GameResult, Setting, register
+from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, register
 from simkit.games.alien_attack import components, draw, narrate, players, rules
 from simkit.games.alien_attack.game import SEMI_COOP_BASES, Game, new_game
 from simkit.games.alien_attack.state import BASE, EMPTY, LOST, POWER_NAMES
@@ -112,6 +112,16 @@ class AlienAttack(Engine):
         *(Column(f"used_{name}", "bool") for name in POWER_NAMES.values()),
     )
     capabilities = frozenset({"narrate", "draw"})
+    # Golden playthroughs (simkit/testing/contract.py); files in tests/games/alien_attack/golden.
+    golden_cases = tuple(
+        GoldenCase(f"{'-'.join(s)}-{v}-s{seed}", {"players": len(s), "variant": v, "data": None}, s, seed)
+        for s, v, seed in (
+            (("greedy", "greedy"), "standard", 11),
+            (("random", "greedy", "random"), "standard", 12),
+            (("greedy", "greedy", "greedy", "greedy"), "semi-coop", 13),
+            (("missions", "greedy", "random"), "standard", 14),
+        )
+    )
 
     def load_components(self, params: Any) -> Any:
         return components.load(params.data)

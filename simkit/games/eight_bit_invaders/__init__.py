@@ -9,7 +9,7 @@ from typing import Any
 from simkit.core import replay_page, seeds
 from simkit.core.errors import UserError
 from simkit.core.players import player_class
-from simkit.core.registry import Column, Engine, GameResult, Setting, register
+from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, register
 from simkit.games.eight_bit_invaders import components, draw, narrate, native, players
 from simkit.games.eight_bit_invaders.game import STATS, Game, Streams
 
@@ -61,6 +61,16 @@ class EightBitInvaders(Engine):
         *(Column(name, "int") for name in STATS),
     )
     capabilities = frozenset({"narrate", "check_settings", "draw"})
+    # Golden playthroughs (simkit/testing/contract.py); files in tests/games/eight_bit_invaders/golden.
+    golden_cases = tuple(
+        GoldenCase(f"{s}-c{c}-d{d}-s{seed}", {"countdown": c, "dice": d, "data": None}, (s,), seed)
+        for s, c, d, seed in (
+            ("random", 7, 6, 11),
+            ("greedy", 7, 6, 12),
+            ("greedy", 6, 5, 13),
+            ("lookahead", 7, 6, 21),
+        )
+    )
     has_native = True
     verify_grid = {"countdown": [7, 6], "dice": [6, 5]}  # the four difficulties
     rules_version = 2  # 2: the shields follow the faces' parity under Rocket Fuel (RULINGS §3)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from simkit.core import replay_page, seeds
-from simkit.core.registry import Column, Engine, GameResult, Setting, register
+from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, register
 from simkit.games.oh_no_invasion import components, draw, narrate, players
 from simkit.games.oh_no_invasion.game import STAT_KEYS, Game, Streams
 
@@ -122,6 +122,22 @@ class OhNoInvasion(Engine):
         *(Column(name, "int") for name in STAT_KEYS),
     )
     capabilities = frozenset({"narrate", "draw"})
+    # Golden playthroughs (simkit/testing/contract.py); files in tests/games/oh_no_invasion/golden.
+    golden_cases = tuple(
+        GoldenCase(
+            f"{s}-p{p}-l{lv}-s{seed}",
+            {"players": p, "level": lv, "final_conflict": 6.0, "data": None},
+            (s,),
+            seed,
+        )
+        for s, p, lv, seed in (
+            ("random", 3, 1, 11),
+            ("cautious", 4, 1, 12),
+            ("cautious", 5, 0, 13),
+            ("bold", 3, 2, 14),
+            ("cautious", 4, 3, 15),
+        )
+    )
 
     def load_components(self, params: Any) -> Any:
         return components.load(params.data)

@@ -14,7 +14,7 @@ from typing import Any
 from simkit.core import replay_page, seeds
 from simkit.core.errors import UserError
 from simkit.core.players import player_class
-from simkit.core.registry import Column, Engine, GameResult, Setting, register
+from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, register
 from simkit.games.space_alert import components, draw, game, narrate, players, resolver
 
 STRATEGIES = {
@@ -141,6 +141,20 @@ class SpaceAlert(Engine):
         Column("campaign_missions", "int"),
     )
     capabilities = frozenset({"narrate", "check_settings", "resolve", "draw"})
+    # Golden playthroughs (simkit/testing/contract.py); files in tests/games/space_alert/golden.
+    golden_cases = tuple(
+        GoldenCase(f"{s}-{'-'.join(f'{k}{v}' for k, v in sorted(st.items()))}-s{seed}", st, (s,), seed)
+        for s, st, seed in (
+            ("scripted", {"mission": "real"}, 11),
+            ("scripted", {"mission": "3", "figures": 5, "players": 3}, 12),
+            ("random", {"mission": "test", "hands": "free"}, 13),
+            (
+                "scripted",
+                {"mission": "simulation", "common": "yellow", "serious": "yellow", "error_rate": 0.2},
+                14,
+            ),
+        )
+    )
 
     def load_components(self, params: Any) -> Any:
         return components.load(params.data)

@@ -1,0 +1,1 @@
+"""Test helpers a game's own tests can import (the contract kit)."""
