@@ -95,15 +95,19 @@ def _runner_columns(engine: Engine, cell: Cell, root_seed: int, game_index: pl.S
     """The columns before the record: the game, cell, game index, seed, settings and strategy."""
     n = game_index.len()
     schema = game_schema(engine)
+
+    def constant(name: str, value: Any, dtype: Any) -> pl.Series:
+        return pl.Series(name, [value] * n, dtype=dtype)  # from a list: ~7x faster than pl.repeat
+
     out = [
-        pl.repeat(engine.id, n, dtype=pl.String, eager=True).alias("game"),
-        pl.repeat(cell.name, n, dtype=pl.String, eager=True).alias("cell"),
+        constant("game", engine.id, pl.String),
+        constant("cell", cell.name, pl.String),
         game_index.alias("game_index").cast(pl.Int64),
-        pl.repeat(root_seed, n, dtype=pl.Int64, eager=True).alias("seed"),
+        constant("seed", root_seed, pl.Int64),
     ]
     for name, value in settings_columns(cell.settings).items():
-        out.append(pl.repeat(value, n, dtype=schema[name], eager=True).alias(name))
-    out.append(pl.repeat(strategy_label(cell.strategies), n, dtype=pl.String, eager=True).alias("strategy"))
+        out.append(constant(name, value, schema[name]))
+    out.append(constant("strategy", strategy_label(cell.strategies), pl.String))
     return out
 
 
@@ -141,7 +145,7 @@ def native_frame(
         raise RecordError(
             f"{engine.id}: the native engine's columns {list(columns)} are not the declared {declared}"
         )
-    series = _runner_columns(engine, cell, root_seed, pl.arange(start, stop, dtype=pl.Int64, eager=True))
+    series = _runner_columns(engine, cell, root_seed, pl.Series(np.arange(start, stop, dtype=np.int64)))
     for column in engine.record:
         kind, labels, raw = columns[column.name]
         if kind == "int":
