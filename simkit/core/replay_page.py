@@ -90,6 +90,21 @@ def steps(
     return out
 
 
+def play_watched(
+    build: Callable[[WatchedLog], Any],
+    look: Callable[[Any], Any],
+    narrate_steps: Callable[[list[dict]], Sequence[tuple[int, Sequence[str]]]],
+    draw: Callable[[Any], str],
+) -> list[Step]:
+    """The steps of a game object with a `play()` method: `build(log)` makes it writing to a
+    watched log, `look(game)` pictures its table, then it plays and each narrated group is drawn."""
+    log = WatchedLog()
+    game = build(log)
+    log.watch(lambda: look(game))
+    game.play()
+    return steps(log, narrate_steps(log), draw)
+
+
 def _payload(steps_: Sequence[Step], record: dict, seats: list[dict] | None) -> str:
     """The steps as gzip-compressed JSON in base64, each distinct drawing stored once."""
     drawings: dict[str, int] = {}

@@ -172,11 +172,12 @@ class OhNoInvasion(Engine):
         self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int
     ) -> list[replay_page.Step]:
         """The game of `replay` as the replay page's steps: the table drawn after each step."""
-        log = replay_page.WatchedLog()
-        game = self._game(settings, strategies, root_seed, game_index, log)
-        log.watch(lambda: draw.look(game))
-        game.play()
-        return replay_page.steps(log, narrate.narrate_steps(log), draw.draw)
+        return replay_page.play_watched(
+            lambda log: self._game(settings, strategies, root_seed, game_index, log),
+            draw.look,
+            narrate.narrate_steps,
+            draw.draw,
+        )
 
     def narrate(self, events: list[dict]) -> list[str]:
         """The event log told as at the table, for `simkit replay` (narrate.py)."""
