@@ -334,67 +334,61 @@ def _spawnmonster(p: Picture) -> list[str]:
     return [svg.group(body, class_="spawnmonster")]
 
 
+def _pile(
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    title: str,
+    kind: str,
+    deck: int,
+    discard: int,
+    face: tuple[list[str], str, str] | None,
+) -> list[str]:
+    """A deck face down and its discard beside it: the top card face up (`face`: its words,
+    colour and tooltip) or an empty slot."""
+    dx = x + w + 6
+    if face is not None:
+        words, colour, tip = face
+        shown = svg.group(
+            _face(dx, y, w, h, words, colour, tip, 11), class_=f"pile {kind}-discard", data_count=discard
+        )
+    else:
+        shown = _slot(dx, y, w, h, f"pile {kind}-discard")
+    return [
+        svg.text(x, y - 6, title, font_weight="bold", font_size=13),
+        _back(x, y, w, h, deck, f"{title} deck", f"pile {kind}-deck"),
+        svg.text(x + w / 2, y + h + 14, "deck", anchor="middle", fill=svg.MUTED, font_size=12),
+        shown,
+        svg.text(dx + w / 2, y + h + 14, f"discard {discard}", anchor="middle", fill=svg.MUTED, font_size=12),
+    ]
+
+
 def _piles(p: Picture) -> list[str]:
     y, w, h = 66, 70, 80
     out = []
     # Resistance: deck, discard (top card face up), the box of unused hubs
     x = 296
-    out += [
-        svg.text(x, y - 6, "Resistance", font_weight="bold", font_size=13),
-        _back(x, y, w, h, p.deck, "Resistance deck", "pile resistance-deck"),
-        svg.text(x + w / 2, y + h + 14, "deck", anchor="middle", fill=svg.MUTED, font_size=12),
-    ]
-    dx = x + w + 6
-    if p.discard_top is not None:
-        top = p.discard_top
-        words = top.name.split(" (")[0].split(" ", 1)
-        tip = f"Resistance discard: {_cards(p.discard)}, top {top.name}"
-        out.append(
-            svg.group(
-                _face(dx, y, w, h, words, top.colour, tip, 11),
-                class_="pile resistance-discard",
-                data_count=p.discard,
-            )
+    top = p.discard_top
+    face = None
+    if top is not None:
+        face = (
+            top.name.split(" (")[0].split(" ", 1),
+            top.colour,
+            f"Resistance discard: {_cards(p.discard)}, top {top.name}",
         )
-    else:
-        out.append(_slot(dx, y, w, h, "pile resistance-discard"))
-    out.append(
-        svg.text(
-            dx + w / 2, y + h + 14, f"discard {p.discard}", anchor="middle", fill=svg.MUTED, font_size=12
-        )
-    )
+    out += _pile(x, y, w, h, "Resistance", "resistance", p.deck, p.discard, face)
     out.append(svg.text(x, y + h + 30, f"box: {p.box} Hub{PLURAL[p.box == 1]}", fill=svg.MUTED, font_size=12))
     # Spawn: deck and discard
-    x = 452
-    out += [
-        svg.text(x, y - 6, "Spawn", font_weight="bold", font_size=13),
-        _back(x, y, w, h, p.spawn_deck, "Spawn deck", "pile spawn-deck"),
-        svg.text(x + w / 2, y + h + 14, "deck", anchor="middle", fill=svg.MUTED, font_size=12),
-    ]
-    dx = x + w + 6
-    if p.spawn_top is not None:
-        top = p.spawn_top
-        tip = f"Spawn discard: {_cards(p.spawn_discard)}, top {top.name}"
-        words = [top.colour, top.kind.split(" ")[0]]
-        out.append(
-            svg.group(
-                _face(dx, y, w, h, words, top.colour, tip, 11),
-                class_="pile spawn-discard",
-                data_count=p.spawn_discard,
-            )
+    top = p.spawn_top
+    face = None
+    if top is not None:
+        face = (
+            [top.colour, top.kind.split(" ")[0]],
+            top.colour,
+            f"Spawn discard: {_cards(p.spawn_discard)}, top {top.name}",
         )
-    else:
-        out.append(_slot(dx, y, w, h, "pile spawn-discard"))
-    out.append(
-        svg.text(
-            dx + w / 2,
-            y + h + 14,
-            f"discard {p.spawn_discard}",
-            anchor="middle",
-            fill=svg.MUTED,
-            font_size=12,
-        )
-    )
+    out += _pile(452, y, w, h, "Spawn", "spawn", p.spawn_deck, p.spawn_discard, face)
     # the Spawn card drawn and not yet placed, zapped or flown off (or a kamikaze)
     x = 608
     label = "Kamikaze" if p.final_conflict else "In flight"
