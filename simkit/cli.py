@@ -18,7 +18,10 @@ from simkit.core.errors import RunIncomplete, UserError
 if TYPE_CHECKING:
     from simkit.core.replay import GameRef
 
-JOBS_HELP = "worker processes (default 1; a local Dask cluster: one per core)"
+JOBS_HELP = (
+    "parallel workers (default 1): threads where every cell plays on the native engine, else "
+    "processes; with --backend dask and no --scheduler, a local cluster of one per core"
+)
 BACKEND_HELP = "loky, sequential or dask"
 SCHEDULER_HELP = "a running Dask scheduler, e.g. tcp://host:8786 (with --backend dask)"
 PRECISION_HELP = "stop each cell once its win rate's 95 % interval is at most this wide on each side"
