@@ -437,7 +437,9 @@ class _NativeThreads:
 
 
 @contextmanager
-def _backend_workers(backend: str, jobs: int | None, scheduler: str | None, threads: bool) -> Iterator[Parallel]:
+def _backend_workers(
+    backend: str, jobs: int | None, scheduler: str | None, threads: bool
+) -> Iterator[Parallel]:
     """A joblib Parallel for the backend, kept alive over every round of the run.
 
     `loky` with `threads` (every cell on the native engine) runs the chunks on threads of this
