@@ -34,41 +34,7 @@ def read_toml(path: Path, what: str) -> tuple[dict[str, Any], bytes]:
         raise UserError(f"{path}: malformed TOML ({exc})") from None
 
 
-# --- validating component data files: one-line errors naming the file and the key ---------------
-
 PROVENANCE = ("rulebook", "derived", "invented", "published")  # where a component's values come from
-
-
-def data_error(path: Path, key: str, problem: str) -> UserError:
-    return UserError(f"{path}: {key}: {problem}")
-
-
-def data_table(doc: dict, path: Path, key: str, allowed: set[str]) -> dict:
-    """The table `doc[key]`, refusing a missing table or a key it does not know."""
-    value = doc.get(key)
-    if not isinstance(value, dict):
-        raise data_error(path, key, "missing table")
-    unknown = set(value) - allowed
-    if unknown:
-        raise data_error(
-            path, f"{key}.{sorted(unknown)[0]}", f"unknown key (allowed: {', '.join(sorted(allowed))})"
-        )
-    return value
-
-
-def data_int(table: dict, path: Path, key: str, name: str, lo: int, hi: int) -> int:
-    value = table.get(name)
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise data_error(path, f"{key}.{name}", f"must be an integer in {lo}..{hi}, got {value!r}")
-    return value
-
-
-def data_source(table: dict, path: Path, key: str, name: str = "source") -> str:
-    """A section's provenance: one of PROVENANCE."""
-    value = table.get(name)
-    if value not in PROVENANCE:
-        raise data_error(path, f"{key}.{name}", f"must be one of {', '.join(PROVENANCE)}, got {value!r}")
-    return value
 
 
 # --- component files travel by value ------------------------------------------------------------

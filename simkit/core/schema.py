@@ -13,16 +13,18 @@ real cards fixes them all in one pass. A loader raises the first as one line
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from simkit.core.errors import UserError
-from simkit.core.files import PROVENANCE
+from simkit.core.files import PROVENANCE, data_key, read_toml
 
 Problem = tuple[
     str, str
@@ -292,6 +294,38 @@ def raise_first(path: Path, found: Sequence[Problem], command: str = "") -> None
     if len(found) > 1:
         more = f" (and {len(found) - 1} more: {command or 'simkit data check'} lists them all)"
     raise UserError(f"{path}: {key}: {message}{more}")
+
+
+Built = TypeVar("Built")
+
+
+def loader(
+    spec: FileSpec,
+    game_id: str,
+    default: Path,
+    build: Callable[[Path, dict[str, Any], str], Built],
+    what: str,
+) -> Callable[[str | Path | None], Built]:
+    """A game's `load(path=None)`: the TOML file at `path` (None: the built-in `default`) read,
+    checked against `spec` (a fault raises the loader's one line) and made into the game's
+    components by `build(path, document, sha256 of the bytes)`.
+
+    A file is parsed once per process and per version: the cache key is the resolved path and the
+    digest of the bytes a task shipped (`files.data_key`), so shipped bytes never meet a copy
+    parsed from another version of the file."""
+
+    @lru_cache(maxsize=8)
+    def cached(path_text: str, shipped_digest: str) -> Built:  # the digest only keys the cache
+        path = Path(path_text)
+        doc, raw = read_toml(path, what)
+        raise_first(path, problems(doc, spec), f"simkit data check {game_id} {path}")
+        return build(path, doc, hashlib.sha256(raw).hexdigest())
+
+    def load(path: str | Path | None = None) -> Built:
+        return cached(*data_key(path, default))
+
+    load.__doc__ = f"Load and check a {what} of {game_id}; `None` means the built-in one."
+    return load
 
 
 def lines(path: Path, found: Sequence[Problem]) -> list[str]:

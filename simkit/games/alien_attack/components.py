@@ -11,10 +11,8 @@ spaces through each space, and each space's cities.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations, pairwise
 from pathlib import Path
 from types import MappingProxyType
@@ -23,8 +21,6 @@ from typing import Any, NamedTuple
 from simkit.core import schema
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
-    data_key,
-    read_toml,
 )
 from simkit.core.schema import Check, FileSpec, Int, List, Problem, Source, Str, Table, Tables
 
@@ -580,17 +576,8 @@ FILE_SPEC = FileSpec(
 )
 
 
-def load(path: str | Path | None = None) -> Board:
-    """Load and validate a board file; `None` means the built-in default."""
-    return _load_cached(*data_key(path, DEFAULT_FILE))
-
-
-@lru_cache(maxsize=8)
-def _load_cached(path_text: str, shipped_digest: str) -> Board:
-    """`shipped_digest` only keys the cache: other bytes shipped for the same path load afresh."""
-    path = Path(path_text)
-    doc, raw = read_toml(path, "board file")
-    schema.raise_first(path, schema.problems(doc, FILE_SPEC), f"simkit data check alien-attack {path}")
+def _build(path: Path, doc: dict[str, Any], sha256: str) -> Board:
+    """The checked document of the board file at `path` as the engine's board."""
     missions = doc["missions"]
     sources = {
         "board layout": doc["board"]["source"],
@@ -661,7 +648,7 @@ def _load_cached(path_text: str, shipped_digest: str) -> Board:
     ]
     return Board(
         path=str(path),
-        sha256=hashlib.sha256(raw).hexdigest(),
+        sha256=sha256,
         sources=MappingProxyType(sources),
         n=SPACES,
         coords=tuple(coord_list),
@@ -692,3 +679,6 @@ def _load_cached(path_text: str, shipped_digest: str) -> Board:
         protection_borders=prot["other_border_spaces"],
         at=MappingProxyType(dict(at)),
     )
+
+
+load = schema.loader(FILE_SPEC, "alien-attack", DEFAULT_FILE, _build, "board file")

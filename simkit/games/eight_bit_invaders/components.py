@@ -5,19 +5,15 @@ Every fault names the file, the key and what is wrong, as a `UserError` (one lin
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from simkit.core import schema
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
-    data_key,
-    read_toml,
 )
 from simkit.core.schema import Check, FileSpec, Int, List, Source, Str, Table, Tables
 
@@ -260,17 +256,8 @@ FILE_SPEC = FileSpec(
 )
 
 
-def load(path: str | Path | None = None) -> Components:
-    """Load and validate a component file; `None` means the built-in default."""
-    return _load_cached(*data_key(path, DEFAULT_FILE))
-
-
-@lru_cache(maxsize=8)
-def _load_cached(path_text: str, shipped_digest: str) -> Components:
-    """`shipped_digest` only keys the cache: other bytes shipped for the same path load afresh."""
-    path = Path(path_text)
-    doc, raw = read_toml(path, "component file")
-    schema.raise_first(path, schema.problems(doc, FILE_SPEC), f"simkit data check eight-bit-invaders {path}")
+def _build(path: Path, doc: dict[str, Any], sha256: str) -> Components:
+    """The checked document of the component file at `path` as the engine's components."""
     formation, shields, aliens_t = doc["formation"], doc["shields"], doc["aliens"]
     sources = {
         "formation": formation["source"],
@@ -300,7 +287,7 @@ def _load_cached(path_text: str, shipped_digest: str) -> Components:
         )
     return Components(
         path=str(path),
-        sha256=hashlib.sha256(raw).hexdigest(),
+        sha256=sha256,
         rows=formation["rows"],
         columns=formation["columns"],
         shield_count=shields["count"],
@@ -312,3 +299,6 @@ def _load_cached(path_text: str, shipped_digest: str) -> Components:
         bonus_deck=tuple(card["name"] for card in doc["bonus"]["cards"] for _ in range(card["count"])),
         sources=MappingProxyType(sources),
     )
+
+
+load = schema.loader(FILE_SPEC, "eight-bit-invaders", DEFAULT_FILE, _build, "component file")

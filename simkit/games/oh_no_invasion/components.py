@@ -7,18 +7,14 @@ Every fault names the file, the key and what is wrong, as a `UserError` (one lin
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from simkit.core import schema
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
-    data_key,
-    read_toml,
 )
 from simkit.core.schema import Check, FileSpec, Int, List, Source, Str, Table, Tables
 
@@ -466,17 +462,8 @@ FILE_SPEC = FileSpec(
 )
 
 
-def load(path: str | Path | None = None) -> Components:
-    """Load and validate a component file; `None` means the built-in default."""
-    return _load_cached(*data_key(path, DEFAULT_FILE))
-
-
-@lru_cache(maxsize=8)
-def _load_cached(path_text: str, shipped_digest: str) -> Components:
-    """`shipped_digest` only keys the cache: other bytes shipped for the same path load afresh."""
-    path = Path(path_text)
-    doc, raw = read_toml(path, "component file")
-    schema.raise_first(path, schema.problems(doc, FILE_SPEC), f"simkit data check oh-no-invasion {path}")
+def _build(path: Path, doc: dict[str, Any], sha256: str) -> Components:
+    """The checked document of the component file at `path` as the engine's components."""
     names, kinds = _colour_names(doc), _colour_kinds(doc)
     category, colour, type_, symbols, name = (
         tuple(part) for part in zip(*_resistance_cards(doc, names), strict=True)
@@ -487,7 +474,7 @@ def _load_cached(path_text: str, shipped_digest: str) -> Components:
     )
     return Components(
         path=str(path),
-        sha256=hashlib.sha256(raw).hexdigest(),
+        sha256=sha256,
         colours=(*names, "black"),
         colour_kind=tuple(kinds),
         weapon_types=tuple(doc["weapons"]["types"]),
@@ -516,3 +503,6 @@ def _load_cached(path_text: str, shipped_digest: str) -> Components:
         shields_total=len(doc["shields"]["colours"]),
         sources=MappingProxyType({part: doc[section]["source"] for part, section in SOURCE_SECTIONS.items()}),
     )
+
+
+load = schema.loader(FILE_SPEC, "oh-no-invasion", DEFAULT_FILE, _build, "component file")

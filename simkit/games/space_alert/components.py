@@ -9,13 +9,11 @@ The loaded `Components` holds precomputed tuples the resolution engine reads in 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -23,8 +21,6 @@ from typing import Any, NamedTuple
 from simkit.core import schema
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
-    data_key,
-    read_toml,
 )
 from simkit.core.schema import Check, Field, FileSpec, Int, List, Problem, Source, Str, Table, Tables
 
@@ -738,11 +734,6 @@ FILE_SPEC = FileSpec(
 )
 
 
-def load(path: str | Path | None = None) -> Components:
-    """Load and validate a component file; `None` means the built-in default."""
-    return _load_cached(*data_key(path, DEFAULT_FILE))
-
-
 def _trajectory(board: dict) -> Trajectory:
     action = [0] * (board["length"] + 1)  # index = space number: 0 none, 1 X, 2 Y, 3 Z
     action[board["z"]] = 3
@@ -791,12 +782,8 @@ POINTS = (
 RECIPE = ("level_test", "level_simulation", "level_real", "unconfirmed_extra", "max_internal", *RANGES)
 
 
-@lru_cache(maxsize=8)
-def _load_cached(path_text: str, shipped_digest: str) -> Components:
-    """`shipped_digest` only keys the cache: other bytes shipped for the same path load afresh."""
-    path = Path(path_text)
-    doc, raw = read_toml(path, "component file")
-    schema.raise_first(path, schema.problems(doc, FILE_SPEC), f"simkit data check space-alert {path}")
+def _build(path: Path, doc: dict[str, Any], sha256: str) -> Components:
+    """The checked document of the component file at `path` as the engine's components."""
     ship_t, actions_t = doc["ship"], doc["actions"]
     ship = {name: _plain(ship_t[name]) for name in SHIP_VALUES}
     ship["battlebots"] = tuple(STATIONS.index(s) for s in ship_t["battlebots"])
@@ -808,7 +795,7 @@ def _load_cached(path_text: str, shipped_digest: str) -> Components:
     sections = ("trajectories", "ship", "damage", "points", "actions", "threats", "missions", "recipe")
     return Components(
         path=str(path),
-        sha256=hashlib.sha256(raw).hexdigest(),
+        sha256=sha256,
         trajectories=tuple(_trajectory(board) for board in doc["trajectories"]["boards"]),
         distance_bounds=tuple(doc["trajectories"]["distance_bounds"]),
         ship=MappingProxyType(ship),
@@ -832,3 +819,6 @@ def _load_cached(path_text: str, shipped_digest: str) -> Components:
         recipe=MappingProxyType(recipe),
         sources=MappingProxyType({name: doc[name]["source"] for name in sections}),
     )
+
+
+load = schema.loader(FILE_SPEC, "space-alert", DEFAULT_FILE, _build, "component file")
