@@ -27,6 +27,7 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 import numpy as np
@@ -109,6 +110,105 @@ def save_chart(fig: Figure, out: Path, name: str, title: str, alt: str, caption:
     return Chart(name, title, alt, caption, inline_svg(svg_text), f"{name}.png", f"{name}.svg")
 
 
+def dodge(group: int, groups: int, band: float) -> float:
+    """Where group `group` of `groups` sits around a position: the groups share `band` of it."""
+    return (group - (groups - 1) / 2) * (band / groups if groups > 1 else 0.0)
+
+
+def interval_arms(
+    est: Sequence[float], low: Sequence[float], high: Sequence[float], scale: float = 1.0
+) -> list[list[float]]:
+    """Matplotlib's [below, above] error lengths of intervals, times `scale` (100 for percent). A
+    bound that is NaN (too few games) gets no arm, and one a hair past its estimate from rounding
+    (a rate of 0 or 1) is clamped to zero."""
+    below = [0.0 if math.isnan(lo) else max(0.0, scale * (e - lo)) for e, lo in zip(est, low, strict=True)]
+    above = [0.0 if math.isnan(hi) else max(0.0, scale * (hi - e)) for e, hi in zip(est, high, strict=True)]
+    return [below, above]
+
+
+def interval_dots(
+    ax: Any,
+    where: Sequence[float],
+    est: Sequence[float],
+    low: Sequence[float],
+    high: Sequence[float],
+    *,
+    group: int = 0,
+    label: str | None = None,
+    scale: float = 1.0,
+    horizontal: bool = False,
+    joined: bool = False,
+    markersize: float = 5,
+) -> None:
+    """Estimates as dots at positions `where` with their 95 % intervals as whiskers (along y, or
+    along x when `horizontal`), in group `group`'s marker and colour; `joined` draws a line
+    through the dots in the group's line style."""
+    values = [scale * e for e in est]
+    arms = interval_arms(est, low, high, scale)
+    ax.errorbar(
+        values if horizontal else where,
+        where if horizontal else values,
+        xerr=arms if horizontal else None,
+        yerr=None if horizontal else arms,
+        fmt=MARKERS[group % len(MARKERS)],
+        linestyle=LINESTYLES[group % len(LINESTYLES)] if joined else "none",
+        linewidth=1.0,
+        color=colour(group),
+        ecolor=colour(group),
+        elinewidth=1.4,
+        capsize=3,
+        markersize=markersize,
+        label=label,
+    )
+
+
+def interval_bars(
+    ax: Any, where: Sequence[float], intervals: Sequence[Any], width: float, color: str, label: str | None
+) -> None:
+    """Bars of the intervals' estimates (`stats.Interval`) with their 95 % intervals as whiskers."""
+    est = [iv.estimate for iv in intervals]
+    ax.bar(
+        where,
+        est,
+        width=width,
+        color=color,
+        yerr=interval_arms(est, [iv.low for iv in intervals], [iv.high for iv in intervals]),
+        capsize=2,
+        error_kw={"elinewidth": 1.0, "ecolor": "#555555"},
+        label=label,
+    )
+
+
+def grouped_interval_dots(
+    ax: Any,
+    xs: Sequence[Any],
+    groups: Sequence[Any],
+    points: dict[tuple[Any, Any], Any],
+    scale: float,
+    band: float = 0.7,
+    horizontal: bool = False,
+    suffix: str = "",
+) -> None:
+    """`points[(x, group)]` (a `stats.Interval`) as `interval_dots` at the position of x in `xs`,
+    the groups of one position spread over `band` of it; each group's legend label is the group
+    plus `suffix`. Intervals of no games are left out."""
+    for gi, g in enumerate(groups):
+        mine = [(xi, points[(x, g)]) for xi, x in enumerate(xs) if (x, g) in points]
+        mine = [(xi, iv) for xi, iv in mine if iv.n > 0 and not math.isnan(iv.estimate)]
+        if mine:
+            interval_dots(
+                ax,
+                [xi + dodge(gi, len(groups), band) for xi, _ in mine],
+                [iv.estimate for _, iv in mine],
+                [iv.low for _, iv in mine],
+                [iv.high for _, iv in mine],
+                group=gi,
+                label=f"{g}{suffix}" if g else None,
+                scale=scale,
+                horizontal=horizontal,
+            )
+
+
 def _wrap_label(label: str) -> str:
     """'countdown=7 dice=6' -> one setting per line, so tick labels stay narrow."""
     return "\n".join(label.split(" "))
@@ -154,7 +254,6 @@ def win_rate_chart(points: Sequence[WinPoint], out: Path, name: str, subject: st
     """
     xs = list(dict.fromkeys(p.x for p in points))
     groups = list(dict.fromkeys(p.group for p in points))
-    dodge = 0.7 / len(groups) if len(groups) > 1 else 0.0
     # room for the tick labels (one setting per line); past the widest figure they turn vertical
     chars = max(len(part) for x in xs for part in x.split(" "))
     per_x = max(0.6 * len(groups) ** 0.5, 0.085 * chars + 0.2)
@@ -169,25 +268,16 @@ def win_rate_chart(points: Sequence[WinPoint], out: Path, name: str, subject: st
             mine = [p for p in points if p.group == group and not math.isnan(p.rate)]
             if not mine:
                 continue
-            offset = (gi - (len(groups) - 1) / 2) * dodge
-            pos = [xs.index(p.x) + offset for p in mine]
-            rate = [100 * p.rate for p in mine]
-            # clamp: at p = 0 or 1 rounding can put a bound a hair on the wrong side of the estimate
-            err = [
-                [max(0.0, 100 * (p.rate - p.low)) for p in mine],
-                [max(0.0, 100 * (p.high - p.rate)) for p in mine],
-            ]
-            ax.errorbar(
-                pos,
-                rate,
-                yerr=err,
-                fmt=MARKERS[gi % len(MARKERS)],
-                color=colour(gi),
-                ecolor=colour(gi),
-                elinewidth=1.4,
-                capsize=3,
-                markersize=6,
+            interval_dots(
+                ax,
+                [xs.index(p.x) + dodge(gi, len(groups), 0.7) for p in mine],
+                [p.rate for p in mine],
+                [p.low for p in mine],
+                [p.high for p in mine],
+                group=gi,
                 label=group if group is not None else None,
+                scale=100,
+                markersize=6,
             )
         if vertical:
             ax.set_xticks(range(len(xs)), xs, rotation=90, fontsize=8)

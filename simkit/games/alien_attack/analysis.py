@@ -289,25 +289,20 @@ def _card_chart(ctx: AnalysisContext, per_cell: list[tuple[CellInfo, dict[str, l
         fig = charts.new_figure(11.0, 4.4)
         axes = fig.subplots(1, 2, sharey=True)
         groups = len(per_cell)
-        dodge = 0.7 / groups if groups > 1 else 0.0
         for ax, (deck, title) in zip(axes, DECKS, strict=True):
             cards = _ordered(deck, list({c.card for _, d in per_cell for c in d[deck]}))
             for gi, (info, d) in enumerate(per_cell):
                 cs = [c for c in d[deck] if not _nan(c.rel.low)]
                 if not cs:
                     continue
-                off = (gi - (groups - 1) / 2) * dodge
-                xs = [cards.index(c.card) + off for c in cs]
-                ys = [c.rel.estimate for c in cs]
-                err = [[c.rel.estimate - c.rel.low for c in cs], [c.rel.high - c.rel.estimate for c in cs]]
-                ax.errorbar(
-                    xs,
-                    ys,
-                    yerr=err,
-                    fmt=charts.MARKERS[gi % len(charts.MARKERS)],
-                    color=charts.colour(gi),
-                    capsize=3,
-                    markersize=5,
+                off = charts.dodge(gi, groups, 0.7)
+                charts.interval_dots(
+                    ax,
+                    [cards.index(c.card) + off for c in cs],
+                    [c.rel.estimate for c in cs],
+                    [c.rel.low for c in cs],
+                    [c.rel.high for c in cs],
+                    group=gi,
                     label=info.label,
                 )
             ax.axhline(0, color="#555555", linewidth=0.8)
@@ -474,20 +469,18 @@ def _seat_chart(ctx: AnalysisContext, series: list) -> charts.Chart | None:
         fig = charts.new_figure(9.0, 4.2)
         ax = fig.add_subplot()
         groups = len(series)
-        dodge = 0.7 / groups if groups > 1 else 0.0
         for gi, (info, by_seat) in enumerate(series):
-            off = (gi - (groups - 1) / 2) * dodge
+            off = charts.dodge(gi, groups, 0.7)
             ok = [(s, r) for s, _, r in by_seat if not _nan(r.low)]
             if not ok:
                 continue
-            ax.errorbar(
+            charts.interval_dots(
+                ax,
                 [s + 1 + off for s, _ in ok],
                 [r.estimate for _, r in ok],
-                yerr=[[r.estimate - r.low for _, r in ok], [r.high - r.estimate for _, r in ok]],
-                fmt=charts.MARKERS[gi % len(charts.MARKERS)],
-                color=charts.colour(gi),
-                capsize=3,
-                markersize=5,
+                [r.low for _, r in ok],
+                [r.high for _, r in ok],
+                group=gi,
                 label=info.label,
             )
         ax.axhline(0, color="#555555", linewidth=0.8)
@@ -886,16 +879,13 @@ def semicoop_section(ctx: AnalysisContext, cells: list[CellInfo]) -> GameSection
         fig = charts.new_figure(7.0, 3.8)
         ax = fig.add_subplot()
         xs = list(range(len(pts)))
-        ax.errorbar(
+        charts.interval_dots(
+            ax,
             xs,
-            [100 * iv.estimate for _, iv in pts],
-            yerr=[
-                [max(0.0, 100 * (iv.estimate - iv.low)) for _, iv in pts],
-                [max(0.0, 100 * (iv.high - iv.estimate)) for _, iv in pts],
-            ],
-            fmt="o",
-            color=charts.colour(0),
-            capsize=3,
+            [iv.estimate for _, iv in pts],
+            [iv.low for _, iv in pts],
+            [iv.high for _, iv in pts],
+            scale=100,
         )
         ax.set_xticks(xs, [info.label.replace(", ", "\n") for info, _ in pts])
         ax.set_ylim(-1.5, 101)

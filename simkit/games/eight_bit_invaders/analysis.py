@@ -283,30 +283,22 @@ def _steps_chart(ctx: AnalysisContext, steps: Sequence[Step], strategies: Sequen
     shown = [st for st in steps if st.c.wins is not None]
     rows = list(dict.fromkeys(st.short for st in shown))
     groups = [s for s in strategies if any(st.strategy == s for st in shown)]
-    dodge = 0.7 / len(groups) if len(groups) > 1 else 0.0
     height = min(16.0, max(2.8, 0.22 * len(rows) * max(1, len(groups)) + 1.8))
     with matplotlib.rc_context(charts.STYLE):
         fig = charts.new_figure(8.5, height)
         ax = fig.add_subplot()
         for gi, s in enumerate(groups):
             mine = [st for st in shown if st.strategy == s]
-            ys = [rows.index(st.short) + (gi - (len(groups) - 1) / 2) * dodge for st in mine]
-            xs = [100 * st.c.wins.difference for st in mine]
-            err = [
-                [max(0.0, 100 * (st.c.wins.difference - st.c.wins.low)) for st in mine],
-                [max(0.0, 100 * (st.c.wins.high - st.c.wins.difference)) for st in mine],
-            ]
-            ax.errorbar(
-                xs,
-                ys,
-                xerr=err,
-                fmt=charts.MARKERS[gi % len(charts.MARKERS)],
-                color=charts.colour(gi),
-                ecolor=charts.colour(gi),
-                elinewidth=1.4,
-                capsize=3,
-                markersize=5,
+            charts.interval_dots(
+                ax,
+                [rows.index(st.short) + charts.dodge(gi, len(groups), 0.7) for st in mine],
+                [st.c.wins.difference for st in mine],
+                [st.c.wins.low for st in mine],
+                [st.c.wins.high for st in mine],
+                group=gi,
                 label=s,
+                scale=100,
+                horizontal=True,
             )
         ax.axvline(0, color="#555555", linewidth=0.8)
         ax.set_yticks(range(len(rows)), rows)
@@ -531,23 +523,15 @@ def _reasons_chart(
                 pts = [(i, shares[(s, d)][r]) for i, d in enumerate(diffs) if (s, d) in shares]
                 if not pts:
                     continue
-                xs = [i + (ri - 1) * dodge for i, _ in pts]
-                ys = [100 * w.estimate for _, w in pts]
-                err = [
-                    [max(0.0, 100 * (w.estimate - w.low)) for _, w in pts],
-                    [max(0.0, 100 * (w.high - w.estimate)) for _, w in pts],
-                ]
-                ax.errorbar(
-                    xs,
-                    ys,
-                    yerr=err,
-                    fmt=charts.MARKERS[ri],
-                    color=charts.colour(ri),
-                    ecolor=charts.colour(ri),
-                    elinewidth=1.3,
-                    capsize=2.5,
-                    markersize=5,
+                charts.interval_dots(
+                    ax,
+                    [i + (ri - 1) * dodge for i, _ in pts],
+                    [w.estimate for _, w in pts],
+                    [w.low for _, w in pts],
+                    [w.high for _, w in pts],
+                    group=ri,
                     label=REASON_TEXT[r],
+                    scale=100,
                 )
             ax.set_xticks(range(len(diffs)), [f"{c} cards\n{d} dice" for c, d in diffs], fontsize=8)
             ax.set_xlim(-0.6, len(diffs) - 0.4)

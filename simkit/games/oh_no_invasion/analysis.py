@@ -267,30 +267,22 @@ def _win_section(ctx: AnalysisContext, g: pl.DataFrame, note: str) -> GameSectio
     counts = _values(g, "players")
     with matplotlib.rc_context(charts.STYLE):
         fig, axes = _panels(len(crews), 3.4, 3.8)
-        dodge = 0.6 / len(counts) if len(counts) > 1 else 0.0
         for ax, crew in zip(axes, crews, strict=True):
             for pi, p in enumerate(counts):
                 mine = [c for c in cells if c["strategy"] == crew and c["players"] == p]
                 if not mine:
                     continue
-                off = (pi - (len(counts) - 1) / 2) * dodge
-                xs = [levels.index(c["level"]) + off for c in mine]
-                ys = [100 * c["w"].estimate for c in mine]
-                err = [
-                    [max(0.0, 100 * (c["w"].estimate - c["w"].low)) for c in mine],
-                    [max(0.0, 100 * (c["w"].high - c["w"].estimate)) for c in mine],
-                ]
-                ax.errorbar(
-                    xs,
-                    ys,
-                    yerr=err,
-                    fmt=charts.MARKERS[pi % len(charts.MARKERS)],
-                    linestyle=charts.LINESTYLES[pi % len(charts.LINESTYLES)],
-                    linewidth=1.0,
-                    color=charts.colour(pi),
-                    capsize=3,
-                    markersize=5,
+                off = charts.dodge(pi, len(counts), 0.6)
+                charts.interval_dots(
+                    ax,
+                    [levels.index(c["level"]) + off for c in mine],
+                    [c["w"].estimate for c in mine],
+                    [c["w"].low for c in mine],
+                    [c["w"].high for c in mine],
+                    group=pi,
                     label=_players(p),
+                    scale=100,
+                    joined=True,
                 )
             ax.set_xticks(range(len(levels)), [str(v) if v >= 0 else "-" for v in levels])
             ax.set_xlim(-0.5, len(levels) - 0.5)
@@ -588,24 +580,18 @@ def _loss_section(ctx: AnalysisContext, g: pl.DataFrame, note: str) -> GameSecti
             width = 0.8 / len(causes)
             for ax, crew in zip(axes, crews, strict=True):
                 for ci, (c, label) in enumerate(causes):
-                    xs, ys, lo, hi = [], [], [], []
-                    for li, lv in enumerate(levels):
-                        iv = elim.get((lv, crew), {}).get(c)
-                        if iv is None or iv.n == 0:
-                            continue
-                        xs.append(li + (ci - (len(causes) - 1) / 2) * width)
-                        ys.append(iv.estimate)
-                        lo.append(0.0 if math.isnan(iv.low) else max(0.0, iv.estimate - iv.low))
-                        hi.append(0.0 if math.isnan(iv.high) else max(0.0, iv.high - iv.estimate))
-                    ax.bar(
-                        xs,
-                        ys,
-                        width=width,
-                        color=charts.colour(ci),
-                        yerr=[lo, hi],
-                        capsize=2,
-                        error_kw={"elinewidth": 1.0},
-                        label=label if crew == crews[0] else None,
+                    bars = [
+                        (li + charts.dodge(ci, len(causes), 0.8), elim[(lv, crew)][c])
+                        for li, lv in enumerate(levels)
+                        if elim.get((lv, crew), {}).get(c) is not None and elim[(lv, crew)][c].n > 0
+                    ]
+                    charts.interval_bars(
+                        ax,
+                        [x for x, _ in bars],
+                        [iv for _, iv in bars],
+                        width,
+                        charts.colour(ci),
+                        label if crew == crews[0] else None,
                     )
                 ax.set_xticks(range(len(levels)), [str(v) if v >= 0 else "-" for v in levels])
                 ax.set_xlabel("level")

@@ -232,49 +232,6 @@ def _comparison_finding(
 # --- charts -------------------------------------------------------------------------------------
 
 
-def _dodged_points(
-    ax,
-    xs: list,
-    groups: list[str],
-    points: dict,
-    scale: float,
-    band: float = 0.7,
-    horizontal: bool = False,
-    suffix: str = "",
-) -> None:
-    """points[(x, group)] = Interval, drawn as a marker with its interval bar at position x (bars
-    along y, or along x when `horizontal`); one colour and marker per group, the groups of one
-    position spread over `band` of it; each group's legend label is the group plus `suffix`."""
-    dodge = band / len(groups) if len(groups) > 1 else 0.0
-    for gi, g in enumerate(groups):
-        mine = [(xi, points[(x, g)]) for xi, x in enumerate(xs) if (x, g) in points]
-        mine = [(xi, iv) for xi, iv in mine if iv.n > 0 and not math.isnan(iv.estimate)]
-        if not mine:
-            continue
-        offset = (gi - (len(groups) - 1) / 2) * dodge
-        where = [xi + offset for xi, _ in mine]
-        est = [scale * iv.estimate for _, iv in mine]
-        lows = [scale * iv.low if not math.isnan(iv.low) else scale * iv.estimate for _, iv in mine]
-        highs = [scale * iv.high if not math.isnan(iv.high) else scale * iv.estimate for _, iv in mine]
-        bars = [
-            [max(0.0, e - lo) for e, lo in zip(est, lows, strict=True)],
-            [max(0.0, hi - e) for e, hi in zip(est, highs, strict=True)],
-        ]
-        ax.errorbar(
-            est if horizontal else where,
-            where if horizontal else est,
-            xerr=bars if horizontal else None,
-            yerr=None if horizontal else bars,
-            fmt=charts.MARKERS[gi % len(charts.MARKERS)],
-            color=charts.colour(gi),
-            ecolor=charts.colour(gi),
-            elinewidth=1.3,
-            capsize=2.5,
-            markersize=5,
-            label=f"{g}{suffix}" if g else None,
-        )
-
-
 def _xticks(ax, xs: list[str]) -> None:
     vertical = len(xs) > 8
     if vertical:
@@ -300,8 +257,12 @@ def _survival_chart(ctx: AnalysisContext, cells: Sequence[Cell], surv: dict, sco
     with matplotlib.rc_context(charts.STYLE):
         fig = charts.new_figure(width, 7.2)
         top, bottom = fig.subplots(2, 1, sharex=True)
-        _dodged_points(top, xs, groups, {(c.difficulty, c.crew): surv[c.cell] for c in cells}, 100.0)
-        _dodged_points(bottom, xs, groups, {(c.difficulty, c.crew): score[c.cell] for c in cells}, 1.0)
+        charts.grouped_interval_dots(
+            top, xs, groups, {(c.difficulty, c.crew): surv[c.cell] for c in cells}, 100.0
+        )
+        charts.grouped_interval_dots(
+            bottom, xs, groups, {(c.difficulty, c.crew): score[c.cell] for c in cells}, 1.0
+        )
         top.set_ylim(-1.5, 101.5)
         top.set_ylabel("survival (% of games)")
         bottom.set_ylabel("mean score (points; 0 when lost)")
@@ -584,7 +545,7 @@ def _threat_chart(ctx, ids: list[str], groups, per_group, label) -> charts.Chart
     with matplotlib.rc_context(charts.STYLE):
         fig = charts.new_figure(9.0, height)
         ax = fig.add_subplot()
-        _dodged_points(ax, ids, names, points, 100.0, band=0.7, horizontal=True, suffix=" crew")
+        charts.grouped_interval_dots(ax, ids, names, points, 100.0, band=0.7, horizontal=True, suffix=" crew")
         ax.set_yticks(range(len(ids)), [label(t) for t in ids], fontsize=8)
         ax.invert_yaxis()
         ax.set_xlim(-1, 101)
@@ -717,26 +678,18 @@ def _damage_chart(ctx: AnalysisContext, cells: Sequence[Cell], means: dict) -> c
         for ax, crew in zip(axes, crews, strict=True):
             mine = {c.difficulty: c for c in cells if c.crew == crew}
             for zi, z in enumerate(ZONES):
-                pos, est, lo, hi = [], [], [], []
-                for xi, x in enumerate(xs):
-                    if x not in mine:
-                        continue
-                    iv = means[(mine[x].cell, z)]
-                    if iv.n == 0:
-                        continue
-                    pos.append(xi + (zi - 1) * 0.26)
-                    est.append(iv.estimate)
-                    lo.append(0.0 if math.isnan(iv.low) else max(0.0, iv.estimate - iv.low))
-                    hi.append(0.0 if math.isnan(iv.high) else max(0.0, iv.high - iv.estimate))
-                ax.bar(
-                    pos,
-                    est,
-                    width=0.26,
-                    color=ZONE_COLOURS[zi],
-                    yerr=[lo, hi],
-                    capsize=2,
-                    error_kw={"elinewidth": 1.0, "ecolor": "#555555"},
-                    label=f"{z} zone",
+                bars = [
+                    (xi + (zi - 1) * 0.26, means[(mine[x].cell, z)])
+                    for xi, x in enumerate(xs)
+                    if x in mine and means[(mine[x].cell, z)].n > 0
+                ]
+                charts.interval_bars(
+                    ax,
+                    [x for x, _ in bars],
+                    [iv for _, iv in bars],
+                    0.26,
+                    ZONE_COLOURS[zi],
+                    f"{z} zone",
                 )
             ax.set_ylabel("tiles a game")
             ax.set_title(f"crew: {crew}", loc="left", fontsize=9.5)
@@ -872,7 +825,9 @@ def _missions_chart(
     with matplotlib.rc_context(charts.STYLE):
         fig = charts.new_figure(8.0, max(3.2, 0.4 * len(order) + 1.6))
         ax = fig.add_subplot()
-        _dodged_points(ax, order, strategies, points, 100.0, band=0.6, horizontal=True, suffix=" crew")
+        charts.grouped_interval_dots(
+            ax, order, strategies, points, 100.0, band=0.6, horizontal=True, suffix=" crew"
+        )
         ax.set_yticks(range(len(order)), [f"mission {m}" for m in order])
         ax.invert_yaxis()
         top = max((100 * iv.high for iv in points.values() if not math.isnan(iv.high)), default=100.0)
