@@ -20,7 +20,11 @@ game declares nothing else for them:
 - `check_same_deal`: game `index` deals the same whatever the strategies (common random
   numbers). What "the deal" is differs by game, so the caller gives `deal(events) -> value`;
 - `check_goldens`: each golden case's replay equals the stored `<name>.json` in the folder; a
-  game without golden cases fails. `SIMKIT_UPDATE_GOLDEN=1` rewrites the files (read the diff).
+  game without golden cases fails. `SIMKIT_UPDATE_GOLDEN=1` rewrites the files (read the diff);
+- `check_component_copy` (games with a component file): a copy of the built-in file elsewhere
+  loads as itself and plays the same games;
+- `check_refused`: the built-in component file with one change is refused in one line naming
+  the file and the key (a game's tests give the changes, a table of them).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from simkit.core.errors import UserError
 from simkit.core.records import RecordError, check_record
 from simkit.core.registry import Engine, GoldenCase
 
@@ -208,6 +213,46 @@ def check_goldens(engine: Engine, folder: Path | None = None, update: bool | Non
         f"{engine.id}: replays differ from the goldens {wrong} in {folder}; if the change is "
         f"intended, rerun with {UPDATE_ENV}=1 and read the diff"
     )
+
+
+def _builtin_file(engine: Engine) -> Path:
+    return Path(engine.load_components(engine.params()).path)
+
+
+def check_component_copy(engine: Engine, folder: Path, games: int = 2) -> None:
+    """A copy of the built-in component file at another path loads, names that path and plays
+    the golden cases' games exactly as the built-in file does (`--set data=` changes nothing but
+    the provenance)."""
+    copy = Path(folder) / "copy.toml"
+    copy.write_bytes(_builtin_file(engine).read_bytes())
+    loaded = engine.load_components(engine.params({"data": str(copy)}))
+    assert loaded.path == str(copy.resolve()), f"{engine.id}: the copy loads as {loaded.path}"
+    for case in cases(engine)[:games]:
+        builtin = engine.play(case.settings, list(case.strategies), case.seed, case.index)
+        mine = engine.play({**case.settings, "data": str(copy)}, list(case.strategies), case.seed, case.index)
+        assert (mine.record, mine.seats) == (builtin.record, builtin.seats), (
+            f"{engine.id} {case.name}: the copy of the built-in file plays another game"
+        )
+
+
+def check_refused(engine: Engine, folder: Path, old: str, new: str, key: str | None) -> str:
+    """The built-in component file with `old` (found there exactly once) made `new`, written into
+    `folder`, is refused with a one-line error naming the file and, where given, `key`. Returns
+    the message for any further check."""
+    text = _builtin_file(engine).read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{engine.id}: the built-in file no longer holds {old!r} exactly once"
+    path = Path(folder) / "broken.toml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    try:
+        engine.load_components(engine.params({"data": str(path)}))
+    except UserError as exc:
+        message = str(exc)
+    else:
+        raise AssertionError(f"{engine.id}: a file with {old!r} made {new!r} was not refused")
+    assert "\n" not in message, f"{engine.id}: not one line: {message!r}"
+    assert str(path.resolve()) in message, f"{engine.id}: the file is not named: {message!r}"
+    assert key is None or key in message, f"{engine.id}: {key!r} is not named: {message!r}"
+    return message
 
 
 def check_all(

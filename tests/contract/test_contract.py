@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from simkit.core.errors import UserError
 from simkit.core.registry import all_games
 from simkit.testing import contract
 
@@ -104,6 +105,28 @@ def test_same_deal_whatever_the_strategies(engine):
         pytest.skip(f"{engine.id}: its deal is stated by its own tests (no hook here)")
     deal, variants = DEALS[engine.id]
     contract.check_same_deal(engine, deal, variants, indexes=(3,) if len(variants) > 3 else (0, 1, 2))
+
+
+@pytest.fixture(params=[g for g in GAMES if g.component_spec is not None], ids=lambda g: g.id)
+def with_components(request):
+    return request.param
+
+
+def test_a_copy_of_the_component_file_plays_alike(with_components, tmp_path):
+    contract.check_component_copy(with_components, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "says"),
+    [("no-such-file.toml", None, "cannot read"), ("latin1.toml", b"# \xe9t\xe9\n", "not UTF-8")],
+)
+def test_an_unreadable_component_file_is_refused_in_one_line(with_components, tmp_path, name, content, says):
+    path = tmp_path / name
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(UserError, match=says) as info:
+        with_components.load_components(with_components.params({"data": str(path)}))
+    assert "\n" not in str(info.value) and str(path.resolve()) in str(info.value)
 
 
 def test_a_game_without_goldens_fails_the_kit():

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from simkit.core.errors import UserError
-from simkit.games.eight_bit_invaders import components
+from simkit.games.eight_bit_invaders import ENGINE, components
 from simkit.games.eight_bit_invaders.components import PAIR, SUM
+from simkit.testing import contract
 
 DEFAULT_TEXT = components.DEFAULT_FILE.read_text(encoding="utf-8")
 
@@ -124,64 +125,25 @@ BROKEN = {
     "bad-type-provenance": ('type_source = "invented"', 'type_source = "made up"', "aliens.type_source"),
     "dice-not-six-sided": ("faces = 6", "faces = 8", "dice.faces"),
     "malformed-toml": ("[dice]", "[dice", None),
+    "type-without-aliens": ('"saucer", "skull"]', '"saucer", "skull", "ghost"]', ": aliens.types: "),
+    "unknown-meta-key": ("version = 1", "version = 1\nvresion = 2", ": meta.vresion: "),
 }
 
 
-def write_broken(tmp_path: Path, old: str, new: str) -> Path:
+def changed_copy(tmp_path: Path, old: str, new: str) -> Path:
     assert DEFAULT_TEXT.count(old) == 1, f"the default file no longer contains {old!r} exactly once"
-    path = tmp_path / "broken.toml"
+    path = tmp_path / "changed.toml"
     path.write_text(DEFAULT_TEXT.replace(old, new), encoding="utf-8")
     return path
 
 
-def load_error(path: Path) -> str:
-    with pytest.raises(UserError) as info:
-        components.load(path)
-    message = str(info.value)
-    assert "\n" not in message
-    assert str(path.resolve()) in message
-    return message
-
-
 @pytest.mark.parametrize(("old", "new", "key"), BROKEN.values(), ids=BROKEN.keys())
 def test_broken_file_is_refused(tmp_path, old, new, key):
-    message = load_error(write_broken(tmp_path, old, new))
-    if key is not None:
-        assert f": {key}: " in message
-
-
-def test_unchanged_copy_loads(tmp_path):
-    """The broken cases differ from a file that loads only by their one change."""
-    path = tmp_path / "copy.toml"
-    path.write_text(DEFAULT_TEXT, encoding="utf-8")
-    comp = components.load(path)
-    assert len(comp.aliens) == 35 and comp.path == str(path.resolve())
-
-
-def test_not_utf8_is_refused(tmp_path):
-    path = tmp_path / "latin1.toml"
-    path.write_bytes(
-        DEFAULT_TEXT.encode("utf-8").replace(b"# 8-Bit Invaders", b"# 8-Bit Invaders \xe9t\xe9", 1)
-    )
-    assert "UTF-8" in load_error(path)
-
-
-def test_missing_file_is_refused(tmp_path):
-    assert "cannot read" in load_error(tmp_path / "no-such-file.toml")
+    contract.check_refused(ENGINE, tmp_path, old, new, key)
 
 
 def test_malformed_toml_says_so(tmp_path):
-    assert "malformed TOML" in load_error(write_broken(tmp_path, "[dice]", "[dice"))
-
-
-def test_type_without_aliens_is_refused(tmp_path):
-    path = write_broken(tmp_path, '"saucer", "skull"]', '"saucer", "skull", "ghost"]')
-    assert ": aliens.types: " in load_error(path)
-
-
-def test_unknown_meta_key_is_refused(tmp_path):
-    path = write_broken(tmp_path, "version = 1", "version = 1\nvresion = 2")
-    assert ": meta.vresion: " in load_error(path)
+    assert "malformed TOML" in contract.check_refused(ENGINE, tmp_path, "[dice]", "[dice", None)
 
 
 # The box bounds the settings (check_settings): (change to the file, settings) -> what the line says.
@@ -203,7 +165,7 @@ BOX_LIMITS = {
 def test_the_box_bounds_the_settings(tmp_path, change, settings, message):
     from simkit.core.registry import get_game, resolve_settings
 
-    path = write_broken(tmp_path, *change)
+    path = changed_copy(tmp_path, *change)
     with pytest.raises(UserError, match=message) as info:
         resolve_settings(get_game("eight-bit-invaders"), {**settings, "data": str(path)}, "s.toml")
     assert str(info.value).startswith("s.toml: ") and "\n" not in str(info.value)
@@ -212,5 +174,5 @@ def test_the_box_bounds_the_settings(tmp_path, change, settings, message):
 def test_fewer_dice_fit_a_smaller_box(tmp_path):
     from simkit.core.registry import get_game, resolve_settings
 
-    path = write_broken(tmp_path, "supplied = 9", "supplied = 8")
+    path = changed_copy(tmp_path, "supplied = 9", "supplied = 8")
     assert resolve_settings(get_game("eight-bit-invaders"), {"dice": 5, "data": str(path)}, "x")["dice"] == 5

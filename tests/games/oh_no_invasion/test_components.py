@@ -13,7 +13,7 @@ import pytest
 
 from simkit.core.errors import UserError
 from simkit.core.registry import get_game, resolve_settings
-from simkit.games.oh_no_invasion import components
+from simkit.games.oh_no_invasion import ENGINE, components
 from simkit.games.oh_no_invasion.components import (
     BLACK,
     CATALYST,
@@ -25,6 +25,7 @@ from simkit.games.oh_no_invasion.components import (
     TELEPORTER,
     WEAPON,
 )
+from simkit.testing import contract
 
 DEFAULT_TEXT = components.DEFAULT_FILE.read_text(encoding="utf-8")
 
@@ -154,44 +155,9 @@ BROKEN = {
 }
 
 
-def write_broken(tmp_path: Path, old: str, new: str) -> Path:
-    assert DEFAULT_TEXT.count(old) == 1, f"the default file no longer contains {old!r} exactly once"
-    path = tmp_path / "broken.toml"
-    path.write_text(DEFAULT_TEXT.replace(old, new), encoding="utf-8")
-    return path
-
-
-def load_error(path: Path) -> str:
-    with pytest.raises(UserError) as info:
-        components.load(path)
-    message = str(info.value)
-    assert "\n" not in message
-    assert str(path.resolve()) in message
-    return message
-
-
 @pytest.mark.parametrize(("old", "new", "key"), BROKEN.values(), ids=BROKEN.keys())
 def test_broken_file_is_refused(tmp_path, old, new, key):
-    message = load_error(write_broken(tmp_path, old, new))
-    if key is not None:
-        assert f": {key}: " in message
-
-
-def test_unchanged_copy_loads_and_plays(tmp_path):
-    path = tmp_path / "copy.toml"
-    path.write_text(DEFAULT_TEXT, encoding="utf-8")
-    comp = components.load(path)
-    assert comp.n_res == 44 and comp.path == str(path.resolve())
-    engine = get_game("oh-no-invasion")
-    settings = resolve_settings(engine, {"data": str(path)}, "test")
-    assert (
-        engine.play(settings, ["cautious"], 1, 0).record
-        == engine.play({**settings, "data": None}, ["cautious"], 1, 0).record
-    )
-
-
-def test_missing_file_is_refused(tmp_path):
-    assert "cannot read" in load_error(tmp_path / "no-such-file.toml")
+    contract.check_refused(ENGINE, tmp_path, old, new, key)
 
 
 @pytest.mark.parametrize(
