@@ -23,6 +23,8 @@ game declares nothing else for them:
   game without golden cases fails. `SIMKIT_UPDATE_GOLDEN=1` rewrites the files (read the diff);
 - `check_component_copy` (games with a component file): a copy of the built-in file elsewhere
   loads as itself and plays the same games;
+- `told` (games that narrate): a game's every event is told in words, alone and in the story,
+  never as the fields of an event the narration does not know;
 - `check_refused`: the built-in component file with one change is refused in one line naming
   the file and the key (a game's tests give the changes, a table of them).
 """
@@ -38,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from simkit.core.errors import UserError
+from simkit.core.narration import event_fields
 from simkit.core.records import RecordError, check_record
 from simkit.core.registry import Engine, GoldenCase
 
@@ -213,6 +216,23 @@ def check_goldens(engine: Engine, folder: Path | None = None, update: bool | Non
         f"{engine.id}: replays differ from the goldens {wrong} in {folder}; if the change is "
         f"intended, rerun with {UPDATE_ENV}=1 and read the diff"
     )
+
+
+def told(
+    engine: Engine, settings: dict[str, Any], strategies: Sequence[str], seed: int, index: int = 0
+) -> tuple[list[dict], list[str]]:
+    """The events of one game and their story, once every event is told in words: each event
+    alone gives lines with text, and neither those nor the story hold the fields form of an
+    event (`narration.event_fields`, what an event the narration does not know becomes)."""
+    events = engine.replay(settings, list(strategies), seed, index)
+    for event in events:
+        lines = engine.narrate([event])
+        assert lines and all(line.strip() for line in lines), f"{engine.id}: {event} is told as {lines}"
+        assert event_fields(event) not in lines, f"{engine.id}: no words for {event}"
+    story = engine.narrate(events)
+    untold = {event_fields(e) for e in events} & set(story)
+    assert not untold, f"{engine.id}: the story holds events without words: {sorted(untold)[:3]}"
+    return events, story
 
 
 def _builtin_file(engine: Engine) -> Path:

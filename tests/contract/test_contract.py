@@ -8,11 +8,15 @@ tests/contract/test_contract.py -k goldens` and read the diff before committing 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from simkit.cli import app
 from simkit.core.errors import UserError
+from simkit.core.narration import event_fields
 from simkit.core.registry import all_games
 from simkit.testing import contract
 
@@ -127,6 +131,27 @@ def test_an_unreadable_component_file_is_refused_in_one_line(with_components, tm
     with pytest.raises(UserError, match=says) as info:
         with_components.load_components(with_components.params({"data": str(path)}))
     assert "\n" not in str(info.value) and str(path.resolve()) in str(info.value)
+
+
+@pytest.fixture(params=[g for g in GAMES if "narrate" in g.capabilities], ids=lambda g: g.id)
+def narrating(request):
+    return request.param
+
+
+def test_the_cli_tells_the_game_and_json_keeps_the_log(narrating):
+    runner = CliRunner()
+    told = runner.invoke(app, ["replay", narrating.id, "--seed", "1"])
+    assert told.exit_code == 0, told.output
+    raw = runner.invoke(app, ["replay", narrating.id, "--seed", "1", "--json"])
+    assert raw.exit_code == 0, raw.output
+    events = json.loads(raw.output)["events"]
+    assert told.output.splitlines() == narrating.narrate(events)
+    assert not {event_fields(e) for e in events} & set(told.output.splitlines())
+
+
+def test_an_unknown_event_keeps_its_fields(narrating):
+    unknown = {"event": "wormhole", "turn": 4, "zone": "red"}
+    assert narrating.narrate([unknown])[-1] == "[4] wormhole: zone=red" == event_fields(unknown)
 
 
 def test_a_game_without_goldens_fails_the_kit():

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from simkit.core import seeds
+from simkit.core.narration import tell
 from simkit.core.players import player_class
 from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, register
 
@@ -178,23 +179,25 @@ class DiceRace(Engine):
         return log
 
     def narrate(self, events: list[dict]) -> list[str]:
-        """The event log told as at the table."""
-        lines = []
-        for e in events:
-            if e["event"] == "start":
-                lines.append(
-                    f"{e['players']} seats race to square {e['target']}: {', '.join(e['strategies'])}"
-                )
-            elif e["event"] == "turn":
-                dice = " and ".join(str(d) for d in e["dice"][: e["used"]])
-                what = (
-                    f"overshoots, stays on {e['to']}" if e["overshoot"] else f"moves {e['from']} -> {e['to']}"
-                )
-                lines.append(f"round {e['round']}: seat {e['seat']} takes {dice}: {what}")
-            elif e["event"] == "end":
-                who = f"seat {e['winner']} wins" if e["winner"] is not None else "nobody reached it"
-                lines.append(f"after {e['round']} rounds {who} (squares {e['positions']})")
-        return lines
+        """The event log told as at the table; an event it has no words for keeps its fields
+        (`simkit.core.narration.tell`), so a replay never loses one."""
+        return [line for e in events for line in tell(e, None, HANDLERS)]
 
 
+def _start(e: dict, story: None) -> list[str]:
+    return [f"{e['players']} seats race to square {e['target']}: {', '.join(e['strategies'])}"]
+
+
+def _turn(e: dict, story: None) -> list[str]:
+    dice = " and ".join(str(d) for d in e["dice"][: e["used"]])
+    what = f"overshoots, stays on {e['to']}" if e["overshoot"] else f"moves {e['from']} -> {e['to']}"
+    return [f"round {e['round']}: seat {e['seat']} takes {dice}: {what}"]
+
+
+def _end(e: dict, story: None) -> list[str]:
+    who = f"seat {e['winner']} wins" if e["winner"] is not None else "nobody reached it"
+    return [f"after {e['round']} rounds {who} (squares {e['positions']})"]
+
+
+HANDLERS = {"start": _start, "turn": _turn, "end": _end}
 ENGINE = register(DiceRace())

@@ -1,19 +1,16 @@
 """`simkit replay alien-attack` told as at the table (narrate.py): every event of seeded games is
-told in words, a few hand-picked events read exactly so, and the CLI prints the story while
-`--json` still gives the event log."""
+told in words, a few hand-picked events read exactly so.
+The CLI and the fields form of unknown events: tests/contract."""
 
-import json
 import re
 
 import pytest
-from typer.testing import CliRunner
 
-from simkit.cli import app
 from simkit.core.registry import get_game
-from simkit.games.alien_attack.narrate import HANDLERS, narrate
+from simkit.games.alien_attack.narrate import narrate
+from simkit.testing import contract
 
 ENGINE = get_game("alien-attack")
-FALLBACK = re.compile(r"^\[\d*\] \w+: ")  # the key=value form of an unknown event
 RESULT = re.compile(r"Game over after round \d+: .*\(scores [\d / ]+\)\.$")
 
 # (strategies, variant, seed): every strategy, every power (Cover, Extra Turn, Neighborhood,
@@ -32,16 +29,9 @@ CASES = [
 @pytest.mark.parametrize("strategies, variant, seed", CASES, ids=lambda v: str(v))
 def test_every_event_is_told_in_words(strategies, variant, seed):
     settings = {"players": len(strategies), "variant": variant, "data": None, "rollouts": 1}
-    events = ENGINE.replay(settings, strategies, seed, 0)
-    assert {e["event"] for e in events} <= set(HANDLERS)
-    for e in events:
-        lines = narrate([e])
-        assert lines and all(line.strip() for line in lines), e
-        assert not any(FALLBACK.match(line) for line in lines), (e, lines)
-    story = narrate(events)
+    events, story = contract.told(ENGINE, settings, strategies, seed)
     assert story[0] == f"Alien Attack: USA, {len(strategies)} players, {events[0]['rounds']} rounds."
     assert RESULT.match(story[-1]), story[-1]
-    assert not any(FALLBACK.match(line) for line in story)
 
 
 PLACE = {
@@ -141,22 +131,3 @@ LINES = [
 )
 def test_hand_picked_events_read(events, expected):
     assert narrate(events)[-len(expected) :] == expected
-
-
-def test_an_unknown_event_keeps_its_fields():
-    assert narrate([{"event": "meteor", "turn": 4, "space": 12}]) == ["[4] meteor: space=12"]
-
-
-def test_the_cli_tells_the_game_and_json_keeps_the_log():
-    runner = CliRunner()
-    told = runner.invoke(app, ["replay", "alien-attack", "--seed", "1"])
-    assert told.exit_code == 0, told.output
-    lines = told.output.splitlines()
-    assert lines[0] == "Alien Attack: USA, 2 players, 30 rounds."
-    assert RESULT.match(lines[-1]), lines[-1]
-    assert not any(FALLBACK.match(line) for line in lines)
-    raw = runner.invoke(app, ["replay", "alien-attack", "--seed", "1", "--json"])
-    assert raw.exit_code == 0, raw.output
-    log = json.loads(raw.output)
-    assert log["events"][0]["event"] == "setup" and log["events"][-1]["event"] == "end"
-    assert lines == narrate(log["events"])

@@ -1,20 +1,17 @@
 """`simkit replay eight-bit-invaders` told as at the table (narrate.py): every event of seeded
-games is told in words, a few hand-picked events read exactly so, and the CLI prints the story
-while `--json` still gives the event log."""
+games is told in words, a few hand-picked events read exactly so.
+The CLI and the fields form of unknown events: tests/contract."""
 
-import json
 import re
 
 import pytest
-from typer.testing import CliRunner
 
-from simkit.cli import app
 from simkit.core.narration import event_fields
 from simkit.core.registry import get_game
-from simkit.games.eight_bit_invaders.narrate import HANDLERS, narrate
+from simkit.games.eight_bit_invaders.narrate import narrate
+from simkit.testing import contract
 
 ENGINE = get_game("eight-bit-invaders")
-FALLBACK = re.compile(r"^\[\d*\] \w+: ")  # the key=value form of an unknown event
 
 # (strategy, countdown, dice, seed): together every event type the engine emits and every ending
 # (reshuffle_bonus needs more trades than three shields allow: it is told in LINES below)
@@ -33,16 +30,11 @@ CASES = [
 
 @pytest.mark.parametrize("strategy, countdown, dice, seed", CASES, ids=lambda v: str(v))
 def test_every_event_is_told_in_words(strategy, countdown, dice, seed):
-    events = ENGINE.replay({"countdown": countdown, "dice": dice, "data": None}, [strategy], seed, 0)
-    assert {e["event"] for e in events} <= set(HANDLERS)
-    for e in events:
-        lines = narrate([e])
-        assert lines and all(line.strip() for line in lines), e
-        assert not any(FALLBACK.match(line) for line in lines), (e, lines)
-    story = narrate(events)
+    events, story = contract.told(
+        ENGINE, {"countdown": countdown, "dice": dice, "data": None}, [strategy], seed
+    )
     assert story[0].startswith("Turn 1: ")
     assert re.match(r"(Won|Lost) on turn \d+: .*Score \d+", story[-1]), story[-1]
-    assert not any(FALLBACK.match(line) for line in story)
 
 
 LINES = [
@@ -130,18 +122,3 @@ def test_place_events_are_told_alien_by_alien_and_unknown_events_keep_their_fiel
         "[1] teleport: column=2",
     ]
     assert narrate([{"event": "roll", "turn": 2}]) == [event_fields({"event": "roll", "turn": 2})]
-
-
-def test_the_cli_tells_the_game_and_json_keeps_the_log():
-    runner = CliRunner()
-    told = runner.invoke(app, ["replay", "eight-bit-invaders", "--seed", "1"])
-    assert told.exit_code == 0, told.output
-    lines = told.output.splitlines()
-    assert lines[0].startswith("Turn 1: countdown 7, track 0 of 35")
-    assert re.match(r"(Won|Lost) on turn \d+: ", lines[-1])
-    assert not any(FALLBACK.match(line) for line in lines)
-    raw = runner.invoke(app, ["replay", "eight-bit-invaders", "--seed", "1", "--json"])
-    assert raw.exit_code == 0, raw.output
-    log = json.loads(raw.output)
-    assert log["events"][0]["event"] == "turn" and log["events"][-1]["event"] == "end"
-    assert lines == narrate(log["events"])

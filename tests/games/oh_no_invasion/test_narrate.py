@@ -1,19 +1,16 @@
 """`simkit replay oh-no-invasion` told as at the table (narrate.py): every event of seeded games
-is told in words, a few hand-picked events read exactly so, and the CLI prints the story while
-`--json` still gives the event log."""
+is told in words, a few hand-picked events read exactly so.
+The CLI and the fields form of unknown events: tests/contract."""
 
-import json
 import re
 
 import pytest
-from typer.testing import CliRunner
 
-from simkit.cli import app
 from simkit.core.registry import get_game
-from simkit.games.oh_no_invasion.narrate import HANDLERS, narrate
+from simkit.games.oh_no_invasion.narrate import narrate
+from simkit.testing import contract
 
 ENGINE = get_game("oh-no-invasion")
-FALLBACK = re.compile(r"^\[\d*\] \w+: ")  # the key=value form of an unknown event
 RESULT = re.compile(r"(Won|Lost) on turn \d+: .*score \d+\.$")
 
 # (strategy, level, players, seed): every strategy and level, the Final Conflict, every ending and
@@ -35,16 +32,9 @@ CASES = [
 @pytest.mark.parametrize("strategy, level, players, seed", CASES, ids=lambda v: str(v))
 def test_every_event_is_told_in_words(strategy, level, players, seed):
     settings = {"players": players, "level": level, "final_conflict": 6.0, "data": None}
-    events = ENGINE.replay(settings, [strategy], seed, 0)
-    assert {e["event"] for e in events} <= set(HANDLERS)
-    for e in events:
-        lines = narrate([e])
-        assert lines and all(line.strip() for line in lines), e
-        assert not any(FALLBACK.match(line) for line in lines), (e, lines)
-    story = narrate(events)
+    events, story = contract.told(ENGINE, settings, [strategy], seed)
     assert story[0].startswith(f"Oh no... INVASION!!!: {players} players, level {level}")
     assert RESULT.match(story[-1]), story[-1]
-    assert not any(FALLBACK.match(line) for line in story)
 
 
 ALIEN = "yellow Invaliens x2 (flies left, orders green at 7+)"
@@ -112,22 +102,3 @@ LINES = [
 @pytest.mark.parametrize("event, expected", LINES, ids=lambda v: v["event"] if isinstance(v, dict) else "")
 def test_a_hand_picked_event_reads(event, expected):
     assert narrate([event]) == expected
-
-
-def test_an_unknown_event_keeps_its_fields():
-    assert narrate([{"event": "meteor", "turn": 4, "player": "P2"}]) == ["[4] meteor: player=P2"]
-
-
-def test_the_cli_tells_the_game_and_json_keeps_the_log():
-    runner = CliRunner()
-    told = runner.invoke(app, ["replay", "oh-no-invasion", "--seed", "1"])
-    assert told.exit_code == 0, told.output
-    lines = told.output.splitlines()
-    assert lines[0].startswith("Oh no... INVASION!!!: 4 players, level 1 (Private McEasy)")
-    assert RESULT.match(lines[-1]), lines[-1]
-    assert not any(FALLBACK.match(line) for line in lines)
-    raw = runner.invoke(app, ["replay", "oh-no-invasion", "--seed", "1", "--json"])
-    assert raw.exit_code == 0, raw.output
-    log = json.loads(raw.output)
-    assert log["events"][0]["event"] == "setup" and log["events"][-1]["event"] == "end"
-    assert lines == narrate(log["events"])

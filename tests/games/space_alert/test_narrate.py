@@ -1,21 +1,18 @@
 """`simkit replay space-alert` told as at the table (narrate.py): every event of seeded games is
-told in words, a few hand-picked events read exactly so, the CLI prints the story while `--json`
-still gives the event log, and the resolver's `format_log` (which shares `by_turn` and
-`score_text`) prints as before."""
+told in words, a few hand-picked events read exactly so, and the resolver's `format_log` (which
+shares `by_turn` and `score_text`) prints as before. The CLI and the fields form of unknown
+events: tests/contract."""
 
-import json
 import re
 
 import pytest
-from typer.testing import CliRunner
 
-from simkit.cli import app
 from simkit.core.registry import get_game
 from simkit.games.space_alert import resolver
 from simkit.games.space_alert.narrate import HANDLERS, narrate
+from simkit.testing import contract
 
 ENGINE = get_game("space-alert")
-FALLBACK = re.compile(r"^\[\d*\] \w+: ")  # the key=value form of an unknown event
 RESULT = re.compile(r"(Won|Lost) mission \d+: .*score -?\d+ \(threats \d+, penalties -\d+, visual \d+\)")
 FIVE = {"figures": 5, "players": 5}
 
@@ -42,17 +39,10 @@ CASES = [
 
 @pytest.mark.parametrize("strategy, settings, seed", CASES, ids=lambda v: str(v))
 def test_every_event_is_told_in_words(strategy, settings, seed):
-    events = ENGINE.replay(settings, [strategy], seed, 0)
-    assert {e["event"] for e in events} <= set(HANDLERS)
-    for e in events:
-        lines = narrate([e])
-        assert lines and all(line.strip() for line in lines), e
-        assert not any(FALLBACK.match(line) for line in lines), (e, lines)
-    story = narrate(events)
+    events, story = contract.told(ENGINE, settings, [strategy], seed)
     assert story[0].startswith("Mission 1 (")
     assert RESULT.match(story[-1]), story[-1]
     assert sum(line.startswith("Mission ") for line in story) == sum(e["event"] == "mission" for e in events)
-    assert not any(FALLBACK.match(line) for line in story)
 
 
 def test_every_event_type_is_met_in_the_cases():
@@ -157,10 +147,6 @@ def test_a_turn_header_shows_the_threats_and_the_damage():
     ]
 
 
-def test_an_unknown_event_keeps_its_fields():
-    assert narrate([{"event": "wormhole", "turn": 4, "zone": "red"}])[1:] == ["[4] wormhole: zone=red"]
-
-
 def test_the_resolver_prints_as_before():
     log, result = resolver.resolve_file(resolver.__file__.replace("resolver.py", "data/example_plan.toml"))
     text = resolver.format_log(log, result).splitlines()
@@ -169,18 +155,3 @@ def test_the_resolver_prints_as_before():
         f"ship destroyed; score {result['score']} (threats {result['threat_points']}, penalties "
         f"-{result['penalties']}, visual {result['visual_points']}); damage {result['tiles']}"
     )
-
-
-def test_the_cli_tells_the_game_and_json_keeps_the_log():
-    runner = CliRunner()
-    told = runner.invoke(app, ["replay", "space-alert", "--seed", "1"])
-    assert told.exit_code == 0, told.output
-    lines = told.output.splitlines()
-    assert lines[0].startswith("Mission 1 (real): 4 figures")
-    assert RESULT.match(lines[-1]), lines[-1]
-    assert not any(FALLBACK.match(line) for line in lines)
-    raw = runner.invoke(app, ["replay", "space-alert", "--seed", "1", "--json"])
-    assert raw.exit_code == 0, raw.output
-    log = json.loads(raw.output)
-    assert log["events"][0]["event"] == "mission" and log["events"][-1]["event"] == "score"
-    assert lines == narrate(log["events"])
