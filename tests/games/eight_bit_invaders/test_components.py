@@ -1,7 +1,7 @@
 """8-Bit Invaders component data: the default file (RULINGS §3) and how broken copies are refused.
 
-Every broken copy is the default file with one change, written to tmp_path; loading it must raise
-`UserError` with a one-line message naming the file and, where the fault sits at a key, that key.
+Each broken copy is the built-in file with one change (a row of BROKEN), refused in one line that
+names the file and the key (`contract.check_refused`).
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 # ruff: noqa: E501  (table rows: one card per line reads best)
-"""Space Alert component data: the default file and how broken copies are refused.
-
-Every broken copy is the default file with one change, written to tmp_path; loading it must raise
-`UserError` with a one-line message naming the file and, where the fault sits at a key, that key.
-"""
+"""Space Alert component data: the 55 threats, trajectories, ship, missions and action deck of
+the built-in file, and the rows of BROKEN (one change each to the built-in file) that
+`contract.check_refused` must see refused in one line naming the file and the key."""
 
 from __future__ import annotations
 
