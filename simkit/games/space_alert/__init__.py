@@ -15,7 +15,7 @@ from simkit.core import replay_page, seeds
 from simkit.core.errors import UserError
 from simkit.core.players import player_class
 from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, register
-from simkit.games.space_alert import components, draw, game, narrate, players, resolver
+from simkit.games.space_alert import components, draw, game, narrate, plan_file, players
 
 STRATEGIES = {
     "random": (players.RandomPlayer, "each turn a coin for playing, then a uniform half of an unused card"),
@@ -216,12 +216,12 @@ class SpaceAlert(Engine):
         return narrate.narrate(events)
 
     def resolve(self, plan: str | Path, data: str | Path | None = None) -> tuple[list[dict], dict]:
-        """A resolver plan file (see resolver.py) -> (event log, score): for `simkit resolve`."""
-        return resolver.resolve_file(plan, data)
+        """A plan file (see plan_file.py) -> (event log, score): for `simkit resolve`."""
+        return plan_file.resolve_file(plan, data)
 
     def format_resolution(self, log: list[dict], result: dict) -> str:
         """The resolution as text, turn by turn, then the outcome and the score."""
-        return resolver.format_log(log, result)
+        return plan_file.format_log(log, result)
 
 
 ENGINE = register(SpaceAlert())

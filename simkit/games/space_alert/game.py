@@ -26,7 +26,7 @@ from simkit.games.space_alert.state import (
     A,
     B,
     C,
-    Live,
+    KnownThreat,
     State,
     card_name,
     new_state,
@@ -41,15 +41,6 @@ ANNOUNCED_BY_PHASE = (4, 8, 12)
 
 class RuleViolation(Exception):
     """A player returned something the rules do not allow; names the decision."""
-
-
-class KnownThreat(NamedTuple):
-    """A threat card as the crew sees it at planning time: face up, with its trajectory."""
-
-    turn: int
-    id: str
-    zone: int  # 0 red, 1 white, 2 blue, 3 internal
-    trajectory: str
 
 
 class View(NamedTuple):
@@ -329,27 +320,6 @@ def _check_plan(answer: Any, turns: tuple[int, ...], f: int) -> list[int]:
     return list(answer)
 
 
-def build_threats(comp: Components, threats: list[KnownThreat]) -> list[Live]:
-    by_traj = {t.id: t for t in comp.trajectories}
-    return [Live(comp.by_id[k.id], k.turn, k.zone, by_traj[k.trajectory]) for k in threats]
-
-
-def resolve(
-    comp: Components,
-    threats: list[KnownThreat],
-    plans: list[list[int]],
-    tiles: list[list[str]],
-    humans: int | None = None,
-    trips: set | None = None,
-    log: list | None = None,
-) -> tuple[Any, dict]:
-    """The resolution round: the final state and the score (rules.score)."""
-    st = new_state(comp, len(plans), plans, tiles, humans)
-    st.threats = build_threats(comp, threats)
-    rules.Resolver(comp, st, log, trips).run()
-    return st, rules.score(comp, st)
-
-
 def record(comp: Components, st, result: dict) -> dict:
     """The flat game record (DESIGN.md columns + the game's own)."""
     destroyed, survived = result["destroyed"], result["survived"]
@@ -427,7 +397,7 @@ def play_game(
         st = new_state(comp, figures, plans, carry["stacks"] if carry else stacks, humans)
         if carry:
             _apply_carry(comp, st, carry)
-        st.threats = build_threats(comp, setup.threats)
+        st.threats = rules.live_threats(comp, setup.threats)
         if watch is not None:
             watch(st)
         if log is not None:
@@ -453,7 +423,7 @@ def play_game(
                     "trips": sorted([f, t] for f, t in trips),
                 }
             )
-        rules.Resolver(comp, st, log, trips).run()
+        rules.Resolution(comp, st, log, trips).run()
         result = rules.score(comp, st)
         if rec:
             earlier.append(rec)

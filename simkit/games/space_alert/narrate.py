@@ -8,7 +8,7 @@ per mission with the result and the score. Figures are numbered 1.. (the log's a
 1 is the captain), threats are named by their card name and id. Every number of an event is kept;
 an event type this module does not know is printed as its fields, so nothing is lost.
 
-`by_turn` and `score_text` are shared with the resolver's `format_log` (`simkit resolve`).
+`by_turn` and `score_text` are shared with the plan files' `format_log` (`simkit resolve`).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from simkit.games.space_alert.components import Components
-from simkit.games.space_alert.game import KnownThreat, View
+from simkit.games.space_alert.game import View
 from simkit.games.space_alert.state import (
     BB,
     BLUE,
@@ -26,6 +26,7 @@ from simkit.games.space_alert.state import (
     A,
     B,
     C,
+    KnownThreat,
 )
 
 PLAIN = (A, B, C, BB, RED, BLUE, LIFT)
@@ -719,7 +720,8 @@ class PlannerPlayer(ScriptedPlayer):
         self.samples = samples
 
     def plan(self, view: View) -> list[int]:
-        from simkit.games.space_alert.game import _matches, resolve
+        from simkit.games.space_alert.game import _matches
+        from simkit.games.space_alert.rules import resolve
 
         base = super().plan(view)
         comp = view.comp

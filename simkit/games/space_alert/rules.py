@@ -30,9 +30,11 @@ from simkit.games.space_alert.state import (
     A,
     B,
     C,
+    KnownThreat,
     Live,
     State,
     card_name,
+    new_state,
 )
 
 TURNS = 12
@@ -44,7 +46,7 @@ class ShipLost(Exception):
     """Raised inside a step when the ship is destroyed; the resolution stops there."""
 
 
-class Resolver:
+class Resolution:
     """Runs the resolution round on a `State`. Construct, then `run()`; or call the steps directly
     (the tests build small states and call one step)."""
 
@@ -903,3 +905,25 @@ def score(comp: Components, st: State) -> dict:
         "disabled_bots": disabled,
         "knocked_out": knocked,
     }
+
+
+def live_threats(comp: Components, threats: list[KnownThreat]) -> list[Live]:
+    """The mission's threat cards as they come into play, each on its trajectory."""
+    by_traj = {t.id: t for t in comp.trajectories}
+    return [Live(comp.by_id[k.id], k.turn, k.zone, by_traj[k.trajectory]) for k in threats]
+
+
+def resolve(
+    comp: Components,
+    threats: list[KnownThreat],
+    plans: list[list[int]],
+    tiles: list[list[str]],
+    humans: int | None = None,
+    trips: set | None = None,
+    log: list | None = None,
+) -> tuple[State, dict]:
+    """One whole resolution round from the set-up: the final state and the score."""
+    st = new_state(comp, len(plans), plans, tiles, humans)
+    st.threats = live_threats(comp, threats)
+    Resolution(comp, st, log, trips).run()
+    return st, score(comp, st)

@@ -8,6 +8,8 @@ turn t (slot 0 unused).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from simkit.games.space_alert.components import ZONES, Components, Threat
 
 SPACE = 6
@@ -93,6 +95,15 @@ class State:
         other.broken = set(self.broken)
         other.contaminated = dict(self.contaminated)
         return other
+
+
+class KnownThreat(NamedTuple):
+    """A threat card as the crew sees it at planning time: face up, with its trajectory."""
+
+    turn: int
+    id: str
+    zone: int  # 0 red, 1 white, 2 blue, 3 internal
+    trajectory: str
 
 
 def new_state(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from simkit.games.space_alert import components
-from simkit.games.space_alert.rules import Resolver
+from simkit.games.space_alert.rules import Resolution
 from simkit.games.space_alert.state import ACTIVE, EMPTY, Live, card_code, new_state
 
 COMP = components.load()
@@ -19,11 +19,11 @@ def plan(*cards: str) -> list[int]:
 
 
 def make(*plans: list[int], figures: int | None = None, tiles: list[str] | None = None, humans=None):
-    """A fresh ship with these figures' plans; returns (state, resolver with a log)."""
+    """A fresh ship with these figures' plans; returns (state, its resolution with a log)."""
     n = figures if figures is not None else max(1, len(plans))
     rows = list(plans) + [[EMPTY] * 12 for _ in range(n - len(plans))]
     st = new_state(COMP, n, rows, [list(tiles or TILES) for _ in range(3)], humans)
-    return st, Resolver(COMP, st, log=[])
+    return st, Resolution(COMP, st, log=[])
 
 
 def put(

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from simkit.core.registry import get_game
-from simkit.games.space_alert import resolver
+from simkit.games.space_alert import plan_file
 from simkit.games.space_alert.narrate import HANDLERS, narrate
 from simkit.testing import contract
 
@@ -148,8 +148,8 @@ def test_a_turn_header_shows_the_threats_and_the_damage():
 
 
 def test_the_resolver_prints_as_before():
-    log, result = resolver.resolve_file(resolver.__file__.replace("resolver.py", "data/example_plan.toml"))
-    text = resolver.format_log(log, result).splitlines()
+    log, result = plan_file.resolve_file(plan_file.__file__.replace("plan_file.py", "data/example_plan.toml"))
+    text = plan_file.format_log(log, result).splitlines()
     assert text[0] == "--- turn 1 ---" and text[1].startswith("  action: figure=0, ")
     assert text[-1] == (
         f"ship destroyed; score {result['score']} (threats {result['threat_points']}, penalties "

@@ -47,7 +47,7 @@ SETTINGS = [
 ]
 
 
-class Checked(rules.Resolver):
+class Checked(rules.Resolution):
     heroic = 0
 
     def play_turn(self, t):
@@ -66,7 +66,7 @@ def check(st, extra):
         assert th.status in (WAITING, ACTIVE, DESTROYED, SURVIVED)
         if th.status == ACTIVE:
             assert 1 <= th.pos <= th.traj.length
-            assert th.tokens or th.damage < max(1, rules.Resolver.health(None, th)), th.card.id
+            assert th.tokens or th.damage < max(1, rules.Resolution.health(None, th)), th.card.id
         if th.status == WAITING:
             assert th.token > st.turn or st.lost
 
@@ -84,7 +84,7 @@ def play(settings, strategy, i):
     from simkit.games.space_alert.state import new_state
 
     st = new_state(COMP, settings.figures, plans, stacks, settings.players)
-    st.threats = game.build_threats(COMP, setup.threats)
+    st.threats = rules.live_threats(COMP, setup.threats)
     r = Checked(COMP, st, None)
     r.extra = settings.figures  # each figure's one heroic B may overfill by 1
     r.run()

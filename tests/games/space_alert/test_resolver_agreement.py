@@ -4,7 +4,7 @@ keeps its reading against that resolver (RULES.md, "Readings where sources disag
 
 from __future__ import annotations
 
-from simkit.games.space_alert import resolver
+from simkit.games.space_alert import plan_file
 from simkit.games.space_alert.state import DESTROYED, SPACE, SURVIVED, card_code
 from tests.games.space_alert.helpers import events, make, plan, put
 
@@ -23,7 +23,7 @@ def resolve(tmp_path, threats: list[str], figures: list[list[str]]) -> tuple[lis
     )
     path = tmp_path / "plan.toml"
     path.write_text(text)
-    return resolver.resolve_file(path)
+    return plan_file.resolve_file(path)
 
 
 def find(log, event, turn=None, **match):

@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from simkit.core.errors import UserError
-from simkit.games.space_alert import resolver
+from simkit.games.space_alert import plan_file
 
-EXAMPLE = Path(resolver.__file__).parent / "data" / "example_plan.toml"
+EXAMPLE = Path(plan_file.__file__).parent / "data" / "example_plan.toml"
 
 
 @pytest.fixture(scope="module")
 def resolved():
-    return resolver.resolve_file(EXAMPLE)
+    return plan_file.resolve_file(EXAMPLE)
 
 
 def find(log, event, turn=None, **match):
@@ -63,7 +63,7 @@ def test_seventh_tile_ends_it(resolved):
 
 
 def test_format_log_reads_turn_by_turn(resolved):
-    text = resolver.format_log(*resolved)
+    text = plan_file.format_log(*resolved)
     assert "--- turn 1 ---" in text and "ship destroyed" in text.splitlines()[-1]
 
 
@@ -89,7 +89,7 @@ def test_bad_plan_files(tmp_path, old, new, key):
     path = tmp_path / "plan.toml"
     path.write_text(text.replace(old, new, 1))
     with pytest.raises(UserError) as err:
-        resolver.resolve_file(path)
+        plan_file.resolve_file(path)
     assert key in str(err.value) and "\n" not in str(err.value)
 
 
@@ -97,8 +97,8 @@ def test_tile_seed_when_no_order_given(tmp_path):
     text = EXAMPLE.read_text().split("[tiles]")[0] + "[tiles]\nseed = 3\n"
     path = tmp_path / "plan.toml"
     path.write_text(text)
-    a = resolver.resolve_file(path)
-    b = resolver.resolve_file(path)
+    a = plan_file.resolve_file(path)
+    b = plan_file.resolve_file(path)
     assert a == b
 
 

@@ -1,6 +1,6 @@
-"""The resolver: one mission with fixed threat cards and trajectories plus every figure's 12
-action cards, resolved turn by turn (what `simkit resolve space-alert PLAN.toml` is meant to run;
-see RULES.md, "Resolver plan files"). Players check their table game with it.
+"""Plan files for `simkit resolve space-alert PLAN.toml`: one mission with fixed threat cards and
+trajectories plus every figure's 12 action cards, resolved turn by turn by `rules.resolve` (see
+RULES.md, "Plan files"). Players check their table game with it.
 
 Plan file (TOML):
 
@@ -30,8 +30,8 @@ from pathlib import Path
 
 from simkit.core.errors import UserError
 from simkit.core.files import read_toml
-from simkit.games.space_alert import components, game, narrate
-from simkit.games.space_alert.state import ZONE_NAMES, card_code
+from simkit.games.space_alert import components, narrate, rules
+from simkit.games.space_alert.state import ZONE_NAMES, KnownThreat, card_code
 
 
 def load_plan(path: str | Path, comp: components.Components) -> dict:
@@ -65,7 +65,7 @@ def load_plan(path: str | Path, comp: components.Components) -> dict:
         if type(t["turn"]) is not int or not 1 <= t["turn"] <= 12:
             raise fail(f"{key}.turn", "must be a turn 1-12")
         zone = 3 if t["zone"] == "internal" else ZONE_NAMES.index(t["zone"])
-        threats.append(game.KnownThreat(t["turn"], t["threat"], zone, t["trajectory"]))
+        threats.append(KnownThreat(t["turn"], t["threat"], zone, t["trajectory"]))
     if len({t.turn for t in threats}) != len(threats):
         raise fail("mission.threats", "two threats share a turn (their tokens must differ)")
     plans_t = doc.get("plans")
@@ -107,7 +107,7 @@ def resolve_file(path: str | Path, data: str | Path | None = None) -> tuple[list
     comp = components.load(data)
     plan = load_plan(path, comp)
     log: list[dict] = []
-    _st, result = game.resolve(
+    _st, result = rules.resolve(
         comp, plan["threats"], plan["plans"], plan["tiles"], plan["humans"], plan["trips"], log
     )
     return log, result
