@@ -94,7 +94,7 @@ def load(path: str | Path) -> Dataset:
 
 def report(datasets: str | Path | Sequence[str | Path], out: str | Path = "reports/latest") -> Path:
     """Write the HTML report of one or more datasets; returns the path of its `index.html`."""
-    from simkit.reporting.build import write_report
+    from simkit.reporting.render import write_report
 
     if isinstance(datasets, str | Path):
         datasets = [datasets]

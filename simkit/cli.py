@@ -189,9 +189,9 @@ def report(
     out: Annotated[Path, typer.Option(help="report folder")] = Path("reports/latest"),
 ) -> None:
     """Write OUT/index.html (one self-contained file) and the charts from datasets."""
-    from simkit.reporting import build
+    from simkit.reporting import render
 
-    index = build.write_report(datasets, out)
+    index = render.write_report(datasets, out)
     typer.echo(f"report: {index}")
 
 

@@ -4,6 +4,6 @@
 so that the name `simkit.report` means one thing.)
 """
 
-from simkit.reporting.build import write_report
+from simkit.reporting.render import write_report
 
 __all__ = ["write_report"]

@@ -57,3 +57,26 @@ def signed(x: Any, digits: int = 2, none: str = "n/a") -> str:
     if round(float(x), digits) == 0:
         return f"{0:.{digits}f}"
     return f"{float(x):+,.{digits}f}"
+
+
+# --- the page's table cells (jinja filters): a dash where there is no value ---
+
+
+def fmt_pct(x: Any, digits: int = 1) -> str:
+    return pct(x, digits, none="–")
+
+
+def fmt_num(x: Any, digits: int = 2) -> str:
+    return "–" if missing(x) else f"{x:,.{digits}f}"
+
+
+def fmt_int(x: Any) -> str:
+    return "–" if missing(x) else f"{int(x):,}"
+
+
+def fmt_interval(low: Any, high: Any, digits: int = 2, pct: bool = False) -> str:
+    if missing(low) or missing(high):
+        return "–"
+    if pct:
+        return f"{100 * low:.1f} to {100 * high:.1f} %"
+    return f"{low:,.{digits}f} to {high:,.{digits}f}"

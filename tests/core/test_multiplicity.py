@@ -5,7 +5,7 @@ one difference resolved in 73 % of such grids; now the chance must be at most 5 
 
 The games are drawn with numpy (fixed seed, vectorised); everything after that is the report's
 own code path: `compare.compare_arrays` (what `compare_frames` runs after its join),
-`build.adjust_comparisons`, `build.extremes` and `build.summary_findings`.
+`model.adjust_comparisons`, `model.extremes` and `findings.summary_findings`.
 """
 
 import math
@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from simkit.core import compare, stats
-from simkit.reporting import build
+from simkit.reporting import findings as report_findings
+from simkit.reporting import model
 
 SIDE, GAMES, RATE, SHARED = 5, 2000, 0.30, 0.6
 REPLICATES = 300
@@ -59,13 +60,13 @@ def grid_report(won: np.ndarray, score: np.ndarray) -> tuple[list[dict], list[st
                     {"key": key, "a": label(*a), "b": label(*b), "va": 0, "vb": v, "others": others, "c": c}
                 )
     cells = [summary_row(won[x, y], score[x, y], x, y) for x in range(SIDE) for y in range(SIDE)]
-    best, worst, rated = build.extremes(cells)
+    best, worst, rated = model.extremes(cells)
     index = {label(x, y): (x, y) for x in range(SIDE) for y in range(SIDE)}
     lo, hi = index[worst["cell"]], index[best["cell"]]
     pair = compare.compare_arrays(won[lo], won[hi], score[lo], score[hi], worst["cell"], best["cell"])
-    extremes = build.extremes_verdict(pair, cells, rated)
-    build.adjust_comparisons(rows, extremes)
-    return rows, build.summary_findings(cells, rows, extremes=extremes)
+    extremes = model.extremes_verdict(pair, cells, rated)
+    model.adjust_comparisons(rows, extremes)
+    return rows, report_findings.summary_findings(cells, rows, extremes=extremes)
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import pytest
 from simkit.core import compare, dataset, registry, runner, scenario, stats
 from simkit.core.calibrate import Calibration, calibrate, distance_bounds
 from simkit.core.registry import Column, Engine, GameResult, Setting
-from simkit.reporting import build
+from simkit.reporting import findings, model
 
 
 def test_games_for_precision_matches_the_wilson_formula_on_the_longer_side():
@@ -101,7 +101,7 @@ def test_a_precision_run_of_a_real_game_stops_at_the_target_and_says_so(tmp_path
     assert again.games == 0 and again.games_per_cell == {"c000": n}
     # the report says it was a precision run, and does not call the stopped cell unfinished
     d = dataset.load(tmp_path / "d")
-    notes = " ".join(build._notes(d, build.cell_summary(d, build.cell_infos(d.manifest, d.games))))
+    notes = " ".join(findings.dataset_notes(d, model.cell_summary(d, model.cell_infos(d.manifest, d.games))))
     assert "a precision run" in notes and "unfinished" not in notes
 
 

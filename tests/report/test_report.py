@@ -26,7 +26,8 @@ from simkit import __version__
 from simkit.cli import app
 from simkit.core import dataset, runner, scenario, stats
 from simkit.core.errors import UserError
-from simkit.reporting import build, write_report
+from simkit.reporting import model, write_report
+from simkit.reporting import text as page_text
 
 GAME = "eight-bit-invaders"
 CHART_KINDS = ("win-rate", "end-reasons", "length", "score", "convergence")
@@ -571,7 +572,7 @@ def test_games_table_without_a_required_column(tmp_path):
     [(0.175, "17.5 %"), (0.0, "0.0 %"), (1.0, "100.0 %"), (math.nan, "–"), (None, "–")],
 )
 def test_percent_format(value, expected):
-    assert build.fmt_pct(value) == expected
+    assert page_text.fmt_pct(value) == expected
 
 
 # --- the plain-language summary, score and convergence charts, CSVs -------------------------------
@@ -721,7 +722,7 @@ def test_game_findings_follow_the_generic_ones_and_are_in_the_contents(report, g
 def test_convergence_points_are_wilson_intervals_of_the_first_games(grid):
     games = dataset.load(grid).games.sort("cell", "game_index")
     won = games.filter(pl.col("cell") == "c001")["won"].cast(pl.Int64).to_numpy()
-    ns, rate, low, high = build.running_wilson(won)
+    ns, rate, low, high = model.running_wilson(won)
     assert ns[0] == 1 and ns[-1] == len(won) and list(ns) == sorted(set(ns))
     for i, n in enumerate(ns):
         k = int(won[:n].sum())
@@ -729,7 +730,7 @@ def test_convergence_points_are_wilson_intervals_of_the_first_games(grid):
         assert rate[i] == pytest.approx(k / n)
         assert (low[i], high[i]) == pytest.approx((ref.low, ref.high), abs=1e-9)
     scores = games.filter(pl.col("cell") == "c001")["score"].cast(pl.Float64).to_numpy()
-    ns, mean, low, high = build.running_mean(scores)
+    ns, mean, low, high = model.running_mean(scores)
     for i, n in enumerate(ns):
         if n < 2:
             assert math.isnan(low[i])
@@ -748,7 +749,7 @@ def test_convergence_points_are_wilson_intervals_of_the_first_games(grid):
     ],
 )
 def test_user_player_paths_show_as_file_and_class(text, shown):
-    assert build._short_players(text) == shown
+    assert model.short_players(text) == shown
 
 
 @pytest.mark.parametrize(
@@ -779,7 +780,7 @@ def test_differences_in_points_get_the_decimals_they_need(fractions, digits):
 )
 def test_the_page_shows_a_fair_share_of_comparisons_per_setting(sizes, limit, shown):
     rows = [{"key": k, "i": i} for k, n in sizes.items() for i in range(n)]
-    kept = build.shown_comparisons(rows, limit)
+    kept = model.shown_comparisons(rows, limit)
     assert len(kept) == min(limit, len(rows))
     assert Counter(r["key"] for r in kept) == Counter(shown)
     assert kept == sorted(kept, key=rows.index)  # in their order, the first of each setting
@@ -792,7 +793,7 @@ def test_convergence_of_many_cells_is_one_panel_of_distances_from_the_final_esti
     series = []
     for k in range(charts.MAX_PANELS + 5):  # more cells than small panels are drawn for
         won = rng.random(400 + 10 * k) < 0.3 + 0.01 * k
-        ns, rate, low, high = build.running_wilson(won)
+        ns, rate, low, high = model.running_wilson(won)
         series.append(
             charts.RunningSeries(f"cell {k}", ns.tolist(), rate.tolist(), low.tolist(), high.tolist())
         )

@@ -2,7 +2,6 @@
 
 import math
 
-from simkit.reporting import build
 from simkit.reporting import text as page_text
 
 
@@ -10,7 +9,7 @@ def test_one_win_and_no_win_never_print_alike():
     assert page_text.pct(0 / 3000) == "0.0 %"
     assert page_text.pct(1 / 3000) == "0.03 %"
     assert page_text.pct(1 / 10**6) == "< 0.001 %"
-    assert build.fmt_pct(1 / 3000) != build.fmt_pct(0.0)
+    assert page_text.fmt_pct(1 / 3000) != page_text.fmt_pct(0.0)
     assert page_text.pct(0.1234) == "12.3 %" and page_text.pct(math.nan) == "n/a"
 
 
@@ -19,7 +18,7 @@ def test_no_negative_zero():
         assert not page_text.pct(x).startswith("-0.0")
         assert page_text.points(x) in ("0.000", "0.0")
     assert page_text.points(-0.0004) == "-0.04" and page_text.points(0.021) == "+2.1"
-    assert build.fmt_pct(-0.0) == "0.0 %"
+    assert page_text.fmt_pct(-0.0) == "0.0 %"
 
 
 def test_signed_numbers_never_read_minus_zero():

@@ -14,7 +14,7 @@ from simkit.core import dataset as ds_io
 from simkit.core.runner import run
 from simkit.core.scenario import parse
 from simkit.games.alien_attack import analysis
-from simkit.reporting.build import write_report
+from simkit.reporting.render import write_report
 from simkit.reporting.sections import AnalysisContext
 
 GAMES = 40

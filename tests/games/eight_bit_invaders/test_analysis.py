@@ -11,7 +11,7 @@ import pytest
 
 from simkit.core import dataset, runner, scenario, stats
 from simkit.games.eight_bit_invaders import analysis
-from simkit.reporting import build
+from simkit.reporting import render
 from simkit.reporting import text as page_text
 from simkit.reporting.sections import AnalysisContext
 
@@ -34,7 +34,7 @@ def full(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
         "ebi grid",
     )
     report = tmp / "r"
-    build.write_report([data], report)
+    render.write_report([data], report)
     return data, report
 
 

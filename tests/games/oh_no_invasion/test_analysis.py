@@ -14,7 +14,7 @@ from simkit.core.dataset import load
 from simkit.core.runner import run
 from simkit.core.scenario import parse
 from simkit.games.oh_no_invasion import analysis
-from simkit.reporting.build import write_report
+from simkit.reporting.render import write_report
 from simkit.reporting.sections import AnalysisContext
 
 
