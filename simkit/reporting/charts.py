@@ -215,11 +215,8 @@ def _wrap_label(label: str) -> str:
 
 
 def _n_text(ns: Sequence[int]) -> str:
-    ns = [int(n) for n in ns]
-    if not ns:
-        return "no games"
-    lo, hi = min(ns), max(ns)
-    return f"n = {lo:,} games per cell" if lo == hi else f"n = {lo:,} to {hi:,} games per cell"
+    counts = list(ns)
+    return "n = " + page_text.count_range(counts, "games per cell") if counts else "no games"
 
 
 def _alt_list(items: list[str]) -> str:

@@ -74,9 +74,19 @@ def fmt_int(x: Any) -> str:
     return "–" if missing(x) else f"{int(x):,}"
 
 
-def fmt_interval(low: Any, high: Any, digits: int = 2, pct: bool = False) -> str:
+def fmt_interval(low: Any, high: Any, digits: int = 2, pct: bool = False, none: str = "–") -> str:
+    """An interval as "low to high" ("10.1 to 14.5 %" for proportions); `none` without one."""
     if missing(low) or missing(high):
-        return "–"
+        return none
     if pct:
         return f"{100 * low:.1f} to {100 * high:.1f} %"
     return f"{low:,.{digits}f} to {high:,.{digits}f}"
+
+
+def count_range(ns: Any, what: str = "games", none: str = "no games") -> str:
+    """How many games each point or cell rests on: "1,000 games", "400 to 1,000 games"."""
+    values = [int(n) for n in ns]
+    if not values:
+        return none
+    lo, hi = min(values), max(values)
+    return f"{lo:,} {what}" if lo == hi else f"{lo:,} to {hi:,} {what}"

@@ -27,8 +27,12 @@ from simkit.core import stats
 from simkit.core.compare import paired_scores
 from simkit.games.alien_attack.game import SEMI_COOP_BASES
 from simkit.reporting import charts
-from simkit.reporting import text as page_text
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
+from simkit.reporting.text import count_range as _counts
+from simkit.reporting.text import missing as _nan
+from simkit.reporting.text import pct as _pct
+from simkit.reporting.text import points as _pp
+from simkit.reporting.text import signed
 
 COMPONENTS = (
     ("placement_points", "placements"),
@@ -46,24 +50,12 @@ TOP_SPACES = 8
 # --- formatting -----------------------------------------------------------------------------------
 
 
-def _nan(x: float) -> bool:
-    return x is None or (isinstance(x, float) and math.isnan(x))
-
-
-def _pct(x: float) -> str:
-    return page_text.pct(x)
-
-
-def _pp(x: float) -> str:
-    return page_text.points(x)
+def _signed(x: float) -> str:
+    return signed(x, 1)  # points: one decimal
 
 
 def _num(x: float, digits: int = 1) -> str:
     return "n/a" if _nan(x) else f"{x:.{digits}f}"
-
-
-def _signed(x: float, digits: int = 1) -> str:
-    return page_text.signed(x, digits)
 
 
 def _ci(low: float, high: float, fmt=_num) -> str:
@@ -95,11 +87,6 @@ def _ordered(deck: str, cards: Sequence[Any]) -> list[Any]:
 
     order = [str(c) for c in (CITY_CARDS if deck == "city_card" else BORDER_CARDS)]
     return sorted(cards, key=lambda c: (order.index(str(c)) if str(c) in order else len(order), str(c)))
-
-
-def _games_text(ns: Sequence[int], what: str = "games") -> str:
-    lo, hi = min(ns), max(ns)
-    return f"{lo:,} {what}" if lo == hi else f"{lo:,} to {hi:,} {what}"
 
 
 def _short_card(deck: str, card: Any) -> str:
@@ -329,7 +316,7 @@ def _card_chart(ctx: AnalysisContext, per_cell: list[tuple[CellInfo, dict[str, l
         "t intervals, per cell. " + "; ".join(alt_items),
         "Each point is a card's holder's final points minus the mean of all seats in the same game, "
         "averaged over the games that dealt the card, with its 95 % t interval (0 = an average seat). "
-        f"Cells of {_games_text(n)}; at 2 players each card is dealt in half the games, "
+        f"Cells of {_counts(n)}; at 2 players each card is dealt in half the games, "
         "at 4 players in all of them.",
     )
 
@@ -504,7 +491,7 @@ def _seat_chart(ctx: AnalysisContext, series: list) -> charts.Chart | None:
         "Seat effect",
         "Points above the table average by seat, with 95 % t intervals, per cell. " + alt,
         "Mean final points of each seat minus the average seat of the same game, with 95 % t intervals "
-        f"(0 = no seat effect); cells of {_games_text(n)}.",
+        f"(0 = no seat effect); cells of {_counts(n)}.",
     )
     return chart
 
@@ -736,7 +723,7 @@ def components_section(
         "Score components by strategy",
         "Mean points of each score component per seat, stacked, by player count and strategy. " + alt,
         "Mean points per seat from each score component, stacked to the mean final total, by player "
-        f"count and strategy; {_games_text(n, 'seat-games')} per bar. The intervals are in the table.",
+        f"count and strategy; {_counts(n, 'seat-games')} per bar. The intervals are in the table.",
     )
     return GameSection(
         "aa-components",
@@ -902,7 +889,7 @@ def semicoop_section(ctx: AnalysisContext, cells: list[CellInfo]) -> GameSection
         "intervals. " + "; ".join(f"{info.label}: {_rate_text(iv)}" for info, iv in pts),
         "Share of games in which the players together destroyed at least 24 bases (else everybody "
         "loses), with 95 % Wilson intervals; "
-        f"{_games_text([iv.n for _, iv in pts])} per cell.",
+        f"{_counts([iv.n for _, iv in pts])} per cell.",
     )
     return GameSection(
         "aa-semicoop",

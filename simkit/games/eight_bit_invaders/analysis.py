@@ -29,8 +29,11 @@ from matplotlib.colors import LinearSegmentedColormap
 
 from simkit.core import compare, stats
 from simkit.reporting import charts
-from simkit.reporting import text as page_text
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
+from simkit.reporting.text import count_range as _counts
+from simkit.reporting.text import fmt_interval as _interval
+from simkit.reporting.text import pct as _pct
+from simkit.reporting.text import points as _pp
 
 REASONS = ("cleared", "shot_down", "landed")
 REASON_TEXT = {"cleared": "cleared", "shot_down": "shot down", "landed": "landed"}
@@ -90,29 +93,12 @@ def diff_label(d: Diff) -> str:
 # --- formatting -----------------------------------------------------------------------------------
 
 
-def _pct(x: float) -> str:
-    return page_text.pct(x)
-
-
-def _pts(x: float) -> str:
-    return page_text.points(x)
-
-
-def _ci_pct(low: float, high: float) -> str:
-    return f"{100 * low:.1f} to {100 * high:.1f} %"
-
-
 def _games_text(n: int) -> str:
     return f"{n:,} game" + ("" if n == 1 else "s")
 
 
-def _n_range(ns: Sequence[int], what: str) -> str:
-    lo, hi = min(ns), max(ns)
-    return f"{lo:,} {what}" if lo == hi else f"{lo:,} to {hi:,} {what}"
-
-
 def _rate_cell(w: stats.Interval) -> str:
-    return f"{_pct(w.estimate)} ({_ci_pct(w.low, w.high)}; n={w.n:,})" if w.n else "–"
+    return f"{_pct(w.estimate)} ({_interval(w.low, w.high, pct=True)}; n={w.n:,})" if w.n else "–"
 
 
 def _mean_text(m: stats.Interval, digits: int = 1) -> str:
@@ -266,7 +252,8 @@ def _heat_chart(
         fig.suptitle(f"Win rate by difficulty: {ctx.subject}", x=0.01, ha="left", fontweight="bold")
     title = "Win rate by difficulty and strategy"
     items = [
-        f"{s}, {diff_label(d)}: {_pct(w.estimate)} (95 % CI {_ci_pct(w.low, w.high)}, {w.n} games)"
+        f"{s}, {diff_label(d)}: {_pct(w.estimate)} "
+        f"(95 % CI {_interval(w.low, w.high, pct=True)}, {w.n} games)"
         for (s, d), w in grid.items()
     ]
     alt = f"{title} for {ctx.subject}: one heat-table per strategy. " + "; ".join(items)
@@ -274,7 +261,7 @@ def _heat_chart(
     caption = (
         "One panel per strategy; rows are the countdown cards, columns the attack dice (top left is the "
         "easiest). Each square shows the win rate, its 95 % Wilson interval and the games it rests on; "
-        f"darker is a higher win rate. {_n_range(n, 'games per square')}."
+        f"darker is a higher win rate. {_counts(n, 'games per square')}."
     )
     return charts.save_chart(fig, ctx.out, f"{ctx.name}-difficulty-grid", title, alt, caption)
 
@@ -310,8 +297,8 @@ def _steps_chart(ctx: AnalysisContext, steps: Sequence[Step], strategies: Sequen
         ax.legend(title="strategy", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     title = "Paired effect of each difficulty step"
     items = [
-        f"{st.strategy}, {st.what}: {_pts(st.c.wins.difference)} points (95 % CI {_pts(st.c.wins.low)} to "
-        f"{_pts(st.c.wins.high)}, {st.c.wins.n} pairs)"
+        f"{st.strategy}, {st.what}: {_pp(st.c.wins.difference)} points (95 % CI {_pp(st.c.wins.low)} to "
+        f"{_pp(st.c.wins.high)}, {st.c.wins.n} pairs)"
         for st in shown
     ]
     alt = f"{title} for {ctx.subject}. " + "; ".join(items)
@@ -324,7 +311,7 @@ def _steps_chart(ctx: AnalysisContext, steps: Sequence[Step], strategies: Sequen
         "'cards 7→6, 6 dice' removes a countdown card at 6 dice; the 'vs' row compares the two single "
         "steps (fewer dice minus fewer cards: left of 0 means losing a die costs more than losing a "
         "countdown card). "
-        f"{_n_range(n, 'pairs per point')}."
+        f"{_counts(n, 'pairs per point')}."
     )
     return charts.save_chart(fig, ctx.out, f"{ctx.name}-difficulty-steps", title, alt, caption)
 
@@ -338,9 +325,9 @@ def _step_sentence(st: Step, resolved: bool, family: str) -> str:
     elif resolved and w.difference < 0:
         verdict = f"lowers {st.strategy}'s win rate by {size}"
     else:
-        verdict = f"changes {st.strategy}'s win rate by {_pts(w.difference)} points, not resolved"
+        verdict = f"changes {st.strategy}'s win rate by {_pp(w.difference)} points, not resolved"
     return (
-        f"{verdict} (95 % CI {_pts(w.low)} to {_pts(w.high)} points; {w.n:,} games each, paired by seed: "
+        f"{verdict} (95 % CI {_pp(w.low)} to {_pp(w.high)} points; {w.n:,} games each, paired by seed: "
         f"{w.a_only:,} won only at the easier setting, {w.b_only:,} only at the harder; resolved or not "
         f"after {family})"
     )
@@ -385,7 +372,7 @@ def difficulty_section(ctx: AnalysisContext, games: pl.DataFrame) -> GameSection
                 st.what,
                 _pct(wa.estimate),
                 _pct(wb.estimate),
-                f"{_pts(w.difference)} ({_pts(w.low)} to {_pts(w.high)})",
+                f"{_pp(w.difference)} ({_pp(w.low)} to {_pp(w.high)})",
                 f"{w.n:,}",
                 f"{w.a_only:,} / {w.b_only:,}",
                 "yes" if step_resolved[id(st)] else "no",
@@ -415,13 +402,13 @@ def difficulty_section(ctx: AnalysisContext, games: pl.DataFrame) -> GameSection
         best_w, best = max(at_easy, key=lambda t: (t[0].estimate, -strategies.index(t[1])))
         text = (
             f"At {diff_label(easiest)}, the strongest strategy is {best}: it wins {_pct(best_w.estimate)} "
-            f"of games (95 % CI {_ci_pct(best_w.low, best_w.high)}; {_games_text(best_w.n)})"
+            f"of games (95 % CI {_interval(best_w.low, best_w.high, pct=True)}; {_games_text(best_w.n)})"
         )
         hard_w = grid.get((best, hardest))
         if hard_w is not None and hardest != easiest:
             text += (
                 f"; at {diff_label(hardest)} it wins {_pct(hard_w.estimate)} "
-                f"(95 % CI {_ci_pct(hard_w.low, hard_w.high)}; {_games_text(hard_w.n)})"
+                f"(95 % CI {_interval(hard_w.low, hard_w.high, pct=True)}; {_games_text(hard_w.n)})"
             )
         findings.append(text + ".")
         mine = [st for st in steps if st.strategy == best and st.c.wins is not None]
@@ -448,8 +435,8 @@ def difficulty_section(ctx: AnalysisContext, games: pl.DataFrame) -> GameSection
                 lead = "For {s}, it is not resolved whether losing a die or a countdown card costs more"
             findings.append(
                 lead.format(s=best)
-                + f": {diff_label(versus.b)} minus {diff_label(versus.a)} is {_pts(w.difference)} points "
-                f"(95 % CI {_pts(w.low)} to {_pts(w.high)}; {w.n:,} games each, paired by seed; "
+                + f": {diff_label(versus.b)} minus {diff_label(versus.a)} is {_pp(w.difference)} points "
+                f"(95 % CI {_pp(w.low)} to {_pp(w.high)}; {w.n:,} games each, paired by seed; "
                 f"{step_family.text})."
             )
 
@@ -546,7 +533,7 @@ def _reasons_chart(
     items = [
         f"{s}, {diff_label(d)}: "
         + ", ".join(
-            f"{REASON_TEXT[r]} {_pct(w.estimate)} ({_ci_pct(w.low, w.high)})"
+            f"{REASON_TEXT[r]} {_pct(w.estimate)} ({_interval(w.low, w.high, pct=True)})"
             for r, w in shares[(s, d)].items()
         )
         + f" of {shares[(s, d)]['cleared'].n} games"
@@ -559,7 +546,7 @@ def _reasons_chart(
     caption = (
         "One panel per strategy, difficulties from the easiest on the left. Each point is the share of "
         "games that ended so (cleared = won; shot down by a counterattack; landed when the countdown ran "
-        f"out), with its 95 % Wilson interval. {_n_range(n, 'games per difficulty')}."
+        f"out), with its 95 % Wilson interval. {_counts(n, 'games per difficulty')}."
     )
     return charts.save_chart(fig, ctx.out, f"{ctx.name}-loss-reasons", title, alt, caption)
 
@@ -629,8 +616,8 @@ def loss_section(ctx: AnalysisContext, games: pl.DataFrame) -> GameSection | Non
         how = "is mostly shot down" if killer == "shot_down" else "mostly loses when the aliens land"
         text = (
             f"At {diff_label(base)}, {s} {how}: {_pct(k.estimate)} of games "
-            f"(95 % CI {_ci_pct(k.low, k.high)}) against {_pct(o.estimate)} {REASON_TEXT[other]} "
-            f"(95 % CI {_ci_pct(o.low, o.high)}; {_games_text(k.n)})"
+            f"(95 % CI {_interval(k.low, k.high, pct=True)}) against {_pct(o.estimate)} {REASON_TEXT[other]} "
+            f"(95 % CI {_interval(o.low, o.high, pct=True)}; {_games_text(k.n)})"
         )
         m = det["shot_turn"] if killer == "shot_down" else det["landed_aliens"]
         if m.n > 1:
@@ -663,7 +650,7 @@ def loss_section(ctx: AnalysisContext, games: pl.DataFrame) -> GameSection | Non
         [
             s,
             f"{diff_label(base)} → {diff_label(hard)}",
-            f"{_pts(w.difference)} ({_pts(w.low)} to {_pts(w.high)})",
+            f"{_pp(w.difference)} ({_pp(w.low)} to {_pp(w.high)})",
             f"{w.n:,}",
             "yes" if resolved else "no",
         ]
@@ -682,11 +669,11 @@ def loss_section(ctx: AnalysisContext, games: pl.DataFrame) -> GameSection | Non
             verdict = f"{picked}: it lowers the share of {s}'s games shot down by {size}"
         else:
             verdict = (
-                f"no shift in the share shot down is resolved; {picked} is {s}'s, {_pts(w.difference)} points"
+                f"no shift in the share shot down is resolved; {picked} is {s}'s, {_pp(w.difference)} points"
             )
         findings.append(
-            f"Going from {diff_label(base)} to {diff_label(hard)} makes {verdict} (95 % CI {_pts(w.low)} "
-            f"to {_pts(w.high)} points; {w.n:,} games each, paired by seed; resolved after "
+            f"Going from {diff_label(base)} to {diff_label(hard)} makes {verdict} (95 % CI {_pp(w.low)} "
+            f"to {_pp(w.high)} points; {w.n:,} games each, paired by seed; resolved after "
             f"{shift_family.text}; every strategy and step in the last table)."
         )
     shift_table = Table(

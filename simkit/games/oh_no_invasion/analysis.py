@@ -35,8 +35,11 @@ from simkit.core import stats
 from simkit.core.compare import paired_scores
 from simkit.games.oh_no_invasion import DEFAULT_THRESHOLD, LEVEL
 from simkit.reporting import charts
-from simkit.reporting import text as page_text
 from simkit.reporting.sections import AnalysisContext, GameSection, Table, point_decimals
+from simkit.reporting.text import count_range as _counts
+from simkit.reporting.text import fmt_interval as _interval
+from simkit.reporting.text import pct as _pct
+from simkit.reporting.text import points as _pp
 
 SETTINGS = ("level", "players", "strategy", "final_conflict", "data")
 DIMENSIONS = ("level", "players", "strategy")  # the win-rate grid
@@ -114,16 +117,8 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
-def _pct(x: float) -> str:
-    return page_text.pct(x)
-
-
 def _ci(iv: stats.Interval, pct: bool = True) -> str:
-    if math.isnan(iv.low) or math.isnan(iv.high):
-        return "n/a"
-    if pct:
-        return f"{100 * iv.low:.1f} to {100 * iv.high:.1f} %"
-    return f"{iv.low:.2f} to {iv.high:.2f}"
+    return _interval(iv.low, iv.high, pct=pct, none="n/a")
 
 
 def _level(v: int) -> str:
@@ -225,11 +220,7 @@ def _pooled_over(g: pl.DataFrame, fixed: Sequence[str]) -> str:
 
 
 def _n_range(ns: Sequence[int]) -> str:
-    ns = [int(n) for n in ns]
-    if not ns:
-        return "no games"
-    lo, hi = min(ns), max(ns)
-    return f"{lo:,} games per point" if lo == hi else f"{lo:,} to {hi:,} games per point"
+    return _counts(ns, "games per point")
 
 
 def _panels(n: int, width_each: float, height: float, sharey: bool = True):
@@ -370,8 +361,8 @@ def _comp_row(what: str, crew: str, d: stats.PairedDifference, resolved: bool) -
         what,
         crew,
         f"{d.n:,}",
-        page_text.points(d.difference),
-        f"{page_text.points(d.low)} to {page_text.points(d.high)}",
+        _pp(d.difference),
+        f"{_pp(d.low)} to {_pp(d.high)}",
         "yes" if resolved else "no",
     ]
 
@@ -777,10 +768,7 @@ def _threshold_section(ctx: AnalysisContext, g: pl.DataFrame) -> GameSection | N
         for side in ("lower", "higher"):
             if side in neighbours and neighbours[side][1] is not None:
                 t, d = neighbours[side]
-                row.append(
-                    f"vs {_num(t)}: {page_text.points(d.difference)} "
-                    f"({page_text.points(d.low)} to {page_text.points(d.high)})"
-                )
+                row.append(f"vs {_num(t)}: {_pp(d.difference)} ({_pp(d.low)} to {_pp(d.high)})")
             else:
                 row.append("none (end of the sweep)")
         row.append("yes" if resolved else "no")
@@ -798,8 +786,8 @@ def _threshold_section(ctx: AnalysisContext, g: pl.DataFrame) -> GameSection | N
                 continue
             state = "resolved" if apart[(i, t)] else "not resolved"
             comps.append(
-                f"{page_text.points(d.difference)} points against threshold {_num(t)} "
-                f"(95 % CI {page_text.points(d.low)} to {page_text.points(d.high)}, {state})"
+                f"{_pp(d.difference)} points against threshold {_num(t)} "
+                f"(95 % CI {_pp(d.low)} to {_pp(d.high)}, {state})"
             )
         if comps:
             text += " Paired by seed, its win rate is " + " and ".join(comps) + "."

@@ -39,8 +39,12 @@ from simkit.core import stats
 from simkit.core.compare import paired_scores
 from simkit.games.space_alert.components import ZONES
 from simkit.reporting import charts
-from simkit.reporting import text as page_text
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
+from simkit.reporting.text import count_range as _counts
+from simkit.reporting.text import fmt_interval as _interval
+from simkit.reporting.text import pct as _pct
+from simkit.reporting.text import points as _pp
+from simkit.reporting.text import signed as _signed
 
 CREW_KEYS = ("strategy", "players", "figures")
 ZONE_COLOURS = ("#D55E00", "#000000", "#0072B2")  # Okabe-Ito vermillion, black, blue
@@ -52,14 +56,8 @@ TRANSCRIBED = {str(i) for i in range(1, 9)}
 # --- formatting ---------------------------------------------------------------------------------
 
 
-def _pct(x: float) -> str:
-    return page_text.pct(x)
-
-
 def _ci_pct(iv: stats.Interval) -> str:
-    if iv.n == 0 or math.isnan(iv.low):
-        return "n/a"
-    return f"{100 * iv.low:.1f} to {100 * iv.high:.1f} %"
+    return _interval(iv.low, iv.high, pct=True, none="n/a") if iv.n else "n/a"
 
 
 def _num(x: float, digits: int = 2) -> str:
@@ -67,13 +65,7 @@ def _num(x: float, digits: int = 2) -> str:
 
 
 def _ci_num(iv: stats.Interval, digits: int = 2) -> str:
-    if iv.n < 2 or math.isnan(iv.low):
-        return "n/a"
-    return f"{iv.low:,.{digits}f} to {iv.high:,.{digits}f}"
-
-
-def _points(x: float) -> str:
-    return page_text.points(x)
+    return _interval(iv.low, iv.high, digits, none="n/a") if iv.n >= 2 else "n/a"
 
 
 # --- cells --------------------------------------------------------------------------------------
@@ -214,16 +206,16 @@ def _comparison_finding(
     else:
         head = (
             f"{lead}urvival with {key}={other} against {key}={base} differs by "
-            f"{_points(w.difference)} points, not resolved"
+            f"{_pp(w.difference)} points, not resolved"
         )
     others = [k for k in varied if k != key and not (k == "strategy" and who.startswith("the "))]
     over = f", averaged over {', '.join(others)}" if others else ""
     score_text = (
-        f"mean score {page_text.signed(s.estimate)} (95 % CI {page_text.signed(s.low)} to "
-        f"{page_text.signed(s.high)}" + ("" if verdicts[1] else ", not resolved") + ")"
+        f"mean score {_signed(s.estimate)} (95 % CI {_signed(s.low)} to "
+        f"{_signed(s.high)}" + ("" if verdicts[1] else ", not resolved") + ")"
     )
     return (
-        f"{head} (95 % CI {_points(w.low)} to {_points(w.high)} points; {w.n:,} pairs of games over "
+        f"{head} (95 % CI {_pp(w.low)} to {_pp(w.high)} points; {w.n:,} pairs of games over "
         f"{p.cells} matched cell{'s' if p.cells != 1 else ''}, paired by seed{over}); {score_text}; "
         f"resolved or not after {family}."
     )
@@ -243,11 +235,7 @@ def _xticks(ax, xs: list[str]) -> None:
 
 
 def _n_text(ns: Sequence[int]) -> str:
-    ns = [int(n) for n in ns if n]
-    if not ns:
-        return "no games"
-    lo, hi = min(ns), max(ns)
-    return f"{lo:,} games per cell" if lo == hi else f"{lo:,} to {hi:,} games per cell"
+    return _counts([n for n in ns if n], "games per cell")
 
 
 def _survival_chart(ctx: AnalysisContext, cells: Sequence[Cell], surv: dict, score: dict) -> charts.Chart:
@@ -770,8 +758,8 @@ def _missions_section(ctx: AnalysisContext, cells: list[Cell], varied: list[str]
                 adjusted = min(1.0, w.p_value * picked_from)
                 verdict = "" if adjusted < stats.ALPHA else "; not resolved"
                 text += (
-                    f"; the gap is {_points(w.difference)} points "
-                    f"(95 % CI {_points(w.low)} to {_points(w.high)}{verdict}; {w.n:,} pairs of games, "
+                    f"; the gap is {_pp(w.difference)} points "
+                    f"(95 % CI {_pp(w.low)} to {_pp(w.high)}{verdict}; {w.n:,} pairs of games, "
                     f"paired by seed; picked as the extremes of {len(ranked)} missions, so "
                     f"Bonferroni-adjusted over their {picked_from} pairs)"
                 )
