@@ -351,3 +351,26 @@ mod tests {
         }
     }
 }
+
+impl PyRandom {
+    /// `getrandbits(64)`: CPython fills 32-bit words least significant first.
+    #[inline]
+    pub fn getrandbits64(&mut self) -> u64 {
+        let lo = self.next_u32() as u64;
+        let hi = self.next_u32() as u64;
+        lo | (hi << 32)
+    }
+
+    /// `random.Random(n)` for a 64-bit `n`.
+    pub fn from_u64(n: u64) -> PyRandom {
+        PyRandom::from_words(&[n as u32, (n >> 32) as u32])
+    }
+
+    /// Re-seed in place as `random.Random(n)` for a 64-bit `n` (no new 2.5 KB state).
+    pub fn reseed_u64(&mut self, n: u64) {
+        let words = [n as u32, (n >> 32) as u32];
+        let used = if words[1] != 0 { 2 } else { 1 };
+        self.mt = *genrand_base();
+        self.init_by_array(&words[..used]);
+    }
+}

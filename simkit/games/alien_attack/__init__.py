@@ -9,7 +9,7 @@ from typing import Any
 from simkit.core import replay_page, seeds
 from simkit.core.players import player_class
 from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, register
-from simkit.games.alien_attack import components, draw, narrate, players, rules
+from simkit.games.alien_attack import components, draw, narrate, native, players, rules
 from simkit.games.alien_attack.game import SEMI_COOP_BASES, Game, new_game
 from simkit.games.alien_attack.state import BASE, EMPTY, LOST, POWER_NAMES
 
@@ -112,6 +112,8 @@ class AlienAttack(Engine):
         *(Column(f"used_{name}", "bool") for name in POWER_NAMES.values()),
     )
     capabilities = frozenset({"narrate", "draw"})
+    has_native = True
+    verify_grid = {"players": [2, 3, 4], "variant": ["standard", "semi-coop"]}
     # Golden playthroughs (simkit/testing/contract.py); files in tests/games/alien_attack/golden.
     golden_cases = tuple(
         GoldenCase(f"{'-'.join(s)}-{v}-s{seed}", {"players": len(s), "variant": v, "data": None}, s, seed)
@@ -125,6 +127,9 @@ class AlienAttack(Engine):
 
     def load_components(self, params: Any) -> Any:
         return components.load(params.data)
+
+    def native_data(self, params: Any) -> dict[str, Any]:
+        return native.native_data(components.load(params.data))
 
     def _game(
         self,

@@ -1,0 +1,1 @@
+//! Rules easy to state, against the engine.
