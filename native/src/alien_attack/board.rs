@@ -3,28 +3,35 @@
 
 use super::{Components, BORDER_CARDS};
 
-/// Per-space lists in one vector: the items of space s are `items[start[s]..start[s + 1]]`.
+/// Per-space lists of at most `MAX_LIST` items, each in a fixed row: no pointer to follow.
 #[derive(Clone, Debug)]
 pub struct Lists<T> {
-    start: Vec<u32>,
-    items: Vec<T>,
+    rows: Vec<([T; MAX_LIST], u8)>,
 }
 
-impl<T: Copy> Lists<T> {
-    fn new<U: Copy>(lists: &[Vec<U>], f: impl Fn(U) -> T) -> Lists<T> {
-        let mut start = Vec::with_capacity(lists.len() + 1);
-        let mut items = Vec::new();
-        start.push(0);
+/// A hex space has six neighbours, six lines, six corners (cities).
+pub const MAX_LIST: usize = 6;
+
+impl<T: Copy + Default> Lists<T> {
+    fn new<U: Copy>(lists: &[Vec<U>], f: impl Fn(U) -> T) -> Result<Lists<T>, String> {
+        let mut rows = Vec::with_capacity(lists.len());
         for list in lists {
-            items.extend(list.iter().map(|&x| f(x)));
-            start.push(items.len() as u32);
+            if list.len() > MAX_LIST {
+                return Err(format!("a space with {} entries in one list", list.len()));
+            }
+            let mut row = [T::default(); MAX_LIST];
+            for (slot, &x) in row.iter_mut().zip(list) {
+                *slot = f(x);
+            }
+            rows.push((row, list.len() as u8));
         }
-        Lists { start, items }
+        Ok(Lists { rows })
     }
 
     #[inline]
     pub fn get(&self, s: usize) -> &[T] {
-        &self.items[self.start[s] as usize..self.start[s + 1] as usize]
+        let (row, len) = &self.rows[s];
+        &row[..*len as usize]
     }
 }
 
@@ -69,8 +76,8 @@ pub fn points(table: &[i64], count: i64) -> i64 {
 impl Board {
     pub fn new(c: &Components) -> Result<Board, String> {
         let n = c.n;
-        if n == 0 || n > 250 {
-            return Err(format!("{n} spaces (at most 250)"));
+        if n == 0 || n > 254 {
+            return Err(format!("{n} spaces (at most 254)"));
         }
         if c.city_value.len() > 255 {
             return Err("more than 255 cities".into());
@@ -111,11 +118,11 @@ impl Board {
         }
         Ok(Board {
             n,
-            neighbors: Lists::new(&c.neighbors, |s| s as u8),
-            lines: Lists::new(&c.lines, |(a, b)| (a as u8, b as u8)),
-            opposite: Lists::new(&c.opposite, |(a, b)| (a as u8, b as u8)),
-            herd_nbrs: Lists::new(&c.herd_nbrs, |s| s as u8),
-            space_cities: Lists::new(&c.space_cities, |ci| ci as u8),
+            neighbors: Lists::new(&c.neighbors, |s| s as u8)?,
+            lines: Lists::new(&c.lines, |(a, b)| (a as u8, b as u8))?,
+            opposite: Lists::new(&c.opposite, |(a, b)| (a as u8, b as u8))?,
+            herd_nbrs: Lists::new(&c.herd_nbrs, |s| s as u8)?,
+            space_cities: Lists::new(&c.space_cities, |ci| ci as u8)?,
             park: c.park.clone(),
             is_herd: c.herd_region.iter().map(|&r| r >= 0).collect(),
             border_mask: c.border_mask.clone(),

@@ -4,7 +4,7 @@
 use super::board::{points, Board};
 use super::players::{self, Power, Rollout};
 use super::{Params, Strategy, BORDER_CARDS, CITY_CARDS};
-use crate::rng::{game_sequence, PyRandom, FIRST_SEAT, SETUP};
+use crate::rng::{game_sequence, PyRandom, CHANCE, FIRST_SEAT, SETUP};
 
 pub const NONE: i8 = -1;
 pub const ATTACK: i8 = -2;
@@ -23,13 +23,20 @@ pub const EXTRA_TURN_LIMIT: i64 = 2;
 pub const SEMI_COOP_BASES: i64 = 24;
 
 pub const MAX_SEATS: usize = 4;
+/// `Game::rngs[SETUP_RNG]`, `[CHANCE_RNG]`, then the seats' streams.
+const SETUP_RNG: usize = 0;
+const CHANCE_RNG: usize = 1;
+pub const SEAT_RNG0: usize = 2;
+
+/// `cell[s]` for every space, indexed by a `u8` space without a bounds check to pay.
+pub type Cells = [i8; 256];
 
 /// `state.State`. `city_cnt[p * cities + ci]`: seat p's discs touching city ci.
 #[derive(Clone, Debug)]
 pub struct State {
     pub players: usize,
     pub cities: usize,
-    pub cell: Vec<i8>,
+    pub cell: Cells,
     pub bag: Vec<u8>,
     pub round: i64,
     pub rounds: i64,
@@ -54,7 +61,7 @@ impl State {
         let mut st = State {
             players,
             cities,
-            cell: vec![NONE; board.n + 1],
+            cell: [NONE; 256],
             bag: Vec::with_capacity(board.n),
             round: 0,
             rounds: (board.n / (players + 2)) as i64,
@@ -99,7 +106,7 @@ impl State {
     pub fn copy_from(&mut self, other: &State) {
         self.players = other.players;
         self.cities = other.cities;
-        self.cell.clone_from(&other.cell);
+        self.cell = other.cell;
         self.bag.clone_from(&other.bag);
         self.round = other.round;
         self.rounds = other.rounds;
@@ -147,7 +154,7 @@ impl Destroyed {
 
 /// `rules.herd_group`: seat p's connected group in s's herd region if p had a disc on s.
 #[inline]
-pub fn herd_group(board: &Board, cell: &[i8], p: usize, s: usize) -> i64 {
+pub fn herd_group(board: &Board, cell: &Cells, p: usize, s: usize) -> i64 {
     let mut seen = [0u8; 16];
     let mut n_seen = 1;
     seen[0] = s as u8;
@@ -175,7 +182,7 @@ pub fn herd_group(board: &Board, cell: &[i8], p: usize, s: usize) -> i64 {
     size
 }
 
-fn herd_group_slow(board: &Board, cell: &[i8], p: usize, s: usize) -> i64 {
+fn herd_group_slow(board: &Board, cell: &Cells, p: usize, s: usize) -> i64 {
     let mut seen = vec![s];
     let mut stack = vec![s];
     let mut size = 1;
@@ -201,7 +208,7 @@ pub fn gain_key(board: &Board, st: &State, p: usize, s: usize) -> i64 {
 
 /// `rules.gain`: (points from cities and herds, bases destroyed, a National Park).
 #[inline]
-pub fn gain(board: &Board, cell: &[i8], cc: &[i32], p: usize, s: usize) -> (i64, i64, bool) {
+pub fn gain(board: &Board, cell: &Cells, cc: &[i32], p: usize, s: usize) -> (i64, i64, bool) {
     let mut pts = 0;
     for &ci in board.space_cities.get(s) {
         if cc[ci as usize] >= 1 {
@@ -221,7 +228,7 @@ pub fn gain(board: &Board, cell: &[i8], cc: &[i32], p: usize, s: usize) -> (i64,
 }
 
 /// `rules.neighborhood_targets` into `out`, ascending.
-pub fn neighborhood_targets(board: &Board, cell: &[i8], p: usize, out: &mut Vec<u8>) {
+pub fn neighborhood_targets(board: &Board, cell: &Cells, p: usize, out: &mut Vec<u8>) {
     out.clear();
     for s in 1..=board.n {
         if cell[s] == BASE
@@ -301,7 +308,7 @@ pub struct Final {
 }
 
 /// `rules.largest_group`.
-pub fn largest_group(board: &Board, cell: &[i8], p: usize, seen: &mut Vec<bool>) -> i64 {
+pub fn largest_group(board: &Board, cell: &Cells, p: usize, seen: &mut Vec<bool>) -> i64 {
     seen.clear();
     seen.resize(board.n + 1, false);
     let mut stack: [u8; 256] = [0; 256];
@@ -442,12 +449,14 @@ impl Game {
         }
     }
 
+    /// `rngs` holds the set-up and chance streams, then one per seat (`SEAT_RNG0 + p`); a
+    /// playout's one shared stream is `rngs[0]`.
     #[inline]
     fn rng_index(&self, p: usize) -> usize {
         if self.shared_rng {
             0
         } else {
-            p
+            SEAT_RNG0 + p
         }
     }
 
@@ -689,24 +698,29 @@ impl<'a> Engine<'a> {
         g.st.reset(board);
         g.flipped.clear();
         let seq = game_sequence(root_seed, game_index);
-        let mut setup = PyRandom::from_words(&seq.child(&[SETUP]).generate_state(4));
+        // the set-up, chance and seat streams, seeded together (PyRandom::seed_many)
+        let mut keys = [[0u32; 4]; SEAT_RNG0 + MAX_SEATS];
+        for (k, key) in keys.iter_mut().enumerate().take(SEAT_RNG0 + n) {
+            let path = [SETUP + k as u64];
+            key.copy_from_slice(&seq.child(&path).generate_state(4));
+        }
+        debug_assert!(
+            CHANCE == SETUP + CHANCE_RNG as u64 && FIRST_SEAT == SETUP + SEAT_RNG0 as u64
+        );
+        g.rngs.resize_with(SEAT_RNG0 + n, || PyRandom::from_u64(0));
+        PyRandom::seed_many(&mut g.rngs, &keys[..SEAT_RNG0 + n]);
         let mut cities = CITY_CARDS;
         let mut borders = [0usize, 1, 2, 3];
+        let setup = &mut g.rngs[SETUP_RNG];
         setup.shuffle(&mut cities);
         setup.shuffle(&mut borders);
         for p in 0..n {
             g.st.city_card[p] = cities[p];
             g.st.border_card[p] = borders[p];
         }
-        let mut chance = PyRandom::from_words(&seq.child(&[crate::rng::CHANCE]).generate_state(4));
         g.st.bag.extend((1..=board.n).map(|s| s as u8));
-        chance.shuffle(&mut g.st.bag);
-        g.rngs.clear();
-        for (k, &strategy) in strategies.iter().enumerate() {
-            g.strategies[k] = strategy;
-            let words = seq.child(&[FIRST_SEAT + k as u64]).generate_state(4);
-            g.rngs.push(PyRandom::from_words(&words));
-        }
+        g.rngs[CHANCE_RNG].shuffle(&mut g.st.bag);
+        g.strategies[..n].copy_from_slice(strategies);
         g.play_rest(board);
         self.result()
     }
