@@ -114,6 +114,16 @@ class AlienAttack(Engine):
     capabilities = frozenset({"narrate", "draw"})
     has_native = True
     verify_grid = {"players": [2, 3, 4], "variant": ["standard", "semi-coop"]}
+    # rollout plays about 0.1-1.3 games/s on the Python engine: 3 games a cell, at a reduced
+    # budget and the default, take about a minute of Python there (the variant only changes the
+    # record, which the other strategies check)
+    verify_games = {"rollout": 3}
+    verify_settings = {"rollout": {"players": [2, 4], "variant": ["standard"], "rollouts": [1, 8]}}
+    verify_mixed = (
+        ("greedy", "missions"),
+        ("random", "greedy", "missions"),
+        ("missions", "random", "greedy", "greedy"),
+    )
     # Golden playthroughs (simkit/testing/contract.py); files in tests/games/alien_attack/golden.
     golden_cases = tuple(
         GoldenCase(f"{'-'.join(s)}-{v}-s{seed}", {"players": len(s), "variant": v, "data": None}, s, seed)
