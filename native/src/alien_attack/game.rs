@@ -136,6 +136,46 @@ impl State {
     }
 }
 
+/// The spaces 1..=n holding `who`, as a bit set (bit s of word s / 64): a branch-free scan, then
+/// `for_each_space` walks them in ascending order.
+#[inline]
+pub fn spaces_of(cell: &Cells, who: i8, n: usize) -> [u64; 4] {
+    let mut words = [0u64; 4];
+    for (w, word) in words.iter_mut().enumerate() {
+        let lo = w * 64;
+        if lo > n {
+            break;
+        }
+        let chunk: &[i8; 64] = cell[lo..lo + 64].try_into().expect("64 cells");
+        let mut bits = 0u64;
+        for (b, &c) in chunk.iter().enumerate() {
+            bits |= ((c == who) as u64) << b;
+        }
+        *word = bits;
+    }
+    // only spaces 1..=n
+    words[0] &= !1;
+    for (w, word) in words.iter_mut().enumerate() {
+        let lo = w * 64;
+        if lo + 64 > n + 1 {
+            let keep = (n + 1).saturating_sub(lo);
+            *word &= if keep >= 64 { !0 } else { (1u64 << keep) - 1 };
+        }
+    }
+    words
+}
+
+#[inline]
+pub fn for_each_space(words: &[u64; 4], mut f: impl FnMut(usize)) {
+    for (w, &word) in words.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            f(w * 64 + bits.trailing_zeros() as usize);
+            bits &= bits - 1;
+        }
+    }
+}
+
 /// Bases destroyed by one placement (at most one a direction).
 #[derive(Clone, Copy, Default)]
 pub struct Destroyed {
@@ -353,10 +393,7 @@ pub fn final_score(board: &Board, st: &State, p: usize, seen: &mut Vec<bool>) ->
         }
     }
     let (mut on_card_border, mut other_border, mut herds) = (0, 0, 0);
-    for s in 1..=board.n {
-        if st.cell[s] != p as i8 {
-            continue;
-        }
+    for_each_space(&spaces_of(&st.cell, p as i8, board.n), |s| {
         if board.card_border[s] & own_bit != 0 {
             on_card_border += 1;
         } else if board.border_mask[s] != 0 {
@@ -365,7 +402,7 @@ pub fn final_score(board: &Board, st: &State, p: usize, seen: &mut Vec<bool>) ->
         if board.is_herd[s] {
             herds += 1;
         }
-    }
+    });
     let largest = largest_group(board, &st.cell, p, seen);
     let protection = value1 >= board.protection_value1
         && herds >= board.protection_herds

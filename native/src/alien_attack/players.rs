@@ -4,7 +4,7 @@
 
 use super::board::{points, Board};
 use super::game::{
-    final_score, gain, gain_key, neighborhood_targets, place as place_disc, winners, Final, Game,
+    final_score, for_each_space, gain, gain_key, neighborhood_targets, spaces_of, place as place_disc, winners, Final, Game,
     State, ATTACK, BASE, MAX_SEATS, NONE, PROTECTION,
 };
 use super::Strategy;
@@ -230,12 +230,10 @@ fn context(board: &Board, st: &State, p: usize, scratch: &mut Scratch) -> Contex
     let cc = st.own_cnt(p);
     let card = st.city_card[p];
     let (mut touched_card, mut value1) = (0, 0);
-    for (ci, &n) in cc.iter().enumerate() {
-        if n != 0 {
-            let v = board.city_value[ci];
-            touched_card += (v == card) as i64;
-            value1 += (v == 1) as i64;
-        }
+    for (&n, &v) in cc.iter().zip(&board.city_value) {
+        let touched = (n != 0) as i64;
+        touched_card += touched & (v == card) as i64;
+        value1 += touched & (v == 1) as i64;
     }
     let own_bit = 1u8 << st.border_card[p];
     let group_of = &mut scratch.group_of;
@@ -246,10 +244,7 @@ fn context(board: &Board, st: &State, p: usize, scratch: &mut Scratch) -> Contex
     let stack = &mut scratch.stack;
     let (mut herds, mut other, mut on_border) = (0, 0, 0);
     let me = p as i8;
-    for s in 1..=board.n {
-        if st.cell[s] != me {
-            continue;
-        }
+    for_each_space(&spaces_of(&st.cell, me, board.n), |s| {
         if board.card_border[s] & own_bit != 0 {
             on_border += 1;
         } else if board.border_mask[s] != 0 {
@@ -259,7 +254,7 @@ fn context(board: &Board, st: &State, p: usize, scratch: &mut Scratch) -> Contex
             herds += 1;
         }
         if group_of[s] >= 0 {
-            continue;
+            return;
         }
         let gid = sizes.len() as i16;
         group_of[s] = gid;
@@ -276,7 +271,7 @@ fn context(board: &Board, st: &State, p: usize, scratch: &mut Scratch) -> Contex
             }
         }
         sizes.push(size);
-    }
+    });
     Context {
         card,
         touched_card,
