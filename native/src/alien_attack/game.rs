@@ -53,6 +53,19 @@ pub struct State {
     pub captured: [i64; MAX_SEATS],
     pub city_card: [i64; MAX_SEATS],
     pub border_card: [usize; MAX_SEATS],
+    /// The spaces holding each seat's discs (bit s of word s / 64): `cell[s] == p`, kept by
+    /// `place` and `remove_disc` so the players need not scan the board.
+    pub discs_at: [[u64; 4]; MAX_SEATS],
+}
+
+#[inline]
+fn set_bit(set: &mut [u64; 4], s: usize) {
+    set[s / 64] |= 1 << (s % 64);
+}
+
+#[inline]
+fn clear_bit(set: &mut [u64; 4], s: usize) {
+    set[s / 64] &= !(1 << (s % 64));
 }
 
 impl State {
@@ -78,6 +91,7 @@ impl State {
             captured: [0; MAX_SEATS],
             city_card: [0; MAX_SEATS],
             border_card: [0; MAX_SEATS],
+            discs_at: [[0; 4]; MAX_SEATS],
         };
         st.cell[0] = NEUTRAL;
         st
@@ -100,6 +114,7 @@ impl State {
         self.city_cnt.iter_mut().for_each(|c| *c = 0);
         self.placed = [0; MAX_SEATS];
         self.captured = [0; MAX_SEATS];
+        self.discs_at = [[0; 4]; MAX_SEATS];
     }
 
     /// `self = other.copy()` without allocating.
@@ -123,6 +138,7 @@ impl State {
         self.captured = other.captured;
         self.city_card = other.city_card;
         self.border_card = other.border_card;
+        self.discs_at = other.discs_at;
     }
 
     #[inline]
@@ -136,35 +152,7 @@ impl State {
     }
 }
 
-/// The spaces 1..=n holding `who`, as a bit set (bit s of word s / 64): a branch-free scan, then
-/// `for_each_space` walks them in ascending order.
-#[inline]
-pub fn spaces_of(cell: &Cells, who: i8, n: usize) -> [u64; 4] {
-    let mut words = [0u64; 4];
-    for (w, word) in words.iter_mut().enumerate() {
-        let lo = w * 64;
-        if lo > n {
-            break;
-        }
-        let chunk: &[i8; 64] = cell[lo..lo + 64].try_into().expect("64 cells");
-        let mut bits = 0u64;
-        for (b, &c) in chunk.iter().enumerate() {
-            bits |= ((c == who) as u64) << b;
-        }
-        *word = bits;
-    }
-    // only spaces 1..=n
-    words[0] &= !1;
-    for (w, word) in words.iter_mut().enumerate() {
-        let lo = w * 64;
-        if lo + 64 > n + 1 {
-            let keep = (n + 1).saturating_sub(lo);
-            *word &= if keep >= 64 { !0 } else { (1u64 << keep) - 1 };
-        }
-    }
-    words
-}
-
+/// Walks a set of spaces (bit s of word s / 64) in ascending order.
 #[inline]
 pub fn for_each_space(words: &[u64; 4], mut f: impl FnMut(usize)) {
     for (w, &word) in words.iter().enumerate() {
@@ -286,6 +274,7 @@ pub fn neighborhood_targets(board: &Board, cell: &Cells, p: usize, out: &mut Vec
 /// `rules.place`: seat p's disc on s, scored; the bases it destroys.
 pub fn place(board: &Board, st: &mut State, p: usize, s: usize) -> Destroyed {
     st.cell[s] = p as i8;
+    set_bit(&mut st.discs_at[p], s);
     st.discs[p] -= 1;
     st.placed[p] += 1;
     let mut pts = 0;
@@ -320,9 +309,10 @@ pub fn place(board: &Board, st: &mut State, p: usize, s: usize) -> Destroyed {
 }
 
 /// `rules.remove_disc`.
-fn remove_disc(board: &Board, st: &mut State, s: usize) {
+pub fn remove_disc(board: &Board, st: &mut State, s: usize) {
     let owner = st.cell[s] as usize;
     st.cell[s] = LOST;
+    clear_bit(&mut st.discs_at[owner], s);
     let base = owner * st.cities;
     for &ci in board.space_cities.get(s) {
         st.city_cnt[base + ci as usize] -= 1;
@@ -393,7 +383,7 @@ pub fn final_score(board: &Board, st: &State, p: usize, seen: &mut Vec<bool>) ->
         }
     }
     let (mut on_card_border, mut other_border, mut herds) = (0, 0, 0);
-    for_each_space(&spaces_of(&st.cell, p as i8, board.n), |s| {
+    for_each_space(&st.discs_at[p], |s| {
         if board.card_border[s] & own_bit != 0 {
             on_card_border += 1;
         } else if board.border_mask[s] != 0 {

@@ -4,8 +4,8 @@
 
 use super::board::{points, Board};
 use super::game::{
-    final_score, for_each_space, gain, gain_key, neighborhood_targets, spaces_of, place as place_disc, winners, Final, Game,
-    State, ATTACK, BASE, MAX_SEATS, NONE, PROTECTION,
+    final_score, for_each_space, gain, gain_key, neighborhood_targets, place as place_disc,
+    winners, Final, Game, State, ATTACK, BASE, MAX_SEATS, NONE, PROTECTION,
 };
 use super::Strategy;
 use crate::rng::PyRandom;
@@ -244,7 +244,7 @@ fn context(board: &Board, st: &State, p: usize, scratch: &mut Scratch) -> Contex
     let stack = &mut scratch.stack;
     let (mut herds, mut other, mut on_border) = (0, 0, 0);
     let me = p as i8;
-    for_each_space(&spaces_of(&st.cell, me, board.n), |s| {
+    for_each_space(&st.discs_at[p], |s| {
         if board.card_border[s] & own_bit != 0 {
             on_border += 1;
         } else if board.border_mask[s] != 0 {

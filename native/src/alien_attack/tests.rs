@@ -3,7 +3,8 @@
 
 use super::board::Board;
 use super::game::{
-    final_score, place, Engine, Game, State, BASE, COVER, EMPTY, LOST, NONE, PROTECTION,
+    final_score, place, remove_disc, Engine, Game, State, BASE, COVER, EMPTY, LOST, NONE,
+    PROTECTION,
 };
 use super::{play_batch, Components, Params, Strategy};
 use crate::batch::Values;
@@ -218,7 +219,7 @@ fn global_protection_needs_all_three_requirements() {
     assert_eq!(f.protection, board.protection_points);
     // one requirement short: the card scores nothing
     let herd = *herds.last().expect("a herd space");
-    st.cell[herd] = LOST;
+    remove_disc(&board, &mut st, herd);
     let f = final_score(&board, &st, 0, &mut seen);
     assert_eq!(f.protection, 0);
 }
