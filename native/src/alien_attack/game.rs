@@ -337,27 +337,27 @@ pub struct Final {
     pub best_city: i64,
 }
 
-/// `rules.largest_group`.
-pub fn largest_group(board: &Board, cell: &Cells, p: usize, seen: &mut Vec<bool>) -> i64 {
-    seen.clear();
-    seen.resize(board.n + 1, false);
-    let mut stack: [u8; 256] = [0; 256];
+/// `rules.largest_group`: the most of seat p's discs connected through its own discs.
+pub fn largest_group(board: &Board, st: &State, p: usize) -> i64 {
+    let own = &st.discs_at[p];
+    let mut seen = [0u64; 4];
+    let mut stack = [0u8; 256];
     let mut best = 0;
-    for s in 1..=board.n {
-        if cell[s] != p as i8 || seen[s] {
-            continue;
+    for_each_space(own, |s| {
+        if seen[s / 64] & (1 << (s % 64)) != 0 {
+            return;
         }
-        seen[s] = true;
+        set_bit(&mut seen, s);
         let mut top = 1;
         stack[0] = s as u8;
         let mut size = 1;
         while top > 0 {
             top -= 1;
-            let u = stack[top] as usize;
-            for &t in board.neighbors.get(u) {
+            for &t in board.neighbors.get(stack[top] as usize) {
                 let t = t as usize;
-                if cell[t] == p as i8 && !seen[t] {
-                    seen[t] = true;
+                let bit = 1u64 << (t % 64);
+                if own[t / 64] & bit != 0 && seen[t / 64] & bit == 0 {
+                    seen[t / 64] |= bit;
                     stack[top] = t as u8;
                     top += 1;
                     size += 1;
@@ -365,11 +365,11 @@ pub fn largest_group(board: &Board, cell: &Cells, p: usize, seen: &mut Vec<bool>
             }
         }
         best = best.max(size);
-    }
+    });
     best
 }
 
-pub fn final_score(board: &Board, st: &State, p: usize, seen: &mut Vec<bool>) -> Final {
+pub fn final_score(board: &Board, st: &State, p: usize) -> Final {
     let cc = st.own_cnt(p);
     let card = st.city_card[p];
     let own_bit = 1u8 << st.border_card[p];
@@ -393,7 +393,7 @@ pub fn final_score(board: &Board, st: &State, p: usize, seen: &mut Vec<bool>) ->
             herds += 1;
         }
     });
-    let largest = largest_group(board, &st.cell, p, seen);
+    let largest = largest_group(board, st, p);
     let protection = value1 >= board.protection_value1
         && herds >= board.protection_herds
         && other_border >= board.protection_borders;
@@ -704,7 +704,6 @@ pub struct Engine<'a> {
     board: &'a Board,
     params: Params,
     game: Game,
-    seen: Vec<bool>,
 }
 
 impl<'a> Engine<'a> {
@@ -713,7 +712,6 @@ impl<'a> Engine<'a> {
             board,
             params,
             game: Game::new(board, params.players, params.rollouts),
-            seen: Vec::new(),
         }
     }
 
@@ -760,7 +758,7 @@ impl<'a> Engine<'a> {
         let n = st.players;
         let mut finals = [Final::default(); MAX_SEATS];
         for (p, f) in finals.iter_mut().enumerate().take(n) {
-            *f = final_score(board, st, p, &mut self.seen);
+            *f = final_score(board, st, p);
         }
         let totals: Vec<i64> = finals[..n].iter().map(|f| f.total).collect();
         let best: Vec<i64> = finals[..n].iter().map(|f| f.best_city).collect();

@@ -457,7 +457,6 @@ pub struct Rollout {
     bags: Vec<Vec<u8>>,
     seeds: Vec<u64>,
     playout: Game,
-    seen: Vec<bool>,
 }
 
 impl Rollout {
@@ -472,7 +471,6 @@ impl Rollout {
             bags: Vec::new(),
             seeds: Vec::new(),
             playout,
-            seen: Vec::new(),
         }
     }
 
@@ -527,7 +525,7 @@ impl Rollout {
                 let mut totals = [0i64; MAX_SEATS];
                 let mut best_city = [0i64; MAX_SEATS];
                 for q in 0..players {
-                    finals[q] = final_score(board, &g.st, q, &mut self.seen);
+                    finals[q] = final_score(board, &g.st, q);
                     totals[q] = finals[q].total;
                     best_city[q] = finals[q].best_city;
                 }

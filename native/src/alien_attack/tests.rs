@@ -193,8 +193,7 @@ fn global_protection_needs_all_three_requirements() {
     for &s in &herds {
         place(&board, &mut st, 0, s);
     }
-    let mut seen = Vec::new();
-    let f = final_score(&board, &st, 0, &mut seen);
+    let f = final_score(&board, &st, 0);
     let others = (1..=board.n)
         .filter(|&s| st.cell[s] == 0 && board.border_mask[s] != 0 && board.card_border[s] & 1 == 0)
         .count() as i64;
@@ -215,12 +214,12 @@ fn global_protection_needs_all_three_requirements() {
     for &s in &borders {
         place(&board, &mut st, 0, s);
     }
-    let f = final_score(&board, &st, 0, &mut seen);
+    let f = final_score(&board, &st, 0);
     assert_eq!(f.protection, board.protection_points);
     // one requirement short: the card scores nothing
     let herd = *herds.last().expect("a herd space");
     remove_disc(&board, &mut st, herd);
-    let f = final_score(&board, &st, 0, &mut seen);
+    let f = final_score(&board, &st, 0);
     assert_eq!(f.protection, 0);
 }
 
