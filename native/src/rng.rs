@@ -452,8 +452,8 @@ fn seed_group<const K: usize>(rngs: &mut [PyRandom], keys: &[[u32; 4]]) {
             i = 1;
         }
     }
-    for g in 0..K {
-        mts[g][0] = 0x8000_0000;
+    for mt in mts {
+        mt[0] = 0x8000_0000;
     }
     for rng in rngs.iter_mut() {
         rng.index = N;

@@ -739,10 +739,8 @@ impl<'a> Engine<'a> {
         let setup = &mut g.rngs[SETUP_RNG];
         setup.shuffle(&mut cities);
         setup.shuffle(&mut borders);
-        for p in 0..n {
-            g.st.city_card[p] = cities[p];
-            g.st.border_card[p] = borders[p];
-        }
+        g.st.city_card[..n].copy_from_slice(&cities[..n]);
+        g.st.border_card[..n].copy_from_slice(&borders[..n]);
         g.st.bag.extend((1..=board.n).map(|s| s as u8));
         g.rngs[CHANCE_RNG].shuffle(&mut g.st.bag);
         g.strategies[..n].copy_from_slice(strategies);
@@ -772,22 +770,18 @@ impl<'a> Engine<'a> {
         let mut ranked = totals.clone();
         ranked.sort_unstable_by(|a, b| b.cmp(a));
         let n_win = win.count_ones() as i64;
-        let mut base_set = vec![false; board.n + 1];
+        // every space that flipped, and any base or emptied space (a set: ascending, once each)
+        let mut base_set = [false; 256];
         for &s in &g.flipped {
             base_set[s as usize] = true;
         }
-        for s in 1..=board.n {
-            if st.cell[s] == BASE || st.cell[s] == EMPTY {
-                base_set[s] = true;
-            }
-        }
         let mut base_spaces = String::new();
         let mut capture_spaces = String::new();
-        for s in 1..=board.n {
-            if base_set[s] {
+        for (s, &c) in st.cell.iter().enumerate().take(board.n + 1).skip(1) {
+            if base_set[s] || c == BASE || c == EMPTY {
                 push_space(&mut base_spaces, s);
             }
-            if st.cell[s] == LOST {
+            if c == LOST {
                 push_space(&mut capture_spaces, s);
             }
         }
