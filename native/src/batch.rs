@@ -7,6 +7,10 @@ pub enum Values {
     Int(Vec<i64>),
     /// Codes into `labels`: a text column with few values (an end reason).
     Label(Vec<u8>, &'static [&'static str]),
+    /// A bool column that may be null (nobody wins together in a standard game).
+    OptBool(Vec<Option<bool>>),
+    Float(Vec<f64>),
+    Str(Vec<String>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -21,6 +25,9 @@ impl Column {
             Values::Bool(v) => v.len(),
             Values::Int(v) => v.len(),
             Values::Label(v, _) => v.len(),
+            Values::OptBool(v) => v.len(),
+            Values::Float(v) => v.len(),
+            Values::Str(v) => v.len(),
         }
     }
 

@@ -5,6 +5,7 @@
 //!
 //! Pure Rust below `python`: `cargo test` builds without the Python binding.
 
+pub mod alien_attack;
 pub mod batch;
 pub mod eight_bit;
 pub mod rng;

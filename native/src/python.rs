@@ -2,14 +2,18 @@
 //! pieces the tests compare with numpy and CPython.
 //!
 //! `play_batch(game, data, params, strategies, root_seed, start, stop)` plays games
-//! [start, stop) of one cell with the GIL released and returns `{column: (kind, labels, bytes)}`
-//! in the record's order: kind "bool" (one byte a game), "int" (little-endian i64) or "label"
-//! (one byte a game, an index into `labels`). No Python object is made per game or per turn.
+//! [start, stop) of one cell with the GIL released and returns `(games, seats)`: the game
+//! columns `{column: (kind, labels, data)}` in the record's order, and the seat columns likewise
+//! (game_index, seat, strategy, then the seat record; None for a game without seat rows). Kinds:
+//! "bool" (one byte a game), "opt_bool" (one byte: 0, 1, or 2 for null), "int" (little-endian
+//! i64), "float" (little-endian f64), "label" (one byte a game, an index into `labels`) and "str"
+//! (data is a list of str). No Python object is made per game or per turn but the "str" values.
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
+use crate::alien_attack;
 use crate::batch::{Column, GameError, Values};
 use crate::eight_bit;
 use crate::rng::{PyRandom, SeedSequence};
@@ -64,6 +68,40 @@ fn eight_bit_components(data: &Bound<'_, PyDict>) -> PyResult<eight_bit::Compone
     })
 }
 
+fn alien_attack_components(data: &Bound<'_, PyDict>) -> PyResult<alien_attack::Components> {
+    let border_cards: Vec<String> = item(data, "border_cards")?;
+    let city_cards: Vec<i64> = item(data, "city_cards")?;
+    if border_cards != alien_attack::BORDER_CARDS || city_cards != alien_attack::CITY_CARDS {
+        return Err(PyValueError::new_err(format!(
+            "cards {city_cards:?} {border_cards:?} are not the native engine's"
+        )));
+    }
+    Ok(alien_attack::Components {
+        n: item(data, "n")?,
+        neighbors: item(data, "neighbors")?,
+        lines: item(data, "lines")?,
+        opposite: item(data, "opposite")?,
+        park: item(data, "park")?,
+        herd_region: item(data, "herd_region")?,
+        herd_nbrs: item(data, "herd_nbrs")?,
+        border_mask: item(data, "border_mask")?,
+        borders: item(data, "borders")?,
+        city_value: item(data, "city_value")?,
+        space_cities: item(data, "space_cities")?,
+        discs: item(data, "discs")?,
+        park_markers: item(data, "park_markers")?,
+        city_tables: item(data, "city_tables")?,
+        border_tables: item(data, "border_tables")?,
+        parks_table: item(data, "parks_table")?,
+        bases_table: item(data, "bases_table")?,
+        territory_table: item(data, "territory_table")?,
+        protection_points: item(data, "protection_points")?,
+        protection_value1: item(data, "protection_value1")?,
+        protection_herds: item(data, "protection_herds")?,
+        protection_borders: item(data, "protection_borders")?,
+    })
+}
+
 fn one_strategy(strategies: &[String]) -> PyResult<&str> {
     match strategies {
         [one] => Ok(one.as_str()),
@@ -79,12 +117,30 @@ fn columns_to_python<'py>(py: Python<'py>, columns: Vec<Column>) -> PyResult<Bou
     for column in columns {
         let (kind, labels, bytes): (&str, Vec<&str>, Vec<u8>) = match column.values {
             Values::Bool(v) => ("bool", vec![], v.into_iter().map(u8::from).collect()),
+            Values::OptBool(v) => (
+                "opt_bool",
+                vec![],
+                v.into_iter().map(|x| x.map_or(2, u8::from)).collect(),
+            ),
             Values::Int(v) => (
                 "int",
                 vec![],
                 v.iter().flat_map(|x| x.to_le_bytes()).collect(),
             ),
+            Values::Float(v) => (
+                "float",
+                vec![],
+                v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            ),
             Values::Label(v, labels) => ("label", labels.to_vec(), v),
+            Values::Str(v) => {
+                let empty: Vec<&str> = vec![];
+                out.set_item(
+                    column.name,
+                    ("str", PyList::new(py, empty)?, PyList::new(py, v)?),
+                )?;
+                continue;
+            }
         };
         out.set_item(
             column.name,
@@ -110,7 +166,7 @@ fn play_batch<'py>(
     root_seed: u64,
     start: u64,
     stop: u64,
-) -> PyResult<Bound<'py, PyDict>> {
+) -> PyResult<(Bound<'py, PyDict>, Option<Bound<'py, PyDict>>)> {
     if stop < start {
         return Err(PyValueError::new_err("stop is before start"));
     }
@@ -127,6 +183,34 @@ fn play_batch<'py>(
             py.allow_threads(|| {
                 eight_bit::play_batch(&comp, &params, strategy, root_seed, start, stop)
             })
+            .map(|games| (games, None))
+        }
+        "alien-attack" => {
+            let comp = alien_attack_components(data)?;
+            let variant: String = item(params, "variant")?;
+            let params = alien_attack::Params {
+                players: item(params, "players")?,
+                semi_coop: match variant.as_str() {
+                    "standard" => false,
+                    "semi-coop" => true,
+                    other => {
+                        return Err(PyValueError::new_err(format!("unknown variant '{other}'")))
+                    }
+                },
+                rollouts: item(params, "rollouts")?,
+            };
+            let seats = strategies
+                .iter()
+                .map(|name| {
+                    alien_attack::Strategy::from_name(name).ok_or_else(|| {
+                        PyValueError::new_err(format!("no native strategy '{name}'"))
+                    })
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            py.allow_threads(|| {
+                alien_attack::play_batch(&comp, &params, &seats, root_seed, start, stop)
+            })
+            .map(|(games, seats)| (games, Some(seats)))
         }
         other => {
             return Err(PyValueError::new_err(format!(
@@ -135,7 +219,10 @@ fn play_batch<'py>(
         }
     };
     match result {
-        Ok(columns) => columns_to_python(py, columns),
+        Ok((games, seats)) => Ok((
+            columns_to_python(py, games)?,
+            seats.map(|s| columns_to_python(py, s)).transpose()?,
+        )),
         Err(error) => Err(game_error(error)),
     }
 }
@@ -145,6 +232,7 @@ fn play_batch<'py>(
 fn engines(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let out = PyDict::new(py);
     out.set_item("eight-bit-invaders", vec!["random", "greedy", "lookahead"])?;
+    out.set_item("alien-attack", alien_attack::STRATEGY_NAMES.to_vec())?;
     Ok(out)
 }
 
@@ -156,7 +244,8 @@ fn seed_sequence_state(entropy: Vec<u64>, spawn_key: Vec<u64>, n_words: usize) -
 
 /// Runs `ops` on `random.Random(n)` (n given by its 32-bit words, least significant first) and
 /// returns what each gave, for the tests: ("random", 0) -> float, ("randbelow", n) -> int,
-/// ("randint", n) -> randint(0, n), ("shuffle", n) -> the shuffled range(n).
+/// ("randint", n) -> randint(0, n), ("shuffle", n) -> the shuffled range(n),
+/// ("getrandbits64", 0) -> getrandbits(64).
 #[pyfunction]
 fn py_random_ops<'py>(
     py: Python<'py>,
@@ -178,6 +267,7 @@ fn py_random_ops<'py>(
                 rng.shuffle(&mut items);
                 out.append(items)?
             }
+            "getrandbits64" => out.append(rng.getrandbits64())?,
             _ => return Err(PyRuntimeError::new_err(format!("unknown op ({op}, {n})"))),
         }
     }

@@ -351,3 +351,135 @@ mod tests {
         }
     }
 }
+
+impl PyRandom {
+    /// `getrandbits(64)`: CPython fills 32-bit words least significant first.
+    #[inline]
+    pub fn getrandbits64(&mut self) -> u64 {
+        let lo = self.next_u32() as u64;
+        let hi = self.next_u32() as u64;
+        lo | (hi << 32)
+    }
+
+    /// `random.Random(n)` for a 64-bit `n`.
+    pub fn from_u64(n: u64) -> PyRandom {
+        PyRandom::from_words(&[n as u32, (n >> 32) as u32])
+    }
+
+    /// Re-seed in place as `random.Random(n)` for a 64-bit `n` (no new 2.5 KB state).
+    pub fn reseed_u64(&mut self, n: u64) {
+        let words = [n as u32, (n >> 32) as u32];
+        let used = if words[1] != 0 { 2 } else { 1 };
+        self.mt = *genrand_base();
+        self.init_by_array(&words[..used]);
+    }
+}
+
+impl PyRandom {
+    /// `from_words` into several generators at once, `rngs[k]` seeded with `keys[k]`. Seeding is
+    /// one long chain of dependent multiplies per generator; run side by side, the chains overlap
+    /// in the CPU (about 3x faster for four than one after another). The outputs are the same.
+    pub fn seed_many(rngs: &mut [PyRandom], keys: &[[u32; 4]]) {
+        assert_eq!(rngs.len(), keys.len());
+        let mut k = 0;
+        while k < rngs.len() {
+            let rest = rngs.len() - k;
+            if rest >= 4 {
+                seed_group::<4>(&mut rngs[k..k + 4], &keys[k..k + 4]);
+                k += 4;
+            } else if rest >= 2 {
+                seed_group::<2>(&mut rngs[k..k + 2], &keys[k..k + 2]);
+                k += 2;
+            } else {
+                rngs[k] = PyRandom::from_words(&keys[k]);
+                k += 1;
+            }
+        }
+    }
+}
+
+/// `init_by_array` for K generators side by side, each key its used words (at most 4 < N, so
+/// every generator walks i the same way). `prev` keeps each chain's last word in a register.
+fn seed_group<const K: usize>(rngs: &mut [PyRandom], keys: &[[u32; 4]]) {
+    let mts: [&mut [u32; N]; K] = {
+        let mut it = rngs.iter_mut();
+        std::array::from_fn(|_| &mut it.next().expect("K generators").mt)
+    };
+    let base = genrand_base();
+    let mut used = [1usize; K];
+    for g in 0..K {
+        *mts[g] = *base;
+        used[g] = keys[g].iter().rposition(|&x| x != 0).map_or(1, |i| i + 1);
+    }
+    let mut prev = [0u32; K];
+    for g in 0..K {
+        prev[g] = mts[g][0];
+    }
+    let mut js = [0usize; K];
+    let mut i = 1usize;
+    for _ in 0..N {
+        for g in 0..K {
+            let j = js[g];
+            let v = (mts[g][i] ^ (prev[g] ^ (prev[g] >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(keys[g][j])
+                .wrapping_add(j as u32);
+            mts[g][i] = v;
+            prev[g] = v;
+            js[g] = if j + 1 >= used[g] { 0 } else { j + 1 };
+        }
+        i += 1;
+        if i >= N {
+            for g in 0..K {
+                mts[g][0] = mts[g][N - 1];
+                prev[g] = mts[g][0];
+            }
+            i = 1;
+        }
+    }
+    for _ in 0..N - 1 {
+        for g in 0..K {
+            let v = (mts[g][i] ^ (prev[g] ^ (prev[g] >> 30)).wrapping_mul(1_566_083_941))
+                .wrapping_sub(i as u32);
+            mts[g][i] = v;
+            prev[g] = v;
+        }
+        i += 1;
+        if i >= N {
+            for g in 0..K {
+                mts[g][0] = mts[g][N - 1];
+                prev[g] = mts[g][0];
+            }
+            i = 1;
+        }
+    }
+    for mt in mts {
+        mt[0] = 0x8000_0000;
+    }
+    for rng in rngs.iter_mut() {
+        rng.index = N;
+    }
+}
+
+#[cfg(test)]
+mod seed_many_tests {
+    use super::*;
+
+    #[test]
+    fn seed_many_seeds_as_from_words() {
+        let keys = [
+            [1, 2, 3, 4],
+            [0, 0, 0, 0],
+            [7, 0, 0, 0],
+            [5, 6, 0, 0],
+            [9, 9, 9, 0],
+        ];
+        let mut many: Vec<PyRandom> = (0..keys.len()).map(|_| PyRandom::from_u64(0)).collect();
+        PyRandom::seed_many(&mut many, &keys);
+        for (rng, key) in many.iter_mut().zip(&keys) {
+            let mut one = PyRandom::from_words(key);
+            for _ in 0..1500 {
+                assert_eq!(rng.next_u32(), one.next_u32());
+            }
+        }
+    }
+}

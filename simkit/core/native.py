@@ -94,13 +94,16 @@ def choose(engine: Engine, cell: Cell, requested: str, where: str) -> str:
     return "python"
 
 
-def play_batch(engine: Engine, cell: Cell, root_seed: int, start: int, stop: int) -> pl.DataFrame:
-    """Games [start, stop) of a cell on the native core, as typed game rows.
+def play_batch(
+    engine: Engine, cell: Cell, root_seed: int, start: int, stop: int
+) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+    """Games [start, stop) of a cell on the native core, as typed game rows and seat rows (None
+    for a game without seat rows, as on the Python engine).
 
     Raises the core's NativeGameError (args: game index, message) when a game broke an invariant.
     """
     params = engine.params(cell.settings)
-    columns = core().play_batch(
+    games, seats = core().play_batch(
         engine.id,
         engine.native_data(params),
         _plain(asdict(params)),
@@ -109,7 +112,10 @@ def play_batch(engine: Engine, cell: Cell, root_seed: int, start: int, stop: int
         start,
         stop,
     )
-    return records.native_frame(engine, cell, root_seed, start, stop, columns)
+    return (
+        records.native_frame(engine, cell, root_seed, start, stop, games),
+        None if seats is None else records.native_seats_frame(engine, cell, seats),
+    )
 
 
 def _plain(values: dict[str, Any]) -> dict[str, Any]:

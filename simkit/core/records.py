@@ -139,25 +139,65 @@ def seats_frame(engine: Engine, cell: Cell, rows: Sequence[dict[str, Any]]) -> p
 def native_frame(
     engine: Engine, cell: Cell, root_seed: int, start: int, stop: int, columns: dict[str, tuple]
 ) -> pl.DataFrame:
-    """Game rows from the native engine's columns ({name: (kind, labels, bytes)}, record order)."""
+    """Game rows from the native engine's columns ({name: (kind, labels, data)}, record order)."""
     declared = [c.name for c in engine.record]
     if list(columns) != declared:
         raise RecordError(
             f"{engine.id}: the native engine's columns {list(columns)} are not the declared {declared}"
         )
     series = _runner_columns(engine, cell, root_seed, pl.Series(np.arange(start, stop, dtype=np.int64)))
-    for column in engine.record:
+    series += _native_columns(engine, engine.record, columns, stop - start)
+    return pl.DataFrame(series)
+
+
+def native_seats_frame(engine: Engine, cell: Cell, columns: dict[str, tuple]) -> pl.DataFrame | None:
+    """Seat rows from the native engine's seat columns (game_index, seat, strategy, then the seat
+    record): the same columns, order and types as `seats_frame` gives the Python engine's rows."""
+    lead = ["game_index", "seat", "strategy"]
+    declared = lead + [c.name for c in engine.seat_record or ()]
+    if list(columns) != declared:
+        raise RecordError(
+            f"{engine.id}: the native engine's seat columns {list(columns)} are not the declared {declared}"
+        )
+    first = (
+        Column("game_index", "int"),
+        Column("seat", "int"),
+        Column("strategy", "str"),
+        *(engine.seat_record or ()),
+    )
+    rows = len(columns["seat"][2]) // 8
+    if not rows:
+        return None
+    values = {s.name: s for s in _native_columns(engine, first, columns, rows)}
+    schema = seat_schema(engine)
+    values["cell"] = pl.Series("cell", [cell.name] * rows, dtype=pl.String)
+    return pl.DataFrame([values[name].cast(dtype) for name, dtype in schema.items()])
+
+
+def _native_columns(
+    engine: Engine, declared: Sequence[Column], columns: dict[str, tuple], rows: int
+) -> list[pl.Series]:
+    """The native engine's columns decoded (kinds: see native/src/python.rs) and typed."""
+    out = []
+    for column in declared:
         kind, labels, raw = columns[column.name]
         if kind == "int":
             values = pl.Series(column.name, np.frombuffer(raw, dtype="<i8"), dtype=pl.Int64)
+        elif kind == "float":
+            values = pl.Series(column.name, np.frombuffer(raw, dtype="<f8"), dtype=pl.Float64)
         elif kind == "bool":
             values = pl.Series(column.name, np.frombuffer(raw, dtype=np.uint8).astype(bool), dtype=pl.Boolean)
+        elif kind == "opt_bool":  # 2 is null
+            codes = pl.Series(column.name, np.frombuffer(raw, dtype=np.uint8), dtype=pl.UInt8)
+            values = codes.replace_strict({0: False, 1: True, 2: None}, return_dtype=pl.Boolean)
         elif kind == "label":
             codes = pl.Series(column.name, np.frombuffer(raw, dtype=np.uint8), dtype=pl.UInt8)
             values = codes.replace_strict(dict(enumerate(labels)), return_dtype=pl.String)
+        elif kind == "str":
+            values = pl.Series(column.name, raw, dtype=pl.String)
         else:
             raise RecordError(f"{engine.id}: native column '{column.name}' of unknown kind {kind!r}")
-        if values.len() != stop - start:
+        if values.len() != rows:
             raise RecordError(f"{engine.id}: native column '{column.name}' has {values.len()} rows")
-        series.append(values.cast(DTYPES[column.type]))
-    return pl.DataFrame(series)
+        out.append(values.cast(DTYPES[column.type]))
+    return out

@@ -182,6 +182,15 @@ class Engine:
     # The settings whose every combination, with every native strategy, the equivalence check of
     # the two engines plays (tests/native/test_equivalence.py, `make verify-native`).
     verify_grid: dict[str, list[Any]] = {}
+    # Strategies too slow on the Python engine for the check's count a cell: the most games a cell
+    # each is checked on. Such a strategy leaves the main grid and plays cells of its own, over
+    # `verify_grid` updated by `verify_settings[strategy]` (e.g. a reduced search budget and the
+    # default), so `make verify-native` stays about as long as the fast strategies make it.
+    verify_games: dict[str, int] = {}
+    verify_settings: dict[str, dict[str, list[Any]]] = {}
+    # Mixed cells of the check: one strategy per seat (the seat count follows from it), each over
+    # `verify_grid`'s other settings; capped by `verify_games` of any slow strategy among them.
+    verify_mixed: tuple[tuple[str, ...], ...] = ()
     # The component file's schema (core/schema.py): what its loader checks, and what `simkit data
     # template` and `simkit data check` write and check. None: the game reads no component file.
     component_spec: Any = None

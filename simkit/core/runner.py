@@ -100,8 +100,8 @@ def _play_chunk(
     if engine_kind == "native":
         core = native.core()
         try:
-            games = native.play_batch(engine, cell, root_seed, start, stop)
-            return Chunk(cell.name, start, games, None, [], "native")
+            games, seats = native.play_batch(engine, cell, root_seed, start, stop)
+            return Chunk(cell.name, start, games, seats, [], "native")
         except core.NativeGameError:
             pass  # the manifest will say this cell was (partly) played on python
     label = records.strategy_label(cell.strategies)

@@ -2,7 +2,10 @@
 played on the native and on the Python engine must give identical game and seat rows.
 
 `tests/native/test_equivalence.py` runs it on 2,000 games a cell; `make verify-native` on
-200,000 (`python -m simkit.core.verify --games N`).
+200,000 (`python -m simkit.core.verify --games N`). A game's check is its main scenario (the
+verify grid, every fast native strategy) and, where the game declares them, parts of their own:
+each slow strategy on fewer games (`Engine.verify_games`, `verify_settings`) and the mixed cells
+(`Engine.verify_mixed`). Each part is played into its own folder.
 """
 
 from __future__ import annotations
@@ -17,17 +20,48 @@ from simkit.core import dataset, native, runner, scenario
 from simkit.core.registry import Engine, all_games
 
 
-def spec_for(engine: Engine, games: int, seed: int, only: list[str] | None = None) -> dict[str, Any]:
-    """Every combination of the game's verify grid with every strategy the native core plays
-    (or those of them in `only`)."""
-    strategies = [
+def _checked(engine: Engine, only: list[str] | None) -> list[str]:
+    """The strategies the native core plays (those of them in `only`), in declaration order."""
+    return [
         s for s in engine.strategies if s in native.native_strategies(engine.id) and (not only or s in only)
     ]
-    grid: dict[str, Any] = {**engine.verify_grid, "strategy": strategies}
+
+
+def _spec(engine: Engine, name: str, games: int, seed: int, grid: dict[str, Any]) -> dict[str, Any]:
     return {
-        "scenario": {"name": f"verify {engine.id}", "game": engine.id, "games": games, "seed": seed},
+        "scenario": {"name": name, "game": engine.id, "games": games, "seed": seed},
         "grid": grid,
     }
+
+
+def spec_for(engine: Engine, games: int, seed: int, only: list[str] | None = None) -> dict[str, Any]:
+    """The main part: every combination of the game's verify grid with every strategy the
+    native core plays (or those of them in `only`) but the slow ones (`Engine.verify_games`)."""
+    strategies = [s for s in _checked(engine, only) if s not in engine.verify_games]
+    grid: dict[str, Any] = {**engine.verify_grid, "strategy": strategies}
+    return _spec(engine, f"verify {engine.id}", games, seed, grid)
+
+
+def parts_for(
+    engine: Engine, games: int, seed: int, only: list[str] | None = None
+) -> dict[str, dict[str, Any]]:
+    """Every part of the check: {folder: scenario spec}; "" is the main part (`spec_for`), then
+    each slow strategy on at most its `verify_games` a cell, then the mixed cells."""
+    checked = _checked(engine, only)
+    parts = {}
+    if any(s not in engine.verify_games for s in checked):
+        parts[""] = spec_for(engine, games, seed, only)
+    for name in checked:
+        if name in engine.verify_games:
+            grid = {**engine.verify_grid, **engine.verify_settings.get(name, {}), "strategy": [name]}
+            n = min(games, engine.verify_games[name])
+            parts[name] = _spec(engine, f"verify {engine.id} {name}", n, seed, grid)
+    mixed = [list(m) for m in engine.verify_mixed if all(s in checked for s in m)]
+    if mixed:
+        grid = {k: v for k, v in engine.verify_grid.items() if k != "players"}
+        n = min([games] + [engine.verify_games[s] for m in mixed for s in m if s in engine.verify_games])
+        parts["mixed"] = _spec(engine, f"verify {engine.id} mixed", n, seed, {**grid, "strategy": mixed})
+    return parts
 
 
 def differences(a: dataset.Dataset, b: dataset.Dataset) -> list[str]:
@@ -57,12 +91,18 @@ def differences(a: dataset.Dataset, b: dataset.Dataset) -> list[str]:
 def verify(
     engine: Engine, games: int, seed: int, out: Path, jobs: int, only: list[str] | None = None
 ) -> list[str]:
-    """Play the game's verify scenario on both engines into out/native and out/python; the
-    differences between their rows (empty when identical)."""
-    sc = scenario.parse(spec_for(engine, games, seed, only), f"verify {engine.id}")
-    for kind in ("native", "python"):
-        runner.run(sc, out / kind, jobs=jobs, progress=False, engine=kind)
-    return differences(dataset.load(out / "native"), dataset.load(out / "python"))
+    """Play every part of the game's check on both engines, the main part into out/native and
+    out/python, another part into out/<part>/native and out/<part>/python; the differences between
+    their rows (empty when identical), each named by its part."""
+    found = []
+    for part, spec in parts_for(engine, games, seed, only).items():
+        folder = out / part if part else out
+        sc = scenario.parse(spec, spec["scenario"]["name"])
+        for kind in ("native", "python"):
+            runner.run(sc, folder / kind, jobs=jobs, progress=False, engine=kind)
+        diffs = differences(dataset.load(folder / "native"), dataset.load(folder / "python"))
+        found += [f"{part}: {line}" if part else line for line in diffs]
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,10 +126,13 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         folder = args.out / "-".join([engine.id, str(args.games), *sorted(args.strategy or [])])
         found = verify(engine, args.games, args.seed, folder, args.jobs, args.strategy)
-        cells = dataset.load(folder / "native").games.group_by("cell").len().height
+        counts = []
+        for part, spec in parts_for(engine, args.games, args.seed, args.strategy).items():
+            games = dataset.load((folder / part if part else folder) / "native").games
+            counts.append(f"{games['cell'].n_unique()} cells x {spec['scenario']['games']} games")
         verdict = "identical" if not found else "DIFFERENT"
         print(
-            f"{engine.id}: {cells} cells x {args.games} games, native and python rows {verdict} "
+            f"{engine.id}: {' + '.join(counts)}, native and python rows {verdict} "
             f"({time.perf_counter() - started:.0f} s)"
         )
         for line in found:

@@ -32,6 +32,7 @@ OPS = [("random", 0)] * 5 + [
     ("randbelow", n) for n in (1, 2, 3, 5, 6, 7, 8, 35, 100, 1000, 2**31 - 1, 2**31, 2**32 - 1)
 ]
 OPS += [("randint", n) for n in (0, 1, 3, 9)] + [("shuffle", n) for n in (0, 1, 2, 9, 35, 200)]
+OPS += [("getrandbits64", 0)] * 3
 
 
 def _python_ops(rng: random.Random, ops):
@@ -43,6 +44,8 @@ def _python_ops(rng: random.Random, ops):
             out.append(rng._randbelow(n))
         elif op == "randint":
             out.append(rng.randint(0, n))
+        elif op == "getrandbits64":
+            out.append(rng.getrandbits(64))
         else:
             items = list(range(n))
             rng.shuffle(items)
@@ -56,6 +59,14 @@ def _python_ops(rng: random.Random, ops):
 def test_random_methods_are_cpythons(core, seed):
     words = [(seed >> (32 * k)) & 0xFFFFFFFF for k in range(4)]
     assert core.py_random_ops(words, OPS * 3) == _python_ops(random.Random(seed), OPS * 3)
+
+
+def test_a_random_seeded_with_64_bits_is_cpythons(core):
+    """The rollout player seeds each playout's stream with getrandbits(64): random.Random(seed)."""
+    seed = random.Random(3).getrandbits(64)
+    expected = random.Random(seed)
+    ops = [("random", 0)] * 5
+    assert core.py_random_ops([seed & 0xFFFFFFFF, seed >> 32], ops) == [expected.random() for _ in ops]
 
 
 def test_a_game_stream_is_the_python_engines(core):

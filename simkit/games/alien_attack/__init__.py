@@ -9,7 +9,7 @@ from typing import Any
 from simkit.core import replay_page, seeds
 from simkit.core.players import player_class
 from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, register
-from simkit.games.alien_attack import components, draw, narrate, players, rules
+from simkit.games.alien_attack import components, draw, narrate, native, players, rules
 from simkit.games.alien_attack.game import SEMI_COOP_BASES, Game, new_game
 from simkit.games.alien_attack.state import BASE, EMPTY, LOST, POWER_NAMES
 
@@ -112,6 +112,18 @@ class AlienAttack(Engine):
         *(Column(f"used_{name}", "bool") for name in POWER_NAMES.values()),
     )
     capabilities = frozenset({"narrate", "draw"})
+    has_native = True
+    verify_grid = {"players": [2, 3, 4], "variant": ["standard", "semi-coop"]}
+    # rollout plays about 0.1-1.3 games/s on the Python engine: 3 games a cell, at a reduced
+    # budget and the default, take about a minute of Python there (the variant only changes the
+    # record, which the other strategies check)
+    verify_games = {"rollout": 3}
+    verify_settings = {"rollout": {"players": [2, 4], "variant": ["standard"], "rollouts": [1, 8]}}
+    verify_mixed = (
+        ("greedy", "missions"),
+        ("random", "greedy", "missions"),
+        ("missions", "random", "greedy", "greedy"),
+    )
     # Golden playthroughs (simkit/testing/contract.py); files in tests/games/alien_attack/golden.
     golden_cases = tuple(
         GoldenCase(f"{'-'.join(s)}-{v}-s{seed}", {"players": len(s), "variant": v, "data": None}, s, seed)
@@ -125,6 +137,9 @@ class AlienAttack(Engine):
 
     def load_components(self, params: Any) -> Any:
         return components.load(params.data)
+
+    def native_data(self, params: Any) -> dict[str, Any]:
+        return native.native_data(components.load(params.data))
 
     def _game(
         self,

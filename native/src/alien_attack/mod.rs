@@ -1,0 +1,301 @@
+//! Alien Attack: USA in the native core: the same rules, players and draws as
+//! `simkit/games/alien_attack/` (the reference), so both give identical game and seat rows.
+//!
+//! The types below are the contract with the Python binding (`python.rs`). The engine: `board`
+//! (the component tables, flattened), `game` (`state.py`, `rules.py`, `game.py`), `players`
+//! (`players.py`: random, greedy, missions, rollout).
+
+mod board;
+mod game;
+mod players;
+#[cfg(test)]
+mod tests;
+
+use crate::batch::{Column, GameError, Values};
+
+pub use board::Board;
+
+/// `components.BORDER_CARDS`, in order: the deal shuffles this list.
+pub const BORDER_CARDS: [&str; 4] = ["atlantic", "pacific", "gulf", "mexico"];
+/// `components.CITY_CARDS`.
+pub const CITY_CARDS: [i64; 4] = [2, 3, 4, 5];
+
+/// The board file as the engine needs it (built by `alien_attack/native.py`). Spaces are 1..=n;
+/// per-space lists are indexed by space (index 0 unused).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Components {
+    pub n: usize,
+    pub neighbors: Vec<Vec<usize>>,
+    /// (n1, n2) per direction: n2 is 0 for a Canada icon.
+    pub lines: Vec<Vec<(usize, usize)>>,
+    pub opposite: Vec<Vec<(usize, usize)>>,
+    pub park: Vec<bool>,
+    pub herd_region: Vec<i64>,
+    pub herd_nbrs: Vec<Vec<usize>>,
+    pub border_mask: Vec<i64>,
+    /// The spaces of each Border card's border, in `BORDER_CARDS` order.
+    pub borders: Vec<Vec<usize>>,
+    pub city_value: Vec<i64>,
+    pub space_cities: Vec<Vec<usize>>,
+    pub discs: i64,
+    pub park_markers: i64,
+    /// The City card tables in `CITY_CARDS` order.
+    pub city_tables: Vec<Vec<i64>>,
+    /// The Border card tables in `BORDER_CARDS` order.
+    pub border_tables: Vec<Vec<i64>>,
+    pub parks_table: Vec<i64>,
+    pub bases_table: Vec<i64>,
+    pub territory_table: Vec<i64>,
+    pub protection_points: i64,
+    pub protection_value1: i64,
+    pub protection_herds: i64,
+    pub protection_borders: i64,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    pub players: usize,
+    pub semi_coop: bool,
+    pub rollouts: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    Random,
+    Greedy,
+    Missions,
+    Rollout,
+}
+
+/// Strategy names in the engine's order (the seat rows' `strategy` labels).
+pub const STRATEGY_NAMES: &[&str] = &["random", "greedy", "missions", "rollout"];
+
+impl Strategy {
+    pub fn from_name(name: &str) -> Option<Strategy> {
+        match name {
+            "random" => Some(Strategy::Random),
+            "greedy" => Some(Strategy::Greedy),
+            "missions" => Some(Strategy::Missions),
+            "rollout" => Some(Strategy::Rollout),
+            _ => None,
+        }
+    }
+
+    fn code(self) -> u8 {
+        match self {
+            Strategy::Random => 0,
+            Strategy::Greedy => 1,
+            Strategy::Missions => 2,
+            Strategy::Rollout => 3,
+        }
+    }
+}
+
+/// `end_reason` labels.
+pub const END_REASONS: &[&str] = &["bag_empty", "earth_wins", "invasion_succeeds"];
+
+/// The integer game columns after `end_reason`, in the record's order (then `mean_score`,
+/// `base_spaces`, `capture_spaces`).
+const GAME_INTS: [&str; 6] = [
+    "winners",
+    "winning_seat",
+    "margin",
+    "bases_destroyed",
+    "bases_left",
+    "discs_captured",
+];
+
+/// The seat record's integer columns after `won`, in order.
+pub const SEAT_INTS: [&str; 15] = [
+    "placement_points",
+    "city_mission",
+    "border_mission",
+    "parks",
+    "bases",
+    "territory",
+    "protection",
+    "discs_placed",
+    "discs_captured",
+    "bases_destroyed",
+    "parks_taken",
+    "largest_group",
+    "city_card_cities",
+    "border_discs",
+    "powers_used",
+];
+
+/// `used_*` columns, in `state.POWER_NAMES` order (protection, cover, neighborhood, extra turn).
+const USED: [&str; 4] = [
+    "used_protection",
+    "used_cover",
+    "used_neighborhood",
+    "used_extra_turn",
+];
+
+/// Game and seat columns of games [start, stop) of a cell; `strategies` has one per seat and
+/// rotates with the game index (`runner.seat_order`).
+pub fn play_batch(
+    comp: &Components,
+    params: &Params,
+    strategies: &[Strategy],
+    root_seed: u64,
+    start: u64,
+    stop: u64,
+) -> Result<(Vec<Column>, Vec<Column>), GameError> {
+    let board = Board::new(comp).map_err(|message| GameError {
+        game_index: start,
+        message: format!("components not supported by the native engine: {message}"),
+    })?;
+    if strategies.len() != params.players {
+        return Err(GameError {
+            game_index: start,
+            message: format!(
+                "{} strategies for {} players",
+                strategies.len(),
+                params.players
+            ),
+        });
+    }
+    let n = stop.saturating_sub(start) as usize;
+    let seats = params.players;
+    let mut engine = game::Engine::new(&board, *params);
+    let mut g_won = Vec::with_capacity(n);
+    let mut g_score = Vec::with_capacity(n);
+    let mut g_length = Vec::with_capacity(n);
+    let mut g_reason = Vec::with_capacity(n);
+    let mut g_ints: Vec<Vec<i64>> = (0..6).map(|_| Vec::with_capacity(n)).collect();
+    let mut g_mean = Vec::with_capacity(n);
+    let mut g_base_spaces = Vec::with_capacity(n);
+    let mut g_capture_spaces = Vec::with_capacity(n);
+    let m = n * seats;
+    let mut s_index = Vec::with_capacity(m);
+    let mut s_seat = Vec::with_capacity(m);
+    let mut s_strategy = Vec::with_capacity(m);
+    let mut s_city = Vec::with_capacity(m);
+    let mut s_border = Vec::with_capacity(m);
+    let mut s_score = Vec::with_capacity(m);
+    let mut s_won = Vec::with_capacity(m);
+    let mut s_ints: Vec<Vec<i64>> = (0..SEAT_INTS.len())
+        .map(|_| Vec::with_capacity(m))
+        .collect();
+    let mut s_used: Vec<Vec<bool>> = (0..4).map(|_| Vec::with_capacity(m)).collect();
+    let mut order = vec![Strategy::Greedy; seats];
+    for game_index in start..stop {
+        let k = (game_index % seats as u64) as usize;
+        for (i, slot) in order.iter_mut().enumerate() {
+            *slot = strategies[(k + i) % seats];
+        }
+        let rec = engine.play(&order, root_seed, game_index);
+        g_won.push(rec.won);
+        g_score.push(rec.score);
+        g_length.push(rec.length);
+        g_reason.push(rec.end_reason);
+        for (col, v) in g_ints.iter_mut().zip([
+            rec.winners,
+            rec.winning_seat,
+            rec.margin,
+            rec.bases_destroyed,
+            rec.bases_left,
+            rec.discs_captured,
+        ]) {
+            col.push(v);
+        }
+        g_mean.push(rec.mean_score);
+        g_base_spaces.push(rec.base_spaces);
+        g_capture_spaces.push(rec.capture_spaces);
+        for (p, seat) in rec.seats.iter().enumerate() {
+            s_index.push(game_index as i64);
+            s_seat.push(p as i64);
+            s_strategy.push(order[p].code());
+            s_city.push(seat.city_card);
+            s_border.push(seat.border_card as u8);
+            s_score.push(seat.score);
+            s_won.push(seat.won);
+            for (col, v) in s_ints.iter_mut().zip(seat.ints.iter()) {
+                col.push(*v);
+            }
+            for (col, v) in s_used.iter_mut().zip(seat.used.iter()) {
+                col.push(*v);
+            }
+        }
+    }
+    let mut games = vec![
+        Column {
+            name: "won",
+            values: Values::OptBool(g_won),
+        },
+        Column {
+            name: "score",
+            values: Values::Int(g_score),
+        },
+        Column {
+            name: "length",
+            values: Values::Int(g_length),
+        },
+        Column {
+            name: "end_reason",
+            values: Values::Label(g_reason, END_REASONS),
+        },
+    ];
+    for (name, values) in GAME_INTS.iter().zip(g_ints) {
+        games.push(Column {
+            name,
+            values: Values::Int(values),
+        });
+    }
+    games.push(Column {
+        name: "mean_score",
+        values: Values::Float(g_mean),
+    });
+    games.push(Column {
+        name: "base_spaces",
+        values: Values::Str(g_base_spaces),
+    });
+    games.push(Column {
+        name: "capture_spaces",
+        values: Values::Str(g_capture_spaces),
+    });
+    let mut seat_columns = vec![
+        Column {
+            name: "game_index",
+            values: Values::Int(s_index),
+        },
+        Column {
+            name: "seat",
+            values: Values::Int(s_seat),
+        },
+        Column {
+            name: "strategy",
+            values: Values::Label(s_strategy, STRATEGY_NAMES),
+        },
+        Column {
+            name: "city_card",
+            values: Values::Int(s_city),
+        },
+        Column {
+            name: "border_card",
+            values: Values::Label(s_border, &BORDER_CARDS),
+        },
+        Column {
+            name: "score",
+            values: Values::Int(s_score),
+        },
+        Column {
+            name: "won",
+            values: Values::Bool(s_won),
+        },
+    ];
+    for (name, values) in SEAT_INTS.iter().zip(s_ints) {
+        seat_columns.push(Column {
+            name,
+            values: Values::Int(values),
+        });
+    }
+    for (name, values) in USED.iter().zip(s_used) {
+        seat_columns.push(Column {
+            name,
+            values: Values::Bool(values),
+        });
+    }
+    Ok((games, seat_columns))
+}

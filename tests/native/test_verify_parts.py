@@ -1,0 +1,30 @@
+"""The equivalence check's parts (core/verify.py): slow strategies on fewer games a cell
+(`Engine.verify_games`, `verify_settings`), mixed cells (`verify_mixed`)."""
+
+from simkit.core import scenario, verify
+from simkit.core.registry import get_game
+
+
+def test_a_slow_strategy_and_the_mixed_cells_are_parts_of_their_own(core):
+    engine = get_game("alien-attack")
+    parts = verify.parts_for(engine, 2000, 7)
+    assert list(parts) == ["", "rollout", "mixed"]
+    assert parts[""]["grid"]["strategy"] == ["random", "greedy", "missions"]
+    assert parts[""]["scenario"]["games"] == 2000
+    assert parts["rollout"]["scenario"]["games"] == engine.verify_games["rollout"]
+    assert parts["rollout"]["grid"]["rollouts"] == [1, 8]
+    assert parts["mixed"]["scenario"]["games"] == 2000
+    cells = scenario.parse(parts["mixed"], "mixed").cells
+    assert {len(c.strategies) for c in cells} == {len(m) for m in engine.verify_mixed}
+    assert all(c.settings["players"] == len(c.strategies) for c in cells)
+    # fewer games asked than a slow strategy's cap: the check's count
+    assert verify.parts_for(engine, 2, 7)["rollout"]["scenario"]["games"] == 2
+    # only some strategies: the parts that hold them
+    assert list(verify.parts_for(engine, 10, 7, ["rollout"])) == ["rollout"]
+    assert list(verify.parts_for(engine, 10, 7, ["greedy", "missions"])) == ["", "mixed"]
+
+
+def test_a_game_without_slow_strategies_has_one_part(core):
+    engine = get_game("eight-bit-invaders")
+    assert list(verify.parts_for(engine, 100, 7)) == [""]
+    assert verify.parts_for(engine, 100, 7)[""] == verify.spec_for(engine, 100, 7)
