@@ -36,3 +36,29 @@ def native_data(board: Board) -> dict[str, Any]:
         "protection_herds": board.protection_herds,
         "protection_borders": board.protection_borders,
     }
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return ",".join(_text(v) for v in value)
+    return str(int(value))
+
+
+def rust_fixture(board: Board) -> str:
+    """`native_data` as the Rust tests read it (native/src/alien_attack/test_board.txt): one line
+    `key v v ...` a table; a per-space list of lists starts with `;` and separates the spaces by
+    `;`, a pair inside is `a,b`. The card names are not written (the tests know them)."""
+    lines = [
+        "# The built-in board's native_data (simkit/games/alien_attack/native.py) for the Rust tests:",
+        "# `key v v ...`; a per-space list of lists is `;`-separated, a pair is `a,b`.",
+    ]
+    for key, value in native_data(board).items():
+        if key in ("border_cards", "city_cards"):
+            continue
+        if not isinstance(value, list):
+            lines.append(f"{key} {_text(value)}")
+        elif value and isinstance(value[0], list):
+            lines.append(f"{key} ;" + ";".join(" ".join(_text(v) for v in item) for item in value))
+        else:
+            lines.append(f"{key} " + " ".join(_text(v) for v in value))
+    return "\n".join(lines) + "\n"
