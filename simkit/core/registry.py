@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, make_dataclass
 from pathlib import Path
 from typing import Any
 
+from simkit.core import replay_page
 from simkit.core.errors import UserError
 from simkit.core.players import is_user_spec, load_class
 
@@ -197,6 +198,12 @@ class Engine:
     # The golden playthroughs the contract kit checks (simkit/testing/contract.py); a registered
     # game without any fails the kit.
     golden_cases: tuple[GoldenCase, ...] = ()
+    # The game's own modules the default methods below use: `components` (with `load(path)`),
+    # `narration` (`narrate(events)`, and `narrate_steps(events)` for the replay page) and
+    # `drawing` (`look(game)` and `draw(picture)`).
+    components: Any = None
+    narration: Any = None
+    drawing: Any = None
 
     _params_type: type | None = None
 
@@ -231,7 +238,15 @@ class Engine:
     def load_components(self, params: Any) -> Any:
         """The game's components under these parameters: an object with `path` (the file it was
         read from) and `sources` (part -> provenance), as each game's `components.load` gives."""
-        raise NotImplementedError
+        if self.components is None:
+            raise NotImplementedError
+        return self.components.load(params.data)
+
+    def narrate(self, events: list[dict]) -> list[str]:
+        """The event log told as at the table, for `simkit replay` (the `narrate` capability)."""
+        if self.narration is None:
+            raise NotImplementedError
+        return self.narration.narrate(events)
 
     def data_files(self, settings: Any) -> list[Path]:
         """Component files the game reads under these settings (hashed into the manifest)."""
@@ -271,6 +286,36 @@ class Engine:
                     raise RuntimeError(f"{self.id}: declares '{name}' and has no method '{method}'")
         if self.default_strategy not in self.strategies:
             raise RuntimeError(f"{self.id}: default strategy '{self.default_strategy}' is not declared")
+
+
+class SelfPlayingEngine(Engine):
+    """An engine whose game is an object that plays itself: `new_game(...)` builds it writing its
+    events to `log` (None: no log), and its `play()` returns the record. `play`, `replay` and the
+    replay page's `draw_replay` follow from that, the same way for every such game."""
+
+    def new_game(
+        self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int, log: list | None
+    ) -> Any:
+        raise NotImplementedError
+
+    def play(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:
+        return GameResult(self.new_game(settings, strategies, root_seed, game_index, None).play())
+
+    def replay(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> list[dict]:
+        log: list[dict] = []
+        self.new_game(settings, strategies, root_seed, game_index, log).play()
+        return log
+
+    def draw_replay(
+        self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int
+    ) -> list[replay_page.Step]:
+        """The game as the replay page's steps: the table pictured after every narrated step."""
+        return replay_page.play_watched(
+            lambda log: self.new_game(settings, strategies, root_seed, game_index, log),
+            self.drawing.look,
+            self.narration.narrate_steps,
+            self.drawing.draw,
+        )
 
 
 _GAMES: dict[str, Engine] = {}

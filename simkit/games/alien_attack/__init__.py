@@ -111,6 +111,7 @@ class AlienAttack(Engine):
         ),
         *(Column(f"used_{name}", "bool") for name in POWER_NAMES.values()),
     )
+    components, narration = components, narrate
     capabilities = frozenset({"narrate", "draw"})
     has_native = True
     verify_grid = {"players": [2, 3, 4], "variant": ["standard", "semi-coop"]}
@@ -134,9 +135,6 @@ class AlienAttack(Engine):
             (("missions", "greedy", "random"), "standard", 14),
         )
     )
-
-    def load_components(self, params: Any) -> Any:
-        return components.load(params.data)
 
     def native_data(self, params: Any) -> dict[str, Any]:
         return native.native_data(components.load(params.data))
@@ -282,10 +280,6 @@ class AlienAttack(Engine):
             }
         )
         return log
-
-    def narrate(self, events: list[dict]) -> list[str]:
-        """The event log told as at the table, for `simkit replay` (narrate.py)."""
-        return narrate.narrate(events)
 
 
 ENGINE = register(AlienAttack())

@@ -6,10 +6,10 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from simkit.core import replay_page, seeds
+from simkit.core import seeds
 from simkit.core.errors import UserError
 from simkit.core.players import player_class
-from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, register
+from simkit.core.registry import Column, GoldenCase, SelfPlayingEngine, Setting, register
 from simkit.games.eight_bit_invaders import components, draw, narrate, native, players
 from simkit.games.eight_bit_invaders.game import STATS, Game, Streams
 
@@ -34,7 +34,7 @@ def _player(name: str, rng: random.Random) -> players.Player:
     return player_class(name, PLAYER_CLASSES)(rng)
 
 
-class EightBitInvaders(Engine):
+class EightBitInvaders(SelfPlayingEngine):
     id = "eight-bit-invaders"
     title = "8-Bit Invaders"
     min_players = 1
@@ -71,12 +71,10 @@ class EightBitInvaders(Engine):
             ("lookahead", 7, 6, 21),
         )
     )
+    components, narration, drawing = components, narrate, draw
     has_native = True
     verify_grid = {"countdown": [7, 6], "dice": [6, 5]}  # the four difficulties
     rules_version = 2  # 2: the shields follow the faces' parity under Rocket Fuel (RULINGS §3)
-
-    def load_components(self, params: Any) -> Any:
-        return components.load(params.data)
 
     def check_settings(self, params: Any) -> None:
         """The box bounds the settings: no more countdown cards than it holds, and no more dice
@@ -97,7 +95,7 @@ class EightBitInvaders(Engine):
     def native_data(self, params: Any) -> dict[str, Any]:
         return native.native_data(components.load(params.data))
 
-    def _game(
+    def new_game(
         self,
         settings: Any,
         strategies: Sequence[str],
@@ -112,29 +110,6 @@ class EightBitInvaders(Engine):
         streams = Streams(setup=seeds.stream(seq, seeds.SETUP), attack=attack, movement=movement, misc=misc)
         player = _player(strategies[0], seeds.stream(seq, seeds.FIRST_SEAT))
         return Game(comp, params.countdown, params.dice, player, streams, log)
-
-    def play(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:
-        return GameResult(self._game(settings, strategies, root_seed, game_index, None).play())
-
-    def replay(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> list[dict]:
-        log: list[dict] = []
-        self._game(settings, strategies, root_seed, game_index, log).play()
-        return log
-
-    def draw_replay(
-        self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int
-    ) -> list[replay_page.Step]:
-        """The game as the replay page's steps: the table pictured after every event (draw.py)."""
-        return replay_page.play_watched(
-            lambda log: self._game(settings, strategies, root_seed, game_index, log),
-            draw.look,
-            narrate.narrate_steps,
-            draw.draw,
-        )
-
-    def narrate(self, events: list[dict]) -> list[str]:
-        """The event log told as at the table, for `simkit replay` (narrate.py)."""
-        return narrate.narrate(events)
 
 
 ENGINE = register(EightBitInvaders())

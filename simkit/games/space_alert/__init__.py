@@ -140,6 +140,7 @@ class SpaceAlert(Engine):
         Column("rockets_left", "int"),
         Column("campaign_missions", "int"),
     )
+    components, narration = components, narrate
     capabilities = frozenset({"narrate", "check_settings", "resolve", "draw"})
     # Golden playthroughs (simkit/testing/contract.py); files in tests/games/space_alert/golden.
     golden_cases = tuple(
@@ -155,9 +156,6 @@ class SpaceAlert(Engine):
             ),
         )
     )
-
-    def load_components(self, params: Any) -> Any:
-        return components.load(params.data)
 
     def check_settings(self, params: Any) -> None:
         """Settings that are each allowed but not together (the registry calls this up front)."""
@@ -210,10 +208,6 @@ class SpaceAlert(Engine):
 
         self._play(settings, strategies, root_seed, game_index, log, watch)
         return replay_page.steps(log, narrate.narrate_steps(log), draw.draw)
-
-    def narrate(self, events: list[dict]) -> list[str]:
-        """The event log told as at the table, for `simkit replay` (narrate.py)."""
-        return narrate.narrate(events)
 
     def resolve(self, plan: str | Path, data: str | Path | None = None) -> tuple[list[dict], dict]:
         """A plan file (see plan_file.py) -> (event log, score): for `simkit resolve`."""

@@ -171,7 +171,7 @@ def test_the_drawing_tells_the_table_of_its_step(monkeypatch, strategy, countdow
 
 def test_the_picture_is_a_snapshot():
     log = replay_page.WatchedLog()
-    game = ENGINE._game(settings(7, 6), ["lookahead"], 33, 0, log)
+    game = ENGINE.new_game(settings(7, 6), ["lookahead"], 33, 0, log)
     log.watch(lambda: draw.look(game))
     setup = log.setup
     before = pickle.dumps(setup)
