@@ -7,6 +7,7 @@
 
 pub mod batch;
 pub mod eight_bit;
+pub mod oh_no;
 pub mod rng;
 
 #[cfg(feature = "python")]

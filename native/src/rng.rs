@@ -299,6 +299,38 @@ impl PyRandom {
     pub fn d6(&mut self) -> u8 {
         (self.random() * 6.0) as u8 + 1
     }
+
+    /// `sample(population, k)` appended to `out` (CPython's `Random.sample`, without counts):
+    /// a partial Fisher-Yates on a copy when the population is small next to the set of picks
+    /// CPython would build, else draws rejected while already picked.
+    pub fn sample_into<T: Copy>(&mut self, population: &[T], k: usize, out: &mut Vec<T>) {
+        let n = population.len();
+        assert!(k <= n, "Sample larger than population or is negative");
+        let mut setsize = 21usize; // size of a small set minus size of an empty list
+        if k > 5 {
+            // 4 ** ceil(log(k * 3, 4)), with the float logarithm CPython takes
+            let exponent = (((k * 3) as f64).ln() / 4f64.ln()).ceil() as u32;
+            setsize = setsize.saturating_add(4usize.saturating_pow(exponent));
+        }
+        if n <= setsize {
+            let mut pool = population.to_vec();
+            for i in 0..k {
+                let j = self.randbelow(n - i);
+                out.push(pool[j]);
+                pool[j] = pool[n - i - 1]; // move the non-selected item into the vacancy
+            }
+        } else {
+            let mut selected: Vec<usize> = Vec::with_capacity(k);
+            for _ in 0..k {
+                let mut j = self.randbelow(n);
+                while selected.contains(&j) {
+                    j = self.randbelow(n);
+                }
+                selected.push(j);
+                out.push(population[j]);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

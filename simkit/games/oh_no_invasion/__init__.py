@@ -8,7 +8,7 @@ from typing import Any
 
 from simkit.core import replay_page, seeds
 from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, register
-from simkit.games.oh_no_invasion import components, draw, narrate, players
+from simkit.games.oh_no_invasion import components, draw, narrate, native, players
 from simkit.games.oh_no_invasion.game import STAT_KEYS, Game, Streams
 
 STRATEGIES = {
@@ -122,6 +122,8 @@ class OhNoInvasion(Engine):
         *(Column(name, "int") for name in STAT_KEYS),
     )
     capabilities = frozenset({"narrate", "draw"})
+    has_native = True
+    verify_grid = {"players": [3, 4, 5], "level": [0, 1, 2, 3]}
     # Golden playthroughs (simkit/testing/contract.py); files in tests/games/oh_no_invasion/golden.
     golden_cases = tuple(
         GoldenCase(
@@ -141,6 +143,9 @@ class OhNoInvasion(Engine):
 
     def load_components(self, params: Any) -> Any:
         return components.load(params.data)
+
+    def native_data(self, params: Any) -> dict[str, Any]:
+        return native.native_data(components.load(params.data))
 
     def _game(
         self,
