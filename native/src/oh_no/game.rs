@@ -112,6 +112,16 @@ impl Rngs {
         }
     }
 
+    /// Streams for a test: every seat's from `words`.
+    #[cfg(test)]
+    pub fn for_tests(words: u32, n: usize) -> Rngs {
+        let mut rngs = Rngs::new(0, 0, n);
+        for (k, seat) in rngs.seats.iter_mut().enumerate() {
+            *seat = Some(PyRandom::from_words(&[words, k as u32]));
+        }
+        rngs
+    }
+
     /// `seeds.streams(seq, 2, CHANCE)`: (resistance, spawn).
     fn pile(&mut self, pile: Pile) -> &mut PyRandom {
         let seq = &self.seq;
@@ -209,7 +219,7 @@ impl<'c> Engine<'c> {
     }
 
     /// `Game._draw_resistance`: the deck is remade the moment it runs out.
-    fn draw_resistance(&mut self, seat: usize, count: usize) {
+    pub(super) fn draw_resistance(&mut self, seat: usize, count: usize) {
         let mut got = 0;
         for _ in 0..count {
             if self.st.deck.is_empty() {
