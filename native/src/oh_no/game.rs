@@ -9,7 +9,7 @@ use super::rules::{
 use super::{
     Components, Params, Strategy, EVAPORALIEN, HUB, INVALIEN, N_COLOURS, WEAPON,
 };
-use crate::rng::{game_sequence, stream, PyRandom, SeedSequence, CHANCE, FIRST_SEAT, SETUP};
+use crate::rng::{game_sequence, PyRandom, SeedSequence, CHANCE, FIRST_SEAT, SETUP};
 
 pub const MAX_TURNS: i64 = 2_000;
 /// The strike target "Spawnmonster".
@@ -91,34 +91,74 @@ pub enum Action {
     Transport(usize),
 }
 
-/// The streams of one game, each made when first drawn from (`SeatStream`'s laziness: the same
-/// numbers, without deriving streams a game never uses).
+/// The streams of one game, each seeded when first drawn from (`SeatStream`'s laziness: the same
+/// numbers, without seeding streams a game never uses). The generators are reused from game to
+/// game.
 pub struct Rngs {
     seq: SeedSequence,
     chance: Option<[u32; 8]>,
-    resistance: Option<PyRandom>,
-    spawn: Option<PyRandom>,
-    seats: Vec<Option<PyRandom>>,
+    /// The setup stream, then seat k's at 1 + k.
+    streams: Vec<PyRandom>,
+    resistance: PyRandom,
+    spawn: PyRandom,
+    /// Which streams this game has seeded: bit 0 resistance, 1 spawn, 2 + k seat k.
+    seeded: u64,
+    keys: Vec<[u32; 4]>,
 }
 
 impl Rngs {
-    fn new(root_seed: u64, game_index: u64, n: usize) -> Rngs {
+    fn new() -> Rngs {
+        let blank = PyRandom::from_words(&[0]);
         Rngs {
-            seq: game_sequence(root_seed, game_index),
+            seq: game_sequence(0, 0),
             chance: None,
-            resistance: None,
-            spawn: None,
-            seats: vec![None; n],
+            streams: vec![blank.clone()],
+            resistance: blank.clone(),
+            spawn: blank,
+            seeded: 0,
+            keys: Vec::with_capacity(8),
         }
+    }
+
+    fn key(&self, path: u64) -> [u32; 4] {
+        let w = self.seq.child(&[path]).generate_state(4);
+        [w[0], w[1], w[2], w[3]]
+    }
+
+    /// The streams of game `game_index`: the setup stream seeded at once, and the seats' too
+    /// when `seats` (a crew that draws will draw from every seat's; the numbers are the same
+    /// whenever a stream is seeded).
+    fn start(&mut self, root_seed: u64, game_index: u64, n: usize, seats: bool) {
+        self.seq = game_sequence(root_seed, game_index);
+        self.chance = None;
+        self.seeded = 0;
+        if self.streams.len() < 1 + n {
+            self.streams.resize(1 + n, self.resistance.clone());
+        }
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        keys.push(self.key(SETUP));
+        if seats {
+            keys.extend((0..n).map(|k| self.key(FIRST_SEAT + k as u64)));
+            self.seeded = ((1u64 << n) - 1) << 2;
+        }
+        PyRandom::reseed_many(&mut self.streams[..keys.len()], &keys);
+        self.keys = keys;
+    }
+
+    pub fn setup(&mut self) -> &mut PyRandom {
+        &mut self.streams[0]
     }
 
     /// Streams for a test: every seat's from `words`.
     #[cfg(test)]
     pub fn for_tests(words: u32, n: usize) -> Rngs {
-        let mut rngs = Rngs::new(0, 0, n);
-        for (k, seat) in rngs.seats.iter_mut().enumerate() {
-            *seat = Some(PyRandom::from_words(&[words, k as u32]));
+        let mut rngs = Rngs::new();
+        rngs.start(0, 0, n, false);
+        for (k, seat) in rngs.streams[1..].iter_mut().enumerate() {
+            *seat = PyRandom::from_words(&[words, k as u32]);
         }
+        rngs.seeded = u64::MAX;
         rngs
     }
 
@@ -129,20 +169,27 @@ impl Rngs {
             let w = seq.child(&[CHANCE]).generate_state(8);
             [w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]
         });
-        match pile {
-            Pile::Resistance => self
-                .resistance
-                .get_or_insert_with(|| PyRandom::from_words(&words[0..4])),
-            Pile::Spawn => self
-                .spawn
-                .get_or_insert_with(|| PyRandom::from_words(&words[4..8])),
+        let (bit, rng, words) = match pile {
+            Pile::Resistance => (1, &mut self.resistance, &words[0..4]),
+            Pile::Spawn => (2, &mut self.spawn, &words[4..8]),
+        };
+        if self.seeded & bit == 0 {
+            self.seeded |= bit;
+            rng.reseed_from_words(words);
         }
+        rng
     }
 
     /// `seeds.stream(seq, FIRST_SEAT + seat)`.
+    #[inline]
     pub fn seat(&mut self, seat: usize) -> &mut PyRandom {
-        let seq = &self.seq;
-        self.seats[seat].get_or_insert_with(|| stream(seq, &[FIRST_SEAT + seat as u64]))
+        let bit = 4u64 << seat;
+        if self.seeded & bit == 0 {
+            self.seeded |= bit;
+            let words = self.key(FIRST_SEAT + seat as u64);
+            self.streams[1 + seat].reseed_from_words(&words);
+        }
+        &mut self.streams[1 + seat]
     }
 }
 
@@ -168,6 +215,8 @@ pub struct Engine<'c> {
     pub(super) seats_buf: Vec<usize>,
     pub(super) pairs: Vec<(u16, u16)>,
     pub(super) cards_buf: Vec<u16>,
+    /// `Crew._plan`'s lists: a type's cover, the best cover, its black weapons, the colours left.
+    pub(super) plan_bufs: (Vec<(u16, i32)>, Vec<(u16, i32)>, Vec<u16>, Vec<u8>),
     path: Vec<usize>,
     slots: Vec<usize>,
     pub(super) lost: Vec<u16>,
@@ -182,7 +231,7 @@ impl<'c> Engine<'c> {
             crew: CrewParams::of(strategy),
             st: State::new(),
             stats: [0; N_STATS],
-            rngs: Rngs::new(0, 0, 0),
+            rngs: Rngs::new(),
             fc_turn: 0,
             fc_shields: -1,
             fc_weapons: -1,
@@ -194,6 +243,12 @@ impl<'c> Engine<'c> {
             seats_buf: Vec::with_capacity(8),
             pairs: Vec::with_capacity(256),
             cards_buf: Vec::with_capacity(64),
+            plan_bufs: (
+                Vec::with_capacity(16),
+                Vec::with_capacity(16),
+                Vec::with_capacity(4),
+                Vec::with_capacity(8),
+            ),
             path: Vec::with_capacity(8),
             slots: Vec::with_capacity(8),
             lost: Vec::with_capacity(64),
@@ -712,9 +767,9 @@ impl<'c> Engine<'c> {
     pub fn play(&mut self, root_seed: u64, game_index: u64) -> Result<Record, String> {
         let c = self.c;
         let n = self.params.players;
-        self.rngs = Rngs::new(root_seed, game_index, n);
-        let mut setup = stream(&self.rngs.seq, &[SETUP]);
-        self.st.reset(c, n, self.params.level, &mut setup);
+        self.rngs
+            .start(root_seed, game_index, n, self.strategy == Strategy::Random);
+        self.st.reset(c, n, self.params.level, self.rngs.setup());
         self.stats = [0; N_STATS];
         self.fc_turn = 0;
         self.fc_shields = -1;

@@ -538,13 +538,9 @@ impl Engine<'_> {
         if needs.len == 0 {
             return false;
         }
+        let (mut cover, mut best_cover, mut blacks, mut rest) = std::mem::take(&mut self.plan_bufs);
         let hand = &self.st.hands[holder];
-        // weapons of each type, as positions in hand (a type is spent whole)
-        let mut spent = [false; 3];
-        let mut cover: Vec<(u16, i32)> = Vec::new();
-        let mut best_cover: Vec<(u16, i32)> = Vec::new();
-        let mut blacks: Vec<u16> = Vec::new();
-        let mut rest: Vec<u8> = Vec::new();
+        let mut spent = [false; 3]; // a type is spent whole
         while needs.len > 0 {
             let mut best: Option<(i32, usize)> = None;
             for t in 0..3 {
@@ -612,17 +608,21 @@ impl Engine<'_> {
                 }
             }
             if needs.value[danger] >= 5 {
+                let mut unused = std::mem::take(&mut self.cards_buf);
+                unused.clear();
                 let plays = &self.plays;
-                let unused: Vec<u16> = hand
-                    .iter()
-                    .copied()
-                    .filter(|&x| !plays.iter().any(|&(p, _)| p == x))
-                    .collect();
+                unused.extend(
+                    hand.iter()
+                        .copied()
+                        .filter(|&x| !plays.iter().any(|&(p, _)| p == x)),
+                );
                 if let Some((a, b)) = self.cheapest_pair(viewer, &unused) {
                     self.morph = Some((a, b, danger as i32));
                 }
+                self.cards_buf = unused;
             }
         }
+        self.plan_bufs = (cover, best_cover, blacks, rest);
         !self.plays.is_empty() || self.morph.is_some()
     }
 

@@ -255,3 +255,40 @@ fn bench_games() {
         );
     }
 }
+
+#[test]
+fn streams_seeded_side_by_side_draw_as_if_seeded_alone() {
+    let keys = [[1, 2, 3, 4], [5, 0, 0, 0], [0, 0, 0, 0], [7, 8, 0, 9], [u32::MAX, 1, 0, 0]];
+    let mut many = vec![PyRandom::from_words(&[42]); keys.len()];
+    PyRandom::reseed_many(&mut many, &keys);
+    for (r, key) in many.iter_mut().zip(&keys) {
+        let mut alone = PyRandom::from_words(key);
+        for _ in 0..1000 {
+            assert_eq!(r.next_u32(), alone.next_u32());
+        }
+    }
+}
+
+#[test]
+#[ignore]
+fn bench_seeding() {
+    let keys: Vec<[u32; 4]> = (0..5u32).map(|k| [k + 1, 2, 3, 4]).collect();
+    let n = 100_000;
+    let mut rs = vec![PyRandom::from_words(&[1]); 5];
+    let t = std::time::Instant::now();
+    for i in 0..n {
+        let mut ks = keys.clone();
+        ks[0][0] = i;
+        PyRandom::reseed_many(&mut rs, &ks);
+    }
+    println!("many: {:.2} us per 5", t.elapsed().as_secs_f64() * 1e6 / n as f64);
+    let t = std::time::Instant::now();
+    for i in 0..n {
+        for (g, r) in rs.iter_mut().enumerate() {
+            let mut k = keys[g];
+            k[0] = i;
+            r.reseed_from_words(&k);
+        }
+    }
+    println!("alone: {:.2} us per 5", t.elapsed().as_secs_f64() * 1e6 / n as f64);
+}
