@@ -3,12 +3,8 @@
 //! construction (`players.rs` ports `players.py`), so the checks of `Game` are not repeated.
 
 use super::players::{CrewParams, Means, StrikeAnswer};
-use super::rules::{
-    can_strike, counters, morph_pair_ok, shuffle, zaps, State,
-};
-use super::{
-    Components, Params, Strategy, EVAPORALIEN, HUB, INVALIEN, N_COLOURS, WEAPON,
-};
+use super::rules::{can_strike, counters, morph_pair_ok, shuffle, zaps, State};
+use super::{Components, Params, Strategy, EVAPORALIEN, HUB, INVALIEN, N_COLOURS, WEAPON};
 use crate::rng::{game_sequence, PyRandom, SeedSequence, CHANCE, FIRST_SEAT, SETUP};
 
 pub const MAX_TURNS: i64 = 2_000;
@@ -193,6 +189,9 @@ impl Rngs {
     }
 }
 
+/// `Crew._plan`'s lists: a type's cover, the best cover, its black weapons, the colours left.
+pub(super) type PlanBufs = (Vec<(u16, i32)>, Vec<(u16, i32)>, Vec<u16>, Vec<u8>);
+
 /// Everything a batch keeps from game to game, and the game being played.
 pub struct Engine<'c> {
     pub c: &'c Components,
@@ -215,8 +214,7 @@ pub struct Engine<'c> {
     pub(super) seats_buf: Vec<usize>,
     pub(super) pairs: Vec<(u16, u16)>,
     pub(super) cards_buf: Vec<u16>,
-    /// `Crew._plan`'s lists: a type's cover, the best cover, its black weapons, the colours left.
-    pub(super) plan_bufs: (Vec<(u16, i32)>, Vec<(u16, i32)>, Vec<u16>, Vec<u8>),
+    pub(super) plan_bufs: PlanBufs,
     path: Vec<usize>,
     slots: Vec<usize>,
     pub(super) lost: Vec<u16>,
@@ -295,7 +293,10 @@ impl<'c> Engine<'c> {
 
     fn discard_from_hand(&mut self, seat: usize, card: u16) {
         let hand = &mut self.st.hands[seat];
-        let i = hand.iter().position(|&x| x == card).expect("a card in hand");
+        let i = hand
+            .iter()
+            .position(|&x| x == card)
+            .expect("a card in hand");
         hand.remove(i);
         self.st.discard.push(card);
     }
@@ -422,7 +423,8 @@ impl<'c> Engine<'c> {
             return;
         }
         let mut slots = std::mem::take(&mut self.slots);
-        self.st.free_slots(c, target, c.spawn_colour[ci], &mut slots);
+        self.st
+            .free_slots(c, target, c.spawn_colour[ci], &mut slots);
         let slot = if slots.len() > 1 {
             self.sabotalien_module(target, &slots)
         } else {
@@ -536,7 +538,10 @@ impl<'c> Engine<'c> {
                 let picked = std::mem::take(&mut self.picked);
                 for &card in &picked {
                     let hand = &mut self.st.hands[seat];
-                    let i = hand.iter().position(|&x| x == card).expect("a card in hand");
+                    let i = hand
+                        .iter()
+                        .position(|&x| x == card)
+                        .expect("a card in hand");
                     hand.remove(i);
                     self.st.hands[to].push(card);
                 }
@@ -559,7 +564,10 @@ impl<'c> Engine<'c> {
         let picked = std::mem::take(&mut self.picked);
         for &card in &picked {
             let hand = &mut self.st.hands[seat];
-            let i = hand.iter().position(|&x| x == card).expect("a card in hand");
+            let i = hand
+                .iter()
+                .position(|&x| x == card)
+                .expect("a card in hand");
             hand.remove(i);
             self.st.add_module(c, seat, card);
         }

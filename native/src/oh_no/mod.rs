@@ -73,7 +73,11 @@ impl Strategy {
 }
 
 /// `end_reason` labels, by the codes of `game::END_*`.
-pub const END_REASONS: &[&str] = &["spawnmonster_destroyed", "shields_complete", "crew_eliminated"];
+pub const END_REASONS: &[&str] = &[
+    "spawnmonster_destroyed",
+    "shields_complete",
+    "crew_eliminated",
+];
 /// `final_conflict_moment` labels, by the codes of `game::MOMENT_*`.
 pub const MOMENTS: &[&str] = &["", "start", "after_combat"];
 
@@ -113,7 +117,11 @@ pub const STAT_KEYS: [&str; game::N_STATS] = [
 /// Why these components or settings cannot be played natively (None: they can).
 fn unsupported(comp: &Components, params: &Params) -> Option<String> {
     if !(1..=comp.hubs.len()).contains(&params.players) {
-        return Some(format!("{} players, {} hubs", params.players, comp.hubs.len()));
+        return Some(format!(
+            "{} players, {} hubs",
+            params.players,
+            comp.hubs.len()
+        ));
     }
     if params.level > 3 || comp.points.len() < 4 {
         return Some(format!("level {}", params.level));

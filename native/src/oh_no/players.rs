@@ -2,11 +2,11 @@
 //! from the seat's own stream. `RandomPlayer` draws; `CautiousCrew` and `BoldCrew` (one `Crew`
 //! with different numbers) never do.
 
-use super::game::{is_module, Action, Engine, MONSTER, MOMENT_AFTER_COMBAT};
+use super::game::{is_module, Action, Engine, MOMENT_AFTER_COMBAT, MONSTER};
 use super::rules::{
     can_strike, colour_of, counters, has_counter, has_morph_pair, is_weapon, morph_pair_ok, zaps,
 };
-use super::{Strategy, BLACK, INVALIEN, EVAPORALIEN, N_COLOURS};
+use super::{Strategy, BLACK, EVAPORALIEN, INVALIEN, N_COLOURS};
 
 /// A counter (or a strike's cards): a weapon, a Morph-box pair, a partner asked, or none.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -274,8 +274,7 @@ impl Engine<'_> {
             if figs.iter().max().copied().unwrap_or(0) < 5 {
                 continue;
             }
-            let danger =
-                |k: usize| figs[k] >= 5 && c.colour_kind[k] == INVALIEN;
+            let danger = |k: usize| figs[k] >= 5 && c.colour_kind[k] == INVALIEN;
             if !(0..N_COLOURS).any(danger) {
                 continue;
             }
@@ -312,7 +311,10 @@ impl Engine<'_> {
                 if self.rand(p) < 0.5 {
                     return None;
                 }
-                let n = self.st.hands[p].iter().filter(|&&x| zaps(c, x, colour)).count();
+                let n = self.st.hands[p]
+                    .iter()
+                    .filter(|&&x| zaps(c, x, colour))
+                    .count();
                 let k = self.below(p, n);
                 self.st.hands[p]
                     .iter()
@@ -450,7 +452,7 @@ impl Engine<'_> {
                 match k {
                     0 => None,
                     1 => Some((seat, seat)),
-                    _ if k % 2 == 0 => Some((seat, partners[(k - 2) / 2])),
+                    _ if k.is_multiple_of(2) => Some((seat, partners[(k - 2) / 2])),
                     _ => Some((partners[(k - 3) / 2], seat)),
                 }
             }
@@ -543,8 +545,8 @@ impl Engine<'_> {
         let mut spent = [false; 3]; // a type is spent whole
         while needs.len > 0 {
             let mut best: Option<(i32, usize)> = None;
-            for t in 0..3 {
-                if spent[t] {
+            for (t, &done) in spent.iter().enumerate() {
+                if done {
                     continue;
                 }
                 cover.clear();
@@ -834,8 +836,7 @@ impl Engine<'_> {
                     .find(|&p| {
                         st.hands[p].iter().any(|&x| {
                             is_weapon(c, x)
-                                && (colour_of(c, x) == BLACK
-                                    || shields >> colour_of(c, x) & 1 == 1)
+                                && (colour_of(c, x) == BLACK || shields >> colour_of(c, x) & 1 == 1)
                         })
                     })
                     .map_or(StrikeAnswer::Nothing, StrikeAnswer::Help);

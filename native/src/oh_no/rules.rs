@@ -216,8 +216,7 @@ impl State {
         if has_counter(c, hand, colour) {
             return true;
         }
-        if (0..self.n).any(|p| self.is_partner(seat, p) && has_counter(c, &self.hands[p], colour))
-        {
+        if (0..self.n).any(|p| self.is_partner(seat, p) && has_counter(c, &self.hands[p], colour)) {
             return true;
         }
         self.morph_works(seat) && has_morph_pair(c, hand)
@@ -238,12 +237,7 @@ impl State {
     pub fn crew_weapons(&self, c: &Components) -> i64 {
         (0..self.n)
             .filter(|&p| self.alive[p])
-            .map(|p| {
-                self.hands[p]
-                    .iter()
-                    .filter(|&&x| is_weapon(c, x))
-                    .count() as i64
-            })
+            .map(|p| self.hands[p].iter().filter(|&&x| is_weapon(c, x)).count() as i64)
             .sum()
     }
 
@@ -304,7 +298,9 @@ pub fn morph_pair_ok(c: &Components, a: u16, b: u16) -> bool {
     if c.res_type[ai] == c.res_type[bi] {
         return true;
     }
-    c.res_category[ai] == WEAPON && c.res_category[bi] == WEAPON && c.res_colour[ai] == c.res_colour[bi]
+    c.res_category[ai] == WEAPON
+        && c.res_category[bi] == WEAPON
+        && c.res_colour[ai] == c.res_colour[bi]
 }
 
 /// `rules.morph_pairs`, into `out`.

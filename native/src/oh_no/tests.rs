@@ -4,7 +4,9 @@
 use super::game::{Engine, END_CREW_ELIMINATED, END_SPAWNMONSTER_DESTROYED, RESISTANCE_RESHUFFLES};
 use super::players::Means;
 use super::rules::{morph_pair_ok, State};
-use super::{play_batch, Components, Params, Strategy, BLACK, CATALYST, MORPH_BOX, TELEPORTER, WEAPON};
+use super::{
+    play_batch, Components, Params, Strategy, BLACK, CATALYST, MORPH_BOX, TELEPORTER, WEAPON,
+};
 use crate::batch::Values;
 use crate::rng::PyRandom;
 
@@ -38,7 +40,11 @@ fn default_components() -> Components {
         c.res_type.push(-1);
         c.res_symbols.push(symbols.to_vec());
     }
-    for (category, symbols) in [(CATALYST, [0, 3, 6, 5]), (MORPH_BOX, [1, 4, 7, 2]), (TELEPORTER, [1, 2, 7, 3])] {
+    for (category, symbols) in [
+        (CATALYST, [0, 3, 6, 5]),
+        (MORPH_BOX, [1, 4, 7, 2]),
+        (TELEPORTER, [1, 2, 7, 3]),
+    ] {
         for s in symbols {
             c.res_category.push(category);
             c.res_colour.push(s);
@@ -54,7 +60,13 @@ fn default_components() -> Components {
             c.res_symbols.push(vec![]);
         }
     }
-    let mut spawn = |shield: bool, colour: i32, kind: i32, aliens: i32, flies: i32, orders: i32, threshold: i32| {
+    let mut spawn = |shield: bool,
+                     colour: i32,
+                     kind: i32,
+                     aliens: i32,
+                     flies: i32,
+                     orders: i32,
+                     threshold: i32| {
         c.spawn_shield.push(shield);
         c.spawn_colour.push(colour);
         c.spawn_kind.push(kind);
@@ -76,12 +88,28 @@ fn default_components() -> Components {
     }
     for (colour, orders) in [(3, 5), (4, 3), (5, 4)] {
         for i in 0..6 {
-            spawn(false, colour, 1, if i < 4 { 1 } else { 2 }, if i % 2 == 0 { 1 } else { -1 }, orders, 0);
+            spawn(
+                false,
+                colour,
+                1,
+                if i < 4 { 1 } else { 2 },
+                if i % 2 == 0 { 1 } else { -1 },
+                orders,
+                0,
+            );
         }
     }
     for (colour, orders) in [(6, 7), (7, 6)] {
         for i in 0..6 {
-            spawn(false, colour, 2, 1, if i % 2 == 0 { 1 } else { -1 }, orders, 0);
+            spawn(
+                false,
+                colour,
+                2,
+                1,
+                if i % 2 == 0 { 1 } else { -1 },
+                orders,
+                0,
+            );
         }
     }
     c
@@ -115,10 +143,34 @@ fn games_give_the_python_engines_records() {
     // (won, length, end_reason, cards_drawn, spawn_drawn, attacks, final_conflict_turn)
     let c = default_components();
     for (strategy, players, level, index, expected) in [
-        (Strategy::Cautious, 4, 1, 0, (false, 32, END_CREW_ELIMINATED, 62, 46, 11, 23)),
-        (Strategy::Bold, 3, 2, 1, (true, 9, END_SPAWNMONSTER_DESTROYED, 19, 18, 2, 9)),
-        (Strategy::Random, 5, 3, 2, (false, 5, END_CREW_ELIMINATED, 1, 2, 0, 1)),
-        (Strategy::Cautious, 4, 0, 3, (false, 24, END_CREW_ELIMINATED, 38, 34, 6, 17)),
+        (
+            Strategy::Cautious,
+            4,
+            1,
+            0,
+            (false, 32, END_CREW_ELIMINATED, 62, 46, 11, 23),
+        ),
+        (
+            Strategy::Bold,
+            3,
+            2,
+            1,
+            (true, 9, END_SPAWNMONSTER_DESTROYED, 19, 18, 2, 9),
+        ),
+        (
+            Strategy::Random,
+            5,
+            3,
+            2,
+            (false, 5, END_CREW_ELIMINATED, 1, 2, 0, 1),
+        ),
+        (
+            Strategy::Cautious,
+            4,
+            0,
+            3,
+            (false, 24, END_CREW_ELIMINATED, 38, 34, 6, 17),
+        ),
     ] {
         let mut e = Engine::new(&c, params(players, level), strategy);
         let r = e.play(3, index).unwrap();
@@ -132,7 +184,10 @@ fn games_give_the_python_engines_records() {
             stat("attacks"),
             r.final_conflict_turn,
         );
-        assert_eq!(got, expected, "{strategy:?} p{players} l{level} game {index}");
+        assert_eq!(
+            got, expected,
+            "{strategy:?} p{players} l{level} game {index}"
+        );
     }
 }
 
@@ -258,7 +313,13 @@ fn bench_games() {
 
 #[test]
 fn streams_seeded_side_by_side_draw_as_if_seeded_alone() {
-    let keys = [[1, 2, 3, 4], [5, 0, 0, 0], [0, 0, 0, 0], [7, 8, 0, 9], [u32::MAX, 1, 0, 0]];
+    let keys = [
+        [1, 2, 3, 4],
+        [5, 0, 0, 0],
+        [0, 0, 0, 0],
+        [7, 8, 0, 9],
+        [u32::MAX, 1, 0, 0],
+    ];
     let mut many = vec![PyRandom::from_words(&[42]); keys.len()];
     PyRandom::reseed_many(&mut many, &keys);
     for (r, key) in many.iter_mut().zip(&keys) {
@@ -281,7 +342,10 @@ fn bench_seeding() {
         ks[0][0] = i;
         PyRandom::reseed_many(&mut rs, &ks);
     }
-    println!("many: {:.2} us per 5", t.elapsed().as_secs_f64() * 1e6 / n as f64);
+    println!(
+        "many: {:.2} us per 5",
+        t.elapsed().as_secs_f64() * 1e6 / n as f64
+    );
     let t = std::time::Instant::now();
     for i in 0..n {
         for (g, r) in rs.iter_mut().enumerate() {
@@ -290,5 +354,8 @@ fn bench_seeding() {
             r.reseed_from_words(&k);
         }
     }
-    println!("alone: {:.2} us per 5", t.elapsed().as_secs_f64() * 1e6 / n as f64);
+    println!(
+        "alone: {:.2} us per 5",
+        t.elapsed().as_secs_f64() * 1e6 / n as f64
+    );
 }
