@@ -93,24 +93,25 @@ pub enum Action {
 pub struct Rngs {
     seq: SeedSequence,
     chance: Option<[u32; 8]>,
-    /// The setup stream, then seat k's at 1 + k.
+    /// The streams by slot: `SPAWN`, `RESISTANCE`, `SETUP_SLOT`, then seat k's at `SEAT0 + k`
+    /// (this order puts the ones a game seeds at its start side by side).
     streams: Vec<PyRandom>,
-    resistance: PyRandom,
-    spawn: PyRandom,
-    /// Which streams this game has seeded: bit 0 resistance, 1 spawn, 2 + k seat k.
+    /// Which slots this game has seeded, as bits.
     seeded: u64,
     keys: Vec<[u32; 4]>,
 }
 
+const SPAWN: usize = 0;
+const RESISTANCE: usize = 1;
+const SETUP_SLOT: usize = 2;
+const SEAT0: usize = 3;
+
 impl Rngs {
     fn new() -> Rngs {
-        let blank = PyRandom::from_words(&[0]);
         Rngs {
             seq: game_sequence(0, 0),
             chance: None,
-            streams: vec![blank.clone()],
-            resistance: blank.clone(),
-            spawn: blank,
+            streams: vec![PyRandom::from_words(&[0]); SEAT0],
             seeded: 0,
             keys: Vec::with_capacity(8),
         }
@@ -121,29 +122,44 @@ impl Rngs {
         [w[0], w[1], w[2], w[3]]
     }
 
-    /// The streams of game `game_index`: the setup stream seeded at once, and the seats' too
-    /// when `seats` (a crew that draws will draw from every seat's; the numbers are the same
-    /// whenever a stream is seeded).
+    /// `seeds.streams(seq, 2, CHANCE)`'s words: (resistance, spawn).
+    fn chance_words(&mut self) -> [u32; 8] {
+        let seq = &self.seq;
+        *self.chance.get_or_insert_with(|| {
+            let w = seq.child(&[CHANCE]).generate_state(8);
+            [w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]
+        })
+    }
+
+    /// The streams of game `game_index`, seeded side by side at its start: the setup stream,
+    /// then for a crew that draws every seat's, else the Resistance reshuffles' (most crew games
+    /// reshuffle). The others are seeded when first drawn from; the numbers are the same
+    /// whenever a stream is seeded.
     fn start(&mut self, root_seed: u64, game_index: u64, n: usize, seats: bool) {
         self.seq = game_sequence(root_seed, game_index);
         self.chance = None;
-        self.seeded = 0;
-        if self.streams.len() < 1 + n {
-            self.streams.resize(1 + n, self.resistance.clone());
+        if self.streams.len() < SEAT0 + n {
+            self.streams.resize(SEAT0 + n, self.streams[0].clone());
         }
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
-        keys.push(self.key(SETUP));
-        if seats {
+        let first = if seats {
+            keys.push(self.key(SETUP));
             keys.extend((0..n).map(|k| self.key(FIRST_SEAT + k as u64)));
-            self.seeded = ((1u64 << n) - 1) << 2;
-        }
-        PyRandom::reseed_many(&mut self.streams[..keys.len()], &keys);
+            SETUP_SLOT
+        } else {
+            let w = self.chance_words();
+            keys.push([w[0], w[1], w[2], w[3]]);
+            keys.push(self.key(SETUP));
+            RESISTANCE
+        };
+        PyRandom::reseed_many(&mut self.streams[first..first + keys.len()], &keys);
+        self.seeded = ((1u64 << keys.len()) - 1) << first;
         self.keys = keys;
     }
 
     pub fn setup(&mut self) -> &mut PyRandom {
-        &mut self.streams[0]
+        &mut self.streams[SETUP_SLOT]
     }
 
     /// Streams for a test: every seat's from `words`.
@@ -151,7 +167,7 @@ impl Rngs {
     pub fn for_tests(words: u32, n: usize) -> Rngs {
         let mut rngs = Rngs::new();
         rngs.start(0, 0, n, false);
-        for (k, seat) in rngs.streams[1..].iter_mut().enumerate() {
+        for (k, seat) in rngs.streams[SEAT0..].iter_mut().enumerate() {
             *seat = PyRandom::from_words(&[words, k as u32]);
         }
         rngs.seeded = u64::MAX;
@@ -160,32 +176,28 @@ impl Rngs {
 
     /// `seeds.streams(seq, 2, CHANCE)`: (resistance, spawn).
     fn pile(&mut self, pile: Pile) -> &mut PyRandom {
-        let seq = &self.seq;
-        let words = *self.chance.get_or_insert_with(|| {
-            let w = seq.child(&[CHANCE]).generate_state(8);
-            [w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]
-        });
-        let (bit, rng, words) = match pile {
-            Pile::Resistance => (1, &mut self.resistance, &words[0..4]),
-            Pile::Spawn => (2, &mut self.spawn, &words[4..8]),
+        let (slot, words) = match pile {
+            Pile::Resistance => (RESISTANCE, 0..4),
+            Pile::Spawn => (SPAWN, 4..8),
         };
-        if self.seeded & bit == 0 {
-            self.seeded |= bit;
-            rng.reseed_from_words(words);
+        if self.seeded >> slot & 1 == 0 {
+            self.seeded |= 1 << slot;
+            let w = self.chance_words();
+            self.streams[slot].reseed_from_words(&w[words]);
         }
-        rng
+        &mut self.streams[slot]
     }
 
     /// `seeds.stream(seq, FIRST_SEAT + seat)`.
     #[inline]
     pub fn seat(&mut self, seat: usize) -> &mut PyRandom {
-        let bit = 4u64 << seat;
-        if self.seeded & bit == 0 {
-            self.seeded |= bit;
+        let slot = SEAT0 + seat;
+        if self.seeded >> slot & 1 == 0 {
+            self.seeded |= 1 << slot;
             let words = self.key(FIRST_SEAT + seat as u64);
-            self.streams[1 + seat].reseed_from_words(&words);
+            self.streams[slot].reseed_from_words(&words);
         }
-        &mut self.streams[1 + seat]
+        &mut self.streams[slot]
     }
 }
 
