@@ -359,3 +359,56 @@ fn bench_seeding() {
         t.elapsed().as_secs_f64() * 1e6 / n as f64
     );
 }
+
+#[test]
+fn every_crew_finishes_its_games_keeping_every_card() {
+    // In a debug build the engine also asserts that no one declines a counter or a strike
+    // they could make (RULINGS §2: no declining), as the Python engine checks.
+    let c = default_components();
+    for strategy in [Strategy::Random, Strategy::Cautious, Strategy::Bold] {
+        for players in 2..=5 {
+            for level in 0..=3 {
+                let mut e = Engine::new(&c, params(players, level), strategy);
+                for index in 0..60 {
+                    let r = e.play(9, index).unwrap();
+                    assert!(r.length >= 1 && r.survivors <= players as i64);
+                    // every Resistance card but the hubs in the box, and every Spawn card, is somewhere
+                    let st = &e.st;
+                    let mut res: Vec<u16> = st.deck.iter().chain(&st.discard).copied().collect();
+                    for p in 0..players {
+                        res.extend(&st.hands[p]);
+                        res.extend(&st.mods[p]);
+                    }
+                    res.retain(|&x| c.res_category[x as usize] != 0); // a Hub may be in the box
+                    res.sort_unstable();
+                    let before = res.len();
+                    res.dedup();
+                    assert_eq!(
+                        (before, res.len()),
+                        (39, 39),
+                        "{strategy:?} p{players} l{level} game {index}"
+                    );
+                    let mut spawn: Vec<u16> = st
+                        .spawn_deck
+                        .iter()
+                        .chain(&st.spawn_discard)
+                        .chain(&st.shields)
+                        .copied()
+                        .collect();
+                    for p in 0..players {
+                        spawn.extend(&st.aliens[p]);
+                        spawn.extend(st.sabo[p].iter().filter(|&&a| a >= 0).map(|&a| a as u16));
+                    }
+                    spawn.sort_unstable();
+                    let before = spawn.len();
+                    spawn.dedup();
+                    assert_eq!(
+                        (before, spawn.len()),
+                        (62, 62),
+                        "{strategy:?} p{players} l{level} game {index}"
+                    );
+                }
+            }
+        }
+    }
+}
