@@ -47,10 +47,14 @@ test: $(NATIVE_STAMP)
 bench: $(NATIVE_STAMP)
 	$(BIN)/python -m benchmarks.run
 
-# Both engines on the same seeds, 200,000 games per cell (VERIFY_GAMES to change), rows compared.
-VERIFY_GAMES ?= 200000
+# Both engines on the same seeds, rows compared: each native game at the games per cell its issue
+# set (VERIFY_GAMES=N to play N per cell for every game instead).
+VERIFY_COUNTS := eight-bit-invaders:200000 alien-attack:100000 oh-no-invasion:100000 space-alert:100000
 verify-native: $(NATIVE_STAMP)
-	$(BIN)/python -m simkit.core.verify --games $(VERIFY_GAMES) --jobs $(JOBS)
+	@set -e; for entry in $(VERIFY_COUNTS); do \
+	  game=$${entry%%:*}; games=$${VERIFY_GAMES:-$${entry#*:}}; \
+	  $(BIN)/python -m simkit.core.verify --game $$game --games $$games --jobs $(JOBS); \
+	done
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

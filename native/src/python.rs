@@ -16,6 +16,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use crate::alien_attack;
 use crate::batch::{Column, GameError, Values};
 use crate::eight_bit;
+use crate::oh_no;
 use crate::rng::{PyRandom, SeedSequence};
 
 // Raised when a native game breaks an invariant, with args (game index, message): the runner
@@ -99,6 +100,26 @@ fn alien_attack_components(data: &Bound<'_, PyDict>) -> PyResult<alien_attack::C
         protection_value1: item(data, "protection_value1")?,
         protection_herds: item(data, "protection_herds")?,
         protection_borders: item(data, "protection_borders")?,
+    })
+}
+
+fn oh_no_components(data: &Bound<'_, PyDict>) -> PyResult<oh_no::Components> {
+    Ok(oh_no::Components {
+        colour_kind: item(data, "colour_kind")?,
+        points: item(data, "points")?,
+        res_category: item(data, "res_category")?,
+        res_colour: item(data, "res_colour")?,
+        res_type: item(data, "res_type")?,
+        res_symbols: item(data, "res_symbols")?,
+        hubs: item(data, "hubs")?,
+        spawn_shield: item(data, "spawn_shield")?,
+        spawn_colour: item(data, "spawn_colour")?,
+        spawn_kind: item(data, "spawn_kind")?,
+        spawn_aliens: item(data, "spawn_aliens")?,
+        spawn_flies: item(data, "spawn_flies")?,
+        spawn_orders: item(data, "spawn_orders")?,
+        spawn_threshold: item(data, "spawn_threshold")?,
+        shields_total: item(data, "shields_total")?,
     })
 }
 
@@ -212,6 +233,22 @@ fn play_batch<'py>(
             })
             .map(|(games, seats)| (games, Some(seats)))
         }
+        "oh-no-invasion" => {
+            let comp = oh_no_components(data)?;
+            let params = oh_no::Params {
+                players: item(params, "players")?,
+                level: item(params, "level")?,
+                final_conflict: item(params, "final_conflict")?,
+            };
+            // every seat plays the cell's first strategy, as `OhNoInvasion.new_game` does
+            let name = strategies
+                .first()
+                .ok_or_else(|| PyValueError::new_err("no strategy"))?;
+            let strategy = oh_no::Strategy::from_name(name)
+                .ok_or_else(|| PyValueError::new_err(format!("no native strategy '{name}'")))?;
+            py.allow_threads(|| oh_no::play_batch(&comp, &params, strategy, root_seed, start, stop))
+                .map(|games| (games, None))
+        }
         other => {
             return Err(PyValueError::new_err(format!(
                 "no native engine for '{other}'"
@@ -233,6 +270,7 @@ fn engines(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let out = PyDict::new(py);
     out.set_item("eight-bit-invaders", vec!["random", "greedy", "lookahead"])?;
     out.set_item("alien-attack", alien_attack::STRATEGY_NAMES.to_vec())?;
+    out.set_item("oh-no-invasion", vec!["random", "cautious", "bold"])?;
     Ok(out)
 }
 
@@ -245,7 +283,8 @@ fn seed_sequence_state(entropy: Vec<u64>, spawn_key: Vec<u64>, n_words: usize) -
 /// Runs `ops` on `random.Random(n)` (n given by its 32-bit words, least significant first) and
 /// returns what each gave, for the tests: ("random", 0) -> float, ("randbelow", n) -> int,
 /// ("randint", n) -> randint(0, n), ("shuffle", n) -> the shuffled range(n),
-/// ("getrandbits64", 0) -> getrandbits(64).
+/// ("getrandbits64", 0) -> getrandbits(64),
+/// ("sampleK", n) -> sample(range(n), K).
 #[pyfunction]
 fn py_random_ops<'py>(
     py: Python<'py>,
@@ -268,6 +307,14 @@ fn py_random_ops<'py>(
                 out.append(items)?
             }
             "getrandbits64" => out.append(rng.getrandbits64())?,
+            // ("sampleK", n) -> sample(range(n), K)
+            _ if op.starts_with("sample") && op[6..].parse::<usize>().is_ok_and(|k| k <= n) => {
+                let k: usize = op[6..].parse().expect("a sample size");
+                let population: Vec<usize> = (0..n).collect();
+                let mut picked = Vec::with_capacity(k);
+                rng.sample_into(&population, k, &mut picked);
+                out.append(picked)?
+            }
             _ => return Err(PyRuntimeError::new_err(format!("unknown op ({op}, {n})"))),
         }
     }

@@ -299,6 +299,129 @@ impl PyRandom {
     pub fn d6(&mut self) -> u8 {
         (self.random() * 6.0) as u8 + 1
     }
+
+    /// `sample(population, k)` appended to `out` (CPython's `Random.sample`, without counts):
+    /// a partial Fisher-Yates on a copy when the population is small next to the set of picks
+    /// CPython would build, else draws rejected while already picked.
+    pub fn sample_into<T: Copy>(&mut self, population: &[T], k: usize, out: &mut Vec<T>) {
+        let n = population.len();
+        assert!(k <= n, "Sample larger than population or is negative");
+        let mut setsize = 21usize; // size of a small set minus size of an empty list
+        if k > 5 {
+            // 4 ** ceil(log(k * 3, 4)), with the float logarithm CPython takes
+            let exponent = (((k * 3) as f64).ln() / 4f64.ln()).ceil() as u32;
+            setsize = setsize.saturating_add(4usize.saturating_pow(exponent));
+        }
+        if n <= setsize {
+            let mut pool = population.to_vec();
+            for i in 0..k {
+                let j = self.randbelow(n - i);
+                out.push(pool[j]);
+                pool[j] = pool[n - i - 1]; // move the non-selected item into the vacancy
+            }
+        } else {
+            let mut selected: Vec<usize> = Vec::with_capacity(k);
+            for _ in 0..k {
+                let mut j = self.randbelow(n);
+                while selected.contains(&j) {
+                    j = self.randbelow(n);
+                }
+                selected.push(j);
+                out.push(population[j]);
+            }
+        }
+    }
+
+    /// `from_words(words)` in place: a generator reused from game to game is not moved (2.5 KB).
+    pub fn reseed_from_words(&mut self, words: &[u32]) {
+        if let Ok(key) = <[u32; 4]>::try_from(words) {
+            return PyRandom::reseed_k::<1>(std::array::from_mut(self), &[key]);
+        }
+        let used = words.iter().rposition(|&w| w != 0).map_or(1, |i| i + 1);
+        self.mt = *genrand_base();
+        self.init_by_array(&words[..used]);
+    }
+
+    /// `reseed_from_words(keys[g])` of each `rngs[g]`, seeded side by side: `init_by_array` is one
+    /// serial chain per generator, so interleaving independent ones lets the processor overlap
+    /// them (a game seeds several streams; seeding is most of a short game's cost).
+    pub fn reseed_many(rngs: &mut [PyRandom], keys: &[[u32; 4]]) {
+        assert_eq!(rngs.len(), keys.len());
+        fn k<const K: usize>(rngs: &mut [PyRandom], keys: &[[u32; 4]]) {
+            PyRandom::reseed_k::<K>(
+                rngs.try_into().expect("K generators"),
+                keys.try_into().expect("K keys"),
+            )
+        }
+        match rngs.len() {
+            0 => {}
+            1 => k::<1>(rngs, keys),
+            2 => k::<2>(rngs, keys),
+            3 => k::<3>(rngs, keys),
+            4 => k::<4>(rngs, keys),
+            5 => k::<5>(rngs, keys),
+            6 => k::<6>(rngs, keys),
+            _ => {
+                let (head, tail) = rngs.split_at_mut(6);
+                k::<6>(head, &keys[..6]);
+                PyRandom::reseed_many(tail, &keys[6..]);
+            }
+        }
+    }
+
+    /// `init_by_array` of K generators in lockstep, each chain's last word kept in a register.
+    fn reseed_k<const K: usize>(rngs: &mut [PyRandom; K], keys: &[[u32; 4]; K]) {
+        let mut used = [1usize; K];
+        let mut prev = [0u32; K];
+        for g in 0..K {
+            used[g] = keys[g].iter().rposition(|&w| w != 0).map_or(1, |i| i + 1);
+            rngs[g].mt = *genrand_base();
+            prev[g] = rngs[g].mt[0];
+        }
+        let mut j = [0usize; K];
+        let mut i = 1usize;
+        for _ in 0..N {
+            for g in 0..K {
+                let mt = &mut rngs[g].mt;
+                let v = (mt[i] ^ (prev[g] ^ (prev[g] >> 30)).wrapping_mul(1_664_525))
+                    .wrapping_add(keys[g][j[g]])
+                    .wrapping_add(j[g] as u32);
+                mt[i] = v;
+                prev[g] = v;
+                j[g] += 1;
+                if j[g] >= used[g] {
+                    j[g] = 0;
+                }
+            }
+            i += 1;
+            if i >= N {
+                for r in rngs.iter_mut() {
+                    r.mt[0] = r.mt[N - 1];
+                }
+                i = 1;
+            }
+        }
+        for _ in 0..N - 1 {
+            for g in 0..K {
+                let mt = &mut rngs[g].mt;
+                let v = (mt[i] ^ (prev[g] ^ (prev[g] >> 30)).wrapping_mul(1_566_083_941))
+                    .wrapping_sub(i as u32);
+                mt[i] = v;
+                prev[g] = v;
+            }
+            i += 1;
+            if i >= N {
+                for r in rngs.iter_mut() {
+                    r.mt[0] = r.mt[N - 1];
+                }
+                i = 1;
+            }
+        }
+        for r in rngs.iter_mut() {
+            r.mt[0] = 0x8000_0000;
+            r.index = N;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -33,6 +33,8 @@ OPS = [("random", 0)] * 5 + [
 ]
 OPS += [("randint", n) for n in (0, 1, 3, 9)] + [("shuffle", n) for n in (0, 1, 2, 9, 35, 200)]
 OPS += [("getrandbits64", 0)] * 3
+# sample(range(n), k): the pool branch (n <= 21, or k > 5 with n small) and the set branch (n > 21)
+OPS += [(f"sample{k}", n) for k, n in ((0, 3), (1, 1), (2, 5), (3, 21), (5, 22), (4, 44), (6, 30), (9, 90))]
 
 
 def _python_ops(rng: random.Random, ops):
@@ -46,6 +48,8 @@ def _python_ops(rng: random.Random, ops):
             out.append(rng.randint(0, n))
         elif op == "getrandbits64":
             out.append(rng.getrandbits(64))
+        elif op.startswith("sample"):
+            out.append(rng.sample(range(n), int(op[6:])))
         else:
             items = list(range(n))
             rng.shuffle(items)

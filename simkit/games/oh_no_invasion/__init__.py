@@ -6,9 +6,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from simkit.core import replay_page, seeds
-from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, register
-from simkit.games.oh_no_invasion import components, draw, narrate, players
+from simkit.core import seeds
+from simkit.core.registry import Column, GoldenCase, SelfPlayingEngine, Setting, register
+from simkit.games.oh_no_invasion import components, draw, narrate, native, players
 from simkit.games.oh_no_invasion.game import STAT_KEYS, Game, Streams
 
 STRATEGIES = {
@@ -78,7 +78,7 @@ def _player(name: str, rng: random.Random, final_conflict: float) -> Any:
     return cls(rng)
 
 
-class OhNoInvasion(Engine):
+class OhNoInvasion(SelfPlayingEngine):
     id = "oh-no-invasion"
     title = "Oh no... INVASION!!!"
     min_players = 2
@@ -122,6 +122,9 @@ class OhNoInvasion(Engine):
         *(Column(name, "int") for name in STAT_KEYS),
     )
     capabilities = frozenset({"narrate", "draw"})
+    components, narration, drawing = components, narrate, draw
+    has_native = True
+    verify_grid = {"players": [3, 4, 5], "level": [0, 1, 2, 3]}
     # Golden playthroughs (simkit/testing/contract.py); files in tests/games/oh_no_invasion/golden.
     golden_cases = tuple(
         GoldenCase(
@@ -139,10 +142,10 @@ class OhNoInvasion(Engine):
         )
     )
 
-    def load_components(self, params: Any) -> Any:
-        return components.load(params.data)
+    def native_data(self, params: Any) -> dict[str, Any]:
+        return native.native_data(components.load(params.data))
 
-    def _game(
+    def new_game(
         self,
         settings: Any,
         strategies: Sequence[str],
@@ -159,29 +162,6 @@ class OhNoInvasion(Engine):
             _player(strategies[0], SeatStream(seq, k), params.final_conflict) for k in range(params.players)
         ]
         return Game(comp, params.players, params.level, crew, streams, log)
-
-    def play(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:
-        return GameResult(self._game(settings, strategies, root_seed, game_index, None).play())
-
-    def replay(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> list[dict]:
-        log: list[dict] = []
-        self._game(settings, strategies, root_seed, game_index, log).play()
-        return log
-
-    def draw_replay(
-        self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int
-    ) -> list[replay_page.Step]:
-        """The game of `replay` as the replay page's steps: the table drawn after each step."""
-        return replay_page.play_watched(
-            lambda log: self._game(settings, strategies, root_seed, game_index, log),
-            draw.look,
-            narrate.narrate_steps,
-            draw.draw,
-        )
-
-    def narrate(self, events: list[dict]) -> list[str]:
-        """The event log told as at the table, for `simkit replay` (narrate.py)."""
-        return narrate.narrate(events)
 
 
 ENGINE = register(OhNoInvasion())

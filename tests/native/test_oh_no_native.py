@@ -1,0 +1,43 @@
+"""Oh no... INVASION!!! on both engines beyond the default verify grid (test_equivalence.py plays
+players 3-5 x levels 0-3 at the default threshold): the 2-player extension and other Final
+Conflict thresholds, a few hundred games a cell, identical rows."""
+
+from dataclasses import asdict
+
+import pytest
+
+from simkit.core import dataset, native, runner, scenario, verify
+from simkit.core.registry import get_game
+
+ENGINE = get_game("oh-no-invasion")
+
+
+def _verify(tmp_path, grid: dict, games: int) -> list[str]:
+    spec = {
+        "scenario": {"name": "verify oh no", "game": ENGINE.id, "games": games, "seed": 11},
+        "grid": {**grid, "strategy": ["random", "cautious", "bold"]},
+    }
+    sc = scenario.parse(spec, "verify oh no")
+    for kind in ("native", "python"):
+        runner.run(sc, tmp_path / kind, jobs=1, progress=False, engine=kind)
+    return verify.differences(dataset.load(tmp_path / "native"), dataset.load(tmp_path / "python"))
+
+
+def test_two_players_give_identical_rows(core, tmp_path):
+    assert _verify(tmp_path, {"players": [2], "level": [0, 1, 2, 3]}, 300) == []
+
+
+@pytest.mark.parametrize("threshold", [0.0, 3.5, 20.0])
+def test_other_final_conflict_thresholds_give_identical_rows(core, tmp_path, threshold):
+    grid = {"players": [3, 5], "level": [1, 3], "final_conflict": [threshold]}
+    assert _verify(tmp_path, grid, 200) == []
+
+
+def test_every_seat_plays_the_cells_first_strategy(core):
+    """As `OhNoInvasion.new_game`: a cell's further strategies are not played."""
+    settings = {"players": 4, "level": 1, "final_conflict": 6.0, "data": None}
+    params = ENGINE.params(settings)
+    data, plain = ENGINE.native_data(params), native._plain(asdict(params))
+    one = core.play_batch(ENGINE.id, data, plain, ["bold"], 5, 0, 40)
+    two = core.play_batch(ENGINE.id, data, plain, ["bold", "random"], 5, 0, 40)
+    assert one == two
