@@ -8,6 +8,7 @@
 pub mod alien_attack;
 pub mod batch;
 pub mod eight_bit;
+pub mod space_alert;
 pub mod rng;
 
 #[cfg(feature = "python")]

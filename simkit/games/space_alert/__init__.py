@@ -15,7 +15,7 @@ from simkit.core import replay_page, seeds
 from simkit.core.errors import UserError
 from simkit.core.players import player_class
 from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, register
-from simkit.games.space_alert import components, draw, game, narrate, players, resolver
+from simkit.games.space_alert import components, draw, game, narrate, native, players, resolver
 
 STRATEGIES = {
     "random": (players.RandomPlayer, "each turn a coin for playing, then a uniform half of an unused card"),
@@ -141,6 +141,15 @@ class SpaceAlert(Engine):
         Column("campaign_missions", "int"),
     )
     capabilities = frozenset({"narrate", "check_settings", "resolve", "draw"})
+    has_native = True
+    # mission kinds (a transcribed one too), deck colours, 4 and 5 figures with 4 and 3 players
+    verify_grid = {
+        "mission": ["test", "real", "3"],
+        "common": ["white", "yellow"],
+        "figures": [4, 5],
+    }
+    # the planner plays about 6-12 games/s on the Python engine
+    verify_games = {"planner": 30}
     # Golden playthroughs (simkit/testing/contract.py); files in tests/games/space_alert/golden.
     golden_cases = tuple(
         GoldenCase(f"{s}-{'-'.join(f'{k}{v}' for k, v in sorted(st.items()))}-s{seed}", st, (s,), seed)
@@ -158,6 +167,9 @@ class SpaceAlert(Engine):
 
     def load_components(self, params: Any) -> Any:
         return components.load(params.data)
+
+    def native_data(self, params: Any) -> dict[str, Any]:
+        return native.native_data(components.load(params.data))
 
     def check_settings(self, params: Any) -> None:
         """Settings that are each allowed but not together (the registry calls this up front)."""
