@@ -6,7 +6,7 @@ use super::players::Player;
 use super::rules::{self, Live, Resolver, State};
 use super::rules::{A, B, BB, BLUE, C, EMPTY, LIFT, RED, TELEPORT};
 use super::*;
-use crate::rng::{game_sequence, PyRandom, CHANCE, SETUP};
+use crate::rng::{game_sequence, PyRandom, CHANCE, FIRST_SEAT, SETUP};
 
 /// An action card: (move half, action half); a heroic card is (TELEPORT + station, HA/HB/HBB).
 pub type Card = (u8, u8);
@@ -305,6 +305,7 @@ fn plan_mission(
     params: &Params,
     setup: &Setup,
     crew: &mut [Player],
+    seat_rngs: &mut [PyRandom],
     gi: u64,
 ) -> Result<Vec<[u8; 12]>, GameError> {
     let figures = params.figures;
@@ -378,7 +379,7 @@ fn plan_mission(
                     threats: &known,
                     plans: &plans,
                 };
-                crew[f].plan(&view)
+                crew[f].plan(&view, &mut seat_rngs[f])
             };
             if codes.len() != last + 1 - first {
                 return Err(err(gi, "a plan of the wrong length"));
@@ -598,7 +599,9 @@ pub struct Engine<'a> {
     params: Params,
     strategy: Strategy,
     st: State,
+    /// The set-up stream, the two chance streams, then one per figure.
     rngs: Vec<PyRandom>,
+    crew: Vec<Player>,
 }
 
 impl<'a> Engine<'a> {
@@ -608,7 +611,10 @@ impl<'a> Engine<'a> {
             params,
             strategy,
             st: State::default(),
-            rngs: (0..3).map(|_| PyRandom::from_u64(0)).collect(),
+            rngs: (0..3 + params.figures)
+                .map(|_| PyRandom::from_u64(0))
+                .collect(),
+            crew: (0..params.figures).map(|_| Player::new(strategy)).collect(),
         }
     }
 
@@ -619,15 +625,24 @@ impl<'a> Engine<'a> {
         let figures = params.figures;
         let humans = params.players;
         let seq = game_sequence(root_seed, gi);
-        let mut keys = [[0u32; 4]; 3];
+        // the set-up and chance streams and, for crews that draw, each figure's
+        // `seeds.stream(seq, FIRST_SEAT + k)`, seeded side by side (the scripted crew never draws:
+        // Python makes its streams lazily, so they are not made here either)
+        let mut keys = [[0u32; 4]; 8];
         keys[0].copy_from_slice(&seq.child(&[SETUP]).generate_state(4));
         let chance = seq.child(&[CHANCE]).generate_state(8);
         keys[1].copy_from_slice(&chance[..4]);
         keys[2].copy_from_slice(&chance[4..]);
-        PyRandom::seed_many(&mut self.rngs, &keys);
-        let mut crew: Vec<Player> = (0..figures)
-            .map(|k| Player::new(self.strategy, root_seed, gi, k))
-            .collect();
+        let seeded = if self.strategy == Strategy::Scripted {
+            3
+        } else {
+            for k in 0..figures {
+                keys[3 + k].copy_from_slice(&seq.child(&[FIRST_SEAT + k as u64]).generate_state(4));
+            }
+            3 + figures
+        };
+        PyRandom::seed_many(&mut self.rngs[..seeded], &keys[..seeded]);
+        let crew = &mut self.crew;
         let mut carry: Option<Carry> = None;
         let mut total_points = 0i64;
         let mut visuals: Vec<i64> = Vec::new();
@@ -635,19 +650,20 @@ impl<'a> Engine<'a> {
         let mut earlier: Vec<Record> = Vec::new();
         let missions = params.campaign;
         for m in 0..missions {
-            let setup = deal(comp, &params, &mut self.rngs[0], gi)?;
+            let (chance, seats) = self.rngs.split_at_mut(3);
+            let setup = deal(comp, &params, &mut chance[0], gi)?;
             let mut stacks: [Vec<u8>; 3] = Default::default();
             for stack in stacks.iter_mut() {
                 *stack = comp.tiles.clone();
-                self.rngs[1].shuffle(stack);
+                chance[1].shuffle(stack);
             }
             let mut draws = vec![[0f64; 12]; figures];
             for row in draws.iter_mut() {
                 for d in row.iter_mut() {
-                    *d = self.rngs[2].random();
+                    *d = chance[2].random();
                 }
             }
-            let plans = plan_mission(comp, &params, &setup, &mut crew, gi)?;
+            let plans = plan_mission(comp, &params, &setup, crew, seats, gi)?;
             let mut trips = vec![0u16; figures];
             for f in 0..humans {
                 for t in 0..12 {

@@ -4,7 +4,7 @@
 use super::game::{matches, resolve, Card, Known, View};
 use super::rules::*;
 use super::*;
-use crate::rng::{game_sequence, stream, PyRandom, FIRST_SEAT};
+use crate::rng::PyRandom;
 
 const PLAIN: [u8; 7] = [A, B, C, BB, RED, BLUE, LIFT];
 
@@ -357,30 +357,17 @@ fn needs(role: u8) -> [u8; 3] {
 /// One figure's planner and its own stream (made on first use).
 pub struct Player {
     strategy: Strategy,
-    /// (root seed, game index, figure): the stream `seeds.stream(seq, FIRST_SEAT + k)`.
-    seed: (u64, u64, u64),
-    rng: Option<PyRandom>,
     bots_ok: bool,
     scratch: State,
 }
 
 impl Player {
-    pub fn new(strategy: Strategy, root_seed: u64, game_index: u64, figure: usize) -> Player {
+    pub fn new(strategy: Strategy) -> Player {
         Player {
             strategy,
-            seed: (root_seed, game_index, figure as u64),
-            rng: None,
             bots_ok: true,
             scratch: State::default(),
         }
-    }
-
-    fn rng(&mut self) -> &mut PyRandom {
-        if self.rng.is_none() {
-            let (root, gi, k) = self.seed;
-            self.rng = Some(stream(&game_sequence(root, gi), &[FIRST_SEAT + k]));
-        }
-        self.rng.as_mut().unwrap()
     }
 
     pub fn transfer(&mut self, view: &View) -> Option<(usize, usize)> {
@@ -406,19 +393,21 @@ impl Player {
         None
     }
 
-    pub fn plan(&mut self, view: &View) -> Vec<u8> {
+    /// The figure's plan for the phase; `rng` is its own stream (never drawn by the scripted
+    /// crew, so left unseeded for it).
+    pub fn plan(&mut self, view: &View, rng: &mut PyRandom) -> Vec<u8> {
         match self.strategy {
-            Strategy::Random => self.plan_random(view),
+            Strategy::Random => self.plan_random(view, rng),
             Strategy::Scripted => self.plan_scripted(view),
-            Strategy::Planner => self.plan_planner(view),
+            Strategy::Planner => self.plan_planner(view, rng),
         }
     }
 
-    fn plan_random(&mut self, view: &View) -> Vec<u8> {
+    fn plan_random(&mut self, view: &View, rng: &mut PyRandom) -> Vec<u8> {
         let mut hand = Hand::new(view);
         let mut out = Vec::with_capacity(view.last + 1 - view.first);
         for _ in view.first..=view.last {
-            if self.rng().random() < 0.5 {
+            if rng.random() < 0.5 {
                 out.push(EMPTY);
                 continue;
             }
@@ -440,7 +429,7 @@ impl Player {
                 out.push(EMPTY);
                 continue;
             }
-            let i = self.rng().choice_index(options.len());
+            let i = rng.choice_index(options.len());
             let code = options[i];
             hand.take(code);
             out.push(code);
@@ -800,7 +789,7 @@ impl Player {
         out
     }
 
-    fn plan_planner(&mut self, view: &View) -> Vec<u8> {
+    fn plan_planner(&mut self, view: &View, rng: &mut PyRandom) -> Vec<u8> {
         const STEPS: usize = 40;
         const SAMPLES: usize = 2;
         let base = self.plan_scripted(view);
@@ -810,7 +799,7 @@ impl Player {
             let mut per: [Vec<u8>; 3] = Default::default();
             for order in per.iter_mut() {
                 *order = comp.tiles.clone();
-                self.rng().shuffle(order);
+                rng.shuffle(order);
             }
             stacks.push(per);
         }
@@ -885,8 +874,8 @@ impl Player {
         let mut best_fit = fitness(&best, &mut rows);
         for _ in 0..STEPS {
             let mut cand = best.clone();
-            let i = self.rng().randrange(cand.len());
-            let j = self.rng().choice_index(options.len());
+            let i = rng.randrange(cand.len());
+            let j = rng.choice_index(options.len());
             cand[i] = options[j];
             if cand == best || !legal(&cand) {
                 continue;
