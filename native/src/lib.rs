@@ -8,8 +8,8 @@
 pub mod alien_attack;
 pub mod batch;
 pub mod eight_bit;
-pub mod space_alert;
 pub mod rng;
+pub mod space_alert;
 
 #[cfg(feature = "python")]
 mod python;

@@ -16,8 +16,8 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use crate::alien_attack;
 use crate::batch::{Column, GameError, Values};
 use crate::eight_bit;
-use crate::space_alert;
 use crate::rng::{PyRandom, SeedSequence};
+use crate::space_alert;
 
 // Raised when a native game breaks an invariant, with args (game index, message): the runner
 // replays the chunk on the Python engine, which records the failure like any other.
@@ -227,12 +227,14 @@ fn space_alert_components(data: &Bound<'_, PyDict>) -> PyResult<space_alert::Com
             .map(|(ts, incoming, transfers)| space_alert::Mission {
                 threats: ts
                     .into_iter()
-                    .map(|(turn, zone, serious, unconfirmed)| space_alert::MissionThreat {
-                        turn,
-                        zone,
-                        serious,
-                        unconfirmed,
-                    })
+                    .map(
+                        |(turn, zone, serious, unconfirmed)| space_alert::MissionThreat {
+                            turn,
+                            zone,
+                            serious,
+                            unconfirmed,
+                        },
+                    )
                     .collect(),
                 incoming_data: incoming,
                 data_transfers: transfers,

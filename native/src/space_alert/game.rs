@@ -62,7 +62,12 @@ fn pick_turn(rng: &mut PyRandom, (lo, hi): (i64, i64), used: &[i64]) -> Option<i
 }
 
 /// `game.random_mission`.
-fn random_mission(comp: &Components, level: i64, extra: i64, rng: &mut PyRandom) -> Option<Mission> {
+fn random_mission(
+    comp: &Components,
+    level: i64,
+    extra: i64,
+    rng: &mut PyRandom,
+) -> Option<Mission> {
     for _ in 0..100 {
         let (lo, hi) = comp.internal_level;
         let il = rng.randint(lo, hi.min(level - 1));
@@ -161,7 +166,12 @@ fn hand_sizes(humans: usize, figures: usize) -> [i64; 3] {
     sizes
 }
 
-fn deal(comp: &Components, params: &Params, rng: &mut PyRandom, gi: u64) -> Result<Setup, GameError> {
+fn deal(
+    comp: &Components,
+    params: &Params,
+    rng: &mut PyRandom,
+    gi: u64,
+) -> Result<Setup, GameError> {
     let figures = params.figures;
     let humans = params.players;
     let mission_owned;
@@ -191,12 +201,18 @@ fn deal(comp: &Components, params: &Params, rng: &mut PyRandom, gi: u64) -> Resu
     // decks[external][serious]
     let mut decks: [[Vec<usize>; 2]; 2] = Default::default();
     for serious in [false, true] {
-        let allowed = if serious { params.serious } else { params.common };
+        let allowed = if serious {
+            params.serious
+        } else {
+            params.common
+        };
         for external in [true, false] {
             let mut ids: Vec<usize> = (0..comp.threats.len())
                 .filter(|&i| {
                     let t = &comp.threats[i];
-                    (t.kind == EXTERNAL) == external && t.serious == serious && allowed.allows(t.colour)
+                    (t.kind == EXTERNAL) == external
+                        && t.serious == serious
+                        && allowed.allows(t.colour)
                 })
                 .collect();
             rng.shuffle(&mut ids);
@@ -254,7 +270,11 @@ fn deal(comp: &Components, params: &Params, rng: &mut PyRandom, gi: u64) -> Resu
             }
             let n = sizes[p] - i64::from(p == 0) + incoming[p];
             for _ in 0..n {
-                slot.push(deck_cards.pop().ok_or_else(|| err(gi, "action deck ran out"))?);
+                slot.push(
+                    deck_cards
+                        .pop()
+                        .ok_or_else(|| err(gi, "action deck ran out"))?,
+                );
             }
         }
         hands.push(per);
@@ -269,7 +289,13 @@ fn deal(comp: &Components, params: &Params, rng: &mut PyRandom, gi: u64) -> Resu
 
 /// `game._matches`: a card index for each planned half (bipartite matching), or None.
 pub fn matches(codes: &[u8], cards: &[Card]) -> Option<Vec<usize>> {
-    fn place(i: usize, codes: &[u8], cards: &[Card], owner: &mut [i64], seen: &mut Vec<bool>) -> bool {
+    fn place(
+        i: usize,
+        codes: &[u8],
+        cards: &[Card],
+        owner: &mut [i64],
+        seen: &mut Vec<bool>,
+    ) -> bool {
         for (j, &(top, bottom)) in cards.iter().enumerate() {
             if seen[j] || (top != codes[i] && bottom != codes[i]) {
                 continue;
@@ -402,7 +428,8 @@ fn plan_mission(
             }
             if !free {
                 let cards = &offered[..n_offered];
-                let used = matches(&plain, cards).ok_or_else(|| err(gi, "a plan not in the hand"))?;
+                let used =
+                    matches(&plain, cards).ok_or_else(|| err(gi, "a plan not in the hand"))?;
                 for j in used {
                     let card = cards[j];
                     let owners = if android { 0..humans } else { f..f + 1 };
@@ -433,7 +460,8 @@ fn plan_mission(
 pub fn build_threats(comp: &Components, st: &mut State, threats: &[Known]) {
     st.threats.clear();
     for k in threats {
-        st.threats.push(Live::new(comp, k.card, k.turn, k.zone, k.traj));
+        st.threats
+            .push(Live::new(comp, k.card, k.turn, k.zone, k.traj));
     }
 }
 
@@ -473,7 +501,9 @@ fn repair(comp: &Components, st: &State, figures: usize, fresh: &[Vec<u8>; 3]) -
         }
         let mut best: Option<usize> = None;
         for z in 0..3 {
-            if !tiles[z].is_empty() && repaired[z] < 2 && best.is_none_or(|b| tiles[z].len() > tiles[b].len())
+            if !tiles[z].is_empty()
+                && repaired[z] < 2
+                && best.is_none_or(|b| tiles[z].len() > tiles[b].len())
             {
                 best = Some(z);
             }
@@ -558,9 +588,21 @@ fn ids(comp: &Components, st: &State, status: u8) -> String {
 
 /// `game.record`.
 fn record(comp: &Components, st: &State, res: &rules::Score) -> Record {
-    let destroyed = st.threats.iter().filter(|t| t.status == rules::DESTROYED).count() as i64;
-    let survived = st.threats.iter().filter(|t| t.status == rules::SURVIVED).count() as i64;
-    let all: Vec<&str> = st.threats.iter().map(|t| comp.threats[t.card].id.as_str()).collect();
+    let destroyed = st
+        .threats
+        .iter()
+        .filter(|t| t.status == rules::DESTROYED)
+        .count() as i64;
+    let survived = st
+        .threats
+        .iter()
+        .filter(|t| t.status == rules::SURVIVED)
+        .count() as i64;
+    let all: Vec<&str> = st
+        .threats
+        .iter()
+        .map(|t| comp.threats[t.card].id.as_str())
+        .collect();
     Record {
         won: res.won,
         score: res.score,
@@ -589,7 +631,13 @@ fn record(comp: &Components, st: &State, res: &rules::Score) -> Record {
                 String::new()
             },
         ],
-        ints_b: [res.knocked, res.disabled, st.fuel as i64, st.rockets as i64, 0],
+        ints_b: [
+            res.knocked,
+            res.disabled,
+            st.fuel as i64,
+            st.rockets as i64,
+            0,
+        ],
     }
 }
 

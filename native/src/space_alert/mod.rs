@@ -370,10 +370,7 @@ pub fn play_batch(
     if params.players > params.figures || params.figures > 5 || params.players == 0 {
         return Err(GameError {
             game_index: start,
-            message: format!(
-                "{} players with {} figures",
-                params.players, params.figures
-            ),
+            message: format!("{} players with {} figures", params.players, params.figures),
         });
     }
     let n = stop.saturating_sub(start) as usize;

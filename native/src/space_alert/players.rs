@@ -23,7 +23,12 @@ fn in_card(code: u8, c: Card) -> bool {
 
 impl Hand {
     fn new(view: &View) -> Hand {
-        let cards: Vec<Card> = view.hand.iter().copied().filter(|c| c.0 < TELEPORT).collect();
+        let cards: Vec<Card> = view
+            .hand
+            .iter()
+            .copied()
+            .filter(|c| c.0 < TELEPORT)
+            .collect();
         let heroic = view.hand.iter().copied().find(|c| c.0 >= TELEPORT);
         let mut halves = [0; 16];
         for &(top, bottom) in &cards {
@@ -138,6 +143,38 @@ struct FcThreat {
     revealed: [bool; 14],
     /// internal_station(k, t) for t < 15 (internal threats only).
     line: [i32; 15],
+}
+
+/// A short list of forecast indices, kept on the stack (a mission holds at most 12 threats).
+#[derive(Clone, Copy)]
+struct Few {
+    items: [u8; 16],
+    len: usize,
+}
+
+impl Few {
+    fn new() -> Few {
+        Few {
+            items: [0; 16],
+            len: 0,
+        }
+    }
+    fn push(&mut self, i: usize) {
+        self.items[self.len] = i as u8;
+        self.len += 1;
+    }
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    fn as_slice(&self) -> &[u8] {
+        &self.items[..self.len]
+    }
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.as_slice().iter().map(|&i| i as usize)
+    }
+    fn sort_by_key<K: Ord>(&mut self, f: impl FnMut(&u8) -> K) {
+        self.items[..self.len].sort_by_key(f);
+    }
 }
 
 /// `players.Forecast` (and the internal threats' timelines).
@@ -256,8 +293,8 @@ impl Forecast {
     }
 
     /// Threats of zone z a heavy laser could target at turn t, closest first (indices).
-    fn in_zone(&self, comp: &Components, z: i32, t: usize) -> Vec<usize> {
-        let mut out: Vec<usize> = Vec::new();
+    fn in_zone(&self, comp: &Components, z: i32, t: usize) -> Few {
+        let mut out = Few::new();
         for (i, ft) in self.threats.iter().enumerate() {
             let card = &comp.threats[ft.k.card];
             if ft.k.zone != z || ft.at[t] == 0 || !ft.revealed[t] {
@@ -271,12 +308,17 @@ impl Forecast {
             }
             out.push(i);
         }
-        out.sort_by_key(|&i| (self.threats[i].at[t], self.threats[i].k.turn));
+        out.sort_by_key(|&i| {
+            (
+                self.threats[i as usize].at[t],
+                self.threats[i as usize].k.turn,
+            )
+        });
         out
     }
 
-    fn near(&self, comp: &Components, t: usize, distance: i32, rocket: bool) -> Vec<usize> {
-        let mut out: Vec<usize> = Vec::new();
+    fn near(&self, comp: &Components, t: usize, distance: i32, rocket: bool) -> Few {
+        let mut out = Few::new();
         for (i, ft) in self.threats.iter().enumerate() {
             if ft.k.zone == 3 || ft.at[t] == 0 || !ft.revealed[t] || ft.dist[t] > distance {
                 continue;
@@ -286,7 +328,12 @@ impl Forecast {
             }
             out.push(i);
         }
-        out.sort_by_key(|&i| (self.threats[i].at[t], self.threats[i].k.turn));
+        out.sort_by_key(|&i| {
+            (
+                self.threats[i as usize].at[t],
+                self.threats[i as usize].k.turn,
+            )
+        });
         out
     }
 
@@ -341,7 +388,13 @@ fn roles(figures: usize) -> &'static [u8] {
         2 => &[ROLE_WHITE, ROLE_ENGINEER],
         3 => &[ROLE_RED, ROLE_WHITE, ROLE_BLUE],
         4 => &[ROLE_RED, ROLE_WHITE, ROLE_BLUE, ROLE_ENGINEER],
-        _ => &[ROLE_RED, ROLE_WHITE, ROLE_BLUE, ROLE_ENGINEER, ROLE_SECURITY],
+        _ => &[
+            ROLE_RED,
+            ROLE_WHITE,
+            ROLE_BLUE,
+            ROLE_ENGINEER,
+            ROLE_SECURITY,
+        ],
     }
 }
 
@@ -452,13 +505,22 @@ impl Player {
         let start = view.comp.start_station;
         let here = position_after(&view.plans[view.figure], view.first - 1, start);
         match role {
-            ROLE_RED | ROLE_WHITE | ROLE_BLUE => self.gunner(view, &fc, &mut hand, here, role as i32),
+            ROLE_RED | ROLE_WHITE | ROLE_BLUE => {
+                self.gunner(view, &fc, &mut hand, here, role as i32)
+            }
             ROLE_ENGINEER => self.engineer(view, &fc, &mut hand, here),
             _ => self.security(view, &fc, &mut hand, here),
         }
     }
 
-    fn gunner(&mut self, view: &View, fc: &Forecast, hand: &mut Hand, mut here: i32, z: i32) -> Vec<u8> {
+    fn gunner(
+        &mut self,
+        view: &View,
+        fc: &Forecast,
+        hand: &mut Hand,
+        mut here: i32,
+        z: i32,
+    ) -> Vec<u8> {
         let comp = view.comp;
         let zu = z as usize;
         let mut strength = comp.heavy_laser[zu];
@@ -472,7 +534,7 @@ impl Player {
         for t in view.first..=view.last {
             let mut code = EMPTY;
             let mut target: Option<usize> = None;
-            for i in fc.in_zone(comp, z, t) {
+            for i in fc.in_zone(comp, z, t).iter() {
                 let k = &fc.threats[i].k;
                 if damage.get(k) < comp.threats[k.card].health {
                     target = Some(i);
@@ -481,7 +543,7 @@ impl Player {
             }
             let mut later = false;
             'outer: for tt in (t + 1)..13.min(t + 4) {
-                for i in fc.in_zone(comp, z, tt) {
+                for i in fc.in_zone(comp, z, tt).iter() {
                     let k = &fc.threats[i].k;
                     if damage.get(k) < comp.threats[k.card].health {
                         later = true;
@@ -513,7 +575,11 @@ impl Player {
             } else if task.is_none() {
                 let light = comp.light_laser[zu];
                 let tshield = target.map(|i| comp.threats[fc.threats[i].k.card].shield);
-                if here == 3 + z && target.is_some() && light > tshield.unwrap().max(0) && energy < 1 {
+                if here == 3 + z
+                    && target.is_some()
+                    && light > tshield.unwrap().max(0)
+                    && energy < 1
+                {
                     code = A;
                 } else if here == 3 + z && z != 1 && energy < 2 {
                     code = B;
@@ -523,16 +589,32 @@ impl Player {
                     code = LIFT;
                 } else if target.is_some() && energy > 0 {
                     code = if hand.has(A) { A } else { HA };
-                } else if (fc.attacks(z, t) != 0 || fc.attacks(z, t + 1) != 0) && energy > 1 && hand.has(B) {
+                } else if (fc.attacks(z, t) != 0 || fc.attacks(z, t + 1) != 0)
+                    && energy > 1
+                    && hand.has(B)
+                {
                     code = B;
                 }
             } else {
-                let (c, cr) = self.chase(view, fc, task.unwrap(), here, carry, &mut done, hand, t as i32);
+                let (c, cr) = self.chase(
+                    view,
+                    fc,
+                    task.unwrap(),
+                    here,
+                    carry,
+                    &mut done,
+                    hand,
+                    t as i32,
+                );
                 code = c;
                 carry = cr;
             }
             if code != EMPTY && !hand.take(code) {
-                code = if code == BB && hand.take(HBB) { HBB } else { EMPTY };
+                code = if code == BB && hand.take(HBB) {
+                    HBB
+                } else {
+                    EMPTY
+                };
             }
             if (code == A || code == HA) && (here == z || here == 3 + z) && target.is_some() {
                 let k = fc.threats[target.unwrap()].k;
@@ -600,7 +682,14 @@ impl Player {
                 -1
             };
             let goal = if ahead >= 0 { ahead } else { station };
-            return (if goal == here { EMPTY } else { step_toward(here, goal) }, carry);
+            return (
+                if goal == here {
+                    EMPTY
+                } else {
+                    step_toward(here, goal)
+                },
+                carry,
+            );
         }
         let mut code = button;
         if code == BB && !hand.has(BB) && hand.has(HBB) {
@@ -623,7 +712,7 @@ impl Player {
         let plan = &view.plans[view.figure];
         for t in 1..view.first {
             if plan[t] == A || plan[t] == HA {
-                for i in fc.in_zone(comp, z, t) {
+                for i in fc.in_zone(comp, z, t).iter() {
                     let k = fc.threats[i].k;
                     let card = &comp.threats[k.card];
                     if damage.get(&k) < card.health {
@@ -643,7 +732,8 @@ impl Player {
         let where_ = positions(plan, start);
         for t in 1..view.first {
             if matches!(plan[t], BB | HBB | A | B | C | HB) {
-                if let Some((ki, station, _)) = internal_task(view, fc, t as i32, &done, None, true) {
+                if let Some((ki, station, _)) = internal_task(view, fc, t as i32, &done, None, true)
+                {
                     if where_[t] == station {
                         let k = fc.threats[ki].k;
                         done.add(&k, 1);
@@ -667,7 +757,8 @@ impl Player {
                 let pos = where_[t];
                 if (plan[t] == A || plan[t] == HA) && pos == UPPER_WHITE {
                     draw[t] += 1;
-                } else if (plan[t] == B || plan[t] == HB) && (pos == LOWER_RED || pos == LOWER_BLUE) {
+                } else if (plan[t] == B || plan[t] == HB) && (pos == LOWER_RED || pos == LOWER_BLUE)
+                {
                     draw[t] += 2;
                 }
             }
@@ -696,11 +787,14 @@ impl Player {
         for t in view.first..=view.last {
             white = (white - draw[t]).max(0);
             let soon: i32 = draw[(t + 1).min(14)..(t + 4).min(14)].iter().sum();
-            let rocket_target = rockets != 0 && t > last_rocket + 1 && fc.any_near(comp, t + 1, 2, true);
+            let rocket_target =
+                rockets != 0 && t > last_rocket + 1 && fc.any_near(comp, t + 1, 2, true);
             let mut code = EMPTY;
             let task = internal_task(view, fc, t as i32, &done, Some(&[LOWER_WHITE]), false);
             if let Some(task) = task {
-                code = self.chase(view, fc, task, here, true, &mut done, hand, t as i32).0;
+                code = self
+                    .chase(view, fc, task, here, true, &mut done, hand, t as i32)
+                    .0;
             } else if here < 3 {
                 code = LIFT;
             } else if here == LOWER_BLUE && rocket_target {
@@ -772,7 +866,11 @@ impl Player {
                 };
             }
             if code != EMPTY && !hand.take(code) {
-                code = if code == BB && hand.take(HBB) { HBB } else { EMPTY };
+                code = if code == BB && hand.take(HBB) {
+                    HBB
+                } else {
+                    EMPTY
+                };
             }
             if code == C && comp.battlebots.contains(&here) {
                 carry = true;
@@ -781,7 +879,11 @@ impl Player {
             if code == C && here == UPPER_RED {
                 here = SPACE;
             } else if here == SPACE {
-                here = if code == BB || code == HBB { SPACE } else { UPPER_RED };
+                here = if code == BB || code == HBB {
+                    SPACE
+                } else {
+                    UPPER_RED
+                };
             } else {
                 here = apply_move(here, code);
             }
@@ -812,7 +914,12 @@ impl Player {
                 r
             })
             .collect();
-        let plain: Vec<Card> = view.hand.iter().copied().filter(|c| c.0 < TELEPORT).collect();
+        let plain: Vec<Card> = view
+            .hand
+            .iter()
+            .copied()
+            .filter(|c| c.0 < TELEPORT)
+            .collect();
         let heroic = view.hand.iter().copied().find(|c| c.0 >= TELEPORT);
         let mut options: Vec<u8> = if view.free {
             PLAIN.to_vec()
@@ -837,7 +944,10 @@ impl Player {
                 }
                 codes.retain(|&c| !in_card(c, h));
             }
-            if codes.iter().any(|&c| c >= TELEPORT || c == HA || c == HB || c == HBB) {
+            if codes
+                .iter()
+                .any(|&c| c >= TELEPORT || c == HA || c == HB || c == HBB)
+            {
                 return false;
             }
             view.free || matches(&codes, &plain).is_some()
@@ -851,7 +961,14 @@ impl Player {
             }
             let mut total = 0.0f64;
             for st_tiles in &stacks {
-                let res = resolve(comp, &mut scratch, view.threats, rows, st_tiles, view.humans);
+                let res = resolve(
+                    comp,
+                    &mut scratch,
+                    view.threats,
+                    rows,
+                    st_tiles,
+                    view.humans,
+                );
                 let st = &scratch;
                 let mut partial = 0.0f64;
                 for t in &st.threats {
@@ -866,7 +983,8 @@ impl Player {
                     total += ints as f64 + partial;
                     continue;
                 }
-                total += (res.threat_points as f64 + partial) - res.penalties as f64 + res.visual as f64;
+                total +=
+                    (res.threat_points as f64 + partial) - res.penalties as f64 + res.visual as f64;
             }
             total
         };
@@ -892,7 +1010,7 @@ impl Player {
 }
 
 fn pulse_worth(comp: &Components, fc: &Forecast, t: usize, reach: i32) -> bool {
-    fc.near(comp, t, reach, false).iter().any(|&i| {
+    fc.near(comp, t, reach, false).iter().any(|i| {
         let card = &comp.threats[fc.threats[i].k.card];
         card.shield <= 0 || card.has(PULSE_IGNORES_SHIELD)
     })
@@ -932,7 +1050,9 @@ fn help(view: &View, fc: &Forecast, t: usize, here: i32, z: i32) -> i32 {
             continue;
         }
         let taken = view.plans.iter().enumerate().any(|(f, plan)| {
-            f != view.figure && (plan[when] == A || plan[when] == HA) && positions(plan, start)[when] == zone
+            f != view.figure
+                && (plan[when] == A || plan[when] == HA)
+                && positions(plan, start)[when] == zone
         });
         if taken {
             continue;

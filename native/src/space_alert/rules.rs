@@ -397,7 +397,9 @@ impl<'a> Resolver<'a> {
     fn move_to(&mut self, f: usize, station: i32) {
         self.st.pos[f] = station;
         let slimed = self.st.threats.iter().any(|th| {
-            th.status == ACTIVE && !th.tokens.is_empty() && th.tokens.iter().any(|&(s, _)| s == station)
+            th.status == ACTIVE
+                && !th.tokens.is_empty()
+                && th.tokens.iter().any(|&(s, _)| s == station)
         });
         if slimed {
             let t = self.st.turn + 1;
@@ -435,7 +437,11 @@ impl<'a> Resolver<'a> {
             self.move_to(f, (card - TELEPORT) as i32);
         } else if card == RED || card == BLUE {
             let z = here % 3;
-            let nz = if card == RED { (z - 1).max(0) } else { (z + 1).min(2) };
+            let nz = if card == RED {
+                (z - 1).max(0)
+            } else {
+                (z + 1).min(2)
+            };
             if nz != z {
                 self.move_to(f, here - z + nz);
             }
@@ -997,7 +1003,11 @@ impl<'a> Resolver<'a> {
             Op::MoveRed | Op::MoveBlue => {
                 let s = self.st.threats[ti].stations[0];
                 let z = z as i32;
-                let nz = if op == Op::MoveRed { (z - 1).max(0) } else { (z + 1).min(2) };
+                let nz = if op == Op::MoveRed {
+                    (z - 1).max(0)
+                } else {
+                    (z + 1).min(2)
+                };
                 if nz != z {
                     self.move_internal(ti, s - z + nz);
                 }
@@ -1290,7 +1300,8 @@ pub fn score(comp: &Components, st: &State) -> Score {
     let tiles = [0, 1, 2].map(|z| st.tiles[z].len() as i64);
     let disabled = st.bots_disabled.iter().filter(|&&d| d).count() as i64;
     let knocked = st.knocked.iter().filter(|&&k| k).count() as i64;
-    let penalties = comp.penalty_damage * (tiles.iter().sum::<i64>() + *tiles.iter().max().unwrap())
+    let penalties = comp.penalty_damage
+        * (tiles.iter().sum::<i64>() + *tiles.iter().max().unwrap())
         + comp.penalty_disabled_bots * disabled
         + comp.penalty_knocked_out * knocked;
     let visual: i64 = st
@@ -1300,7 +1311,11 @@ pub fn score(comp: &Components, st: &State) -> Score {
         .sum();
     Score {
         won: !st.lost,
-        score: if st.lost { 0 } else { threat_points - penalties + visual },
+        score: if st.lost {
+            0
+        } else {
+            threat_points - penalties + visual
+        },
         threat_points,
         penalties,
         visual,

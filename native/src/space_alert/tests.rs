@@ -19,7 +19,10 @@ pub fn default_components() -> Components {
     let mut trajectories = Vec::new();
     let mut threats = Vec::new();
     let mut missions = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let (key, value) = line.split_once(' ').unwrap_or((line, ""));
         match key {
             "traj" => {
@@ -59,7 +62,10 @@ pub fn default_components() -> Components {
                     speed: num(6) as i32,
                     effects,
                     rules,
-                    stations: parts[2].split_whitespace().map(|x| x.parse().unwrap()).collect(),
+                    stations: parts[2]
+                        .split_whitespace()
+                        .map(|x| x.parse().unwrap())
+                        .collect(),
                     button: num(7) as u8,
                     points: (num(8), num(9)),
                 });
@@ -98,7 +104,10 @@ pub fn default_components() -> Components {
     let one = |k: &str| ints(k)[0];
     Components {
         trajectories,
-        distance_bounds: (one("distance_bounds") as i32, ints("distance_bounds")[1] as i32),
+        distance_bounds: (
+            one("distance_bounds") as i32,
+            ints("distance_bounds")[1] as i32,
+        ),
         reactor_capacity: three("reactor_capacity"),
         reactor_start: three("reactor_start"),
         shield_capacity: three("shield_capacity"),

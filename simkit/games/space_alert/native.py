@@ -34,10 +34,13 @@ def native_data(comp: Components) -> dict[str, Any]:
         "threat_buttons": [_BUTTONS[t.button] for t in comp.threats],
         "threat_points": [tuple(t.points) for t in comp.threats],
         "missions": [
-            ([(m.turn, m.zone, m.serious, m.unconfirmed) for m in mission.threats],
-             mission.incoming_data, mission.data_transfers)
+            (
+                [(m.turn, m.zone, m.serious, m.unconfirmed) for m in mission.threats],
+                mission.incoming_data,
+                mission.data_transfers,
+            )
             for mission in comp.missions
-        ],  # fmt: skip
+        ],
     }
     for name in ("reactor_capacity", "reactor_start", "shield_capacity", "shield_start", "heavy_laser",
                  "light_laser", "battlebots", "computer_checks", "phase_ends", "visual_points"):  # fmt: skip
