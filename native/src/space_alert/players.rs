@@ -182,7 +182,8 @@ struct Forecast {
     threats: Vec<FcThreat>,
 }
 
-fn internal_station_at(comp: &Components, k: &Known, t: i32) -> i32 {
+#[cfg(test)]
+pub(super) fn internal_station_at(comp: &Components, k: &Known, t: i32) -> i32 {
     let card = &comp.threats[k.card];
     let traj = &comp.trajectories[k.traj];
     let mut pos = traj.length;
@@ -212,6 +213,45 @@ fn internal_station_at(comp: &Components, k: &Known, t: i32) -> i32 {
         }
     }
     station
+}
+
+/// `internal_station(k, t)` for t in 0..15 in one pass: turn t's station is turn t - 1's
+/// after that turn's moves (each t replayed from the start gives the same).
+pub(super) fn internal_line(comp: &Components, k: &Known, line: &mut [i32; 15]) {
+    let card = &comp.threats[k.card];
+    let traj = &comp.trajectories[k.traj];
+    let mut pos = traj.length;
+    let mut station = card.stations[0];
+    let mut speed = card.speed;
+    let mut gone = false;
+    for t in 0..15i32 {
+        if t > k.turn && !gone {
+            // replay turn t - 1
+            'turn: for _ in 0..speed.max(0) {
+                pos -= 1;
+                let a = traj.action[pos as usize];
+                if a == 3 {
+                    gone = true;
+                    break 'turn;
+                }
+                if a != 0 {
+                    for &(op, n) in &card.effects[a as usize - 1] {
+                        let z = station % 3;
+                        if op == Op::MoveRed && z > 0 {
+                            station -= 1;
+                        } else if op == Op::MoveBlue && z < 2 {
+                            station += 1;
+                        } else if op == Op::ChangeDeck {
+                            station = (station + 3) % 6;
+                        } else if op == Op::Speed {
+                            speed += n;
+                        }
+                    }
+                }
+            }
+        }
+        line[t as usize] = if gone { -1 } else { station };
+    }
 }
 
 impl Forecast {
@@ -268,9 +308,7 @@ impl Forecast {
             });
             let mut line = [-1; 15];
             if k.zone == 3 {
-                for (t, slot) in line.iter_mut().enumerate() {
-                    *slot = internal_station_at(comp, k, t as i32);
-                }
+                internal_line(comp, k, &mut line);
             }
             threats.push(FcThreat {
                 k: *k,

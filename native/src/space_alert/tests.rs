@@ -280,3 +280,31 @@ fn bench_games() {
         println!("{strategy:?}: {:.1} games/s", n as f64 / s);
     }
 }
+
+#[test]
+fn an_internal_threats_timeline_in_one_pass_is_the_replayed_one() {
+    let c = default_components();
+    for (i, th) in c.threats.iter().enumerate() {
+        if th.kind == EXTERNAL {
+            continue;
+        }
+        for traj in 0..c.trajectories.len() {
+            for turn in 1..=8 {
+                let k = Known {
+                    turn,
+                    card: i,
+                    zone: 3,
+                    traj,
+                };
+                let mut line = [0; 15];
+                super::players::internal_line(&c, &k, &mut line);
+                for t in 0..15 {
+                    assert_eq!(
+                        line[t],
+                        super::players::internal_station_at(&c, &k, t as i32)
+                    );
+                }
+            }
+        }
+    }
+}
