@@ -10,6 +10,7 @@ pub mod batch;
 pub mod eight_bit;
 pub mod oh_no;
 pub mod rng;
+pub mod space_alert;
 
 #[cfg(feature = "python")]
 mod python;

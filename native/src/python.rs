@@ -18,6 +18,7 @@ use crate::batch::{Column, GameError, Values};
 use crate::eight_bit;
 use crate::oh_no;
 use crate::rng::{PyRandom, SeedSequence};
+use crate::space_alert;
 
 // Raised when a native game breaks an invariant, with args (game index, message): the runner
 // replays the chunk on the Python engine, which records the failure like any other.
@@ -120,6 +121,158 @@ fn oh_no_components(data: &Bound<'_, PyDict>) -> PyResult<oh_no::Components> {
         spawn_orders: item(data, "spawn_orders")?,
         spawn_threshold: item(data, "spawn_threshold")?,
         shields_total: item(data, "shields_total")?,
+    })
+}
+
+fn three(data: &Bound<'_, PyDict>, key: &str) -> PyResult<[i32; 3]> {
+    let v: Vec<i32> = item(data, key)?;
+    v.try_into()
+        .map_err(|_| PyValueError::new_err(format!("'{key}': three values expected")))
+}
+
+fn space_alert_components(data: &Bound<'_, PyDict>) -> PyResult<space_alert::Components> {
+    use space_alert::{Op, RULE_NAMES, TILE_NAMES};
+    let bad = |what: String| PyValueError::new_err(what);
+    let trajectories: Vec<(String, i32, Vec<u8>)> = item(data, "trajectories")?;
+    let tiles: Vec<String> = item(data, "tiles")?;
+    let tiles = tiles
+        .iter()
+        .map(|t| {
+            TILE_NAMES
+                .iter()
+                .position(|n| n == t)
+                .map(|i| i as u8)
+                .ok_or_else(|| bad(format!("unknown damage tile '{t}'")))
+        })
+        .collect::<PyResult<Vec<u8>>>()?;
+    let ids: Vec<String> = item(data, "threat_ids")?;
+    let kinds: Vec<String> = item(data, "threat_kinds")?;
+    let serious: Vec<bool> = item(data, "threat_serious")?;
+    let colours: Vec<String> = item(data, "threat_colours")?;
+    let numbers: Vec<(i32, i32, i32)> = item(data, "threat_numbers")?;
+    let effects: Vec<Vec<Vec<(String, i32)>>> = item(data, "threat_effects")?;
+    let rules: Vec<Vec<String>> = item(data, "threat_rules")?;
+    let stations: Vec<Vec<i32>> = item(data, "threat_stations")?;
+    let buttons: Vec<u8> = item(data, "threat_buttons")?;
+    let points: Vec<(i64, i64)> = item(data, "threat_points")?;
+    let mut threats = Vec::with_capacity(ids.len());
+    for i in 0..ids.len() {
+        let kind = match kinds[i].as_str() {
+            "external" => space_alert::EXTERNAL,
+            "intruder" => space_alert::INTRUDER,
+            "malfunction" => space_alert::MALFUNCTION,
+            other => return Err(bad(format!("unknown threat kind '{other}'"))),
+        };
+        let colour = match colours[i].as_str() {
+            "white" => 0,
+            "yellow" => 1,
+            other => return Err(bad(format!("unknown colour '{other}'"))),
+        };
+        let mut eff: [Vec<(Op, i32)>; 4] = Default::default();
+        if effects[i].len() != 4 {
+            return Err(bad("four effect lists expected".into()));
+        }
+        for (slot, steps) in eff.iter_mut().zip(&effects[i]) {
+            for (op, n) in steps {
+                let op = Op::from_name(op).ok_or_else(|| bad(format!("unknown effect '{op}'")))?;
+                slot.push((op, *n));
+            }
+        }
+        let mut bits = 0u32;
+        for r in &rules[i] {
+            let k = RULE_NAMES
+                .iter()
+                .position(|n| n == r)
+                .ok_or_else(|| bad(format!("unknown rule '{r}'")))?;
+            bits |= 1 << k;
+        }
+        if kind != space_alert::EXTERNAL && stations[i].is_empty() {
+            return Err(bad(format!("internal threat {} without a station", ids[i])));
+        }
+        threats.push(space_alert::Threat {
+            id: ids[i].clone(),
+            kind,
+            serious: serious[i],
+            colour,
+            shield: numbers[i].0,
+            health: numbers[i].1,
+            speed: numbers[i].2,
+            effects: eff,
+            rules: bits,
+            stations: stations[i].clone(),
+            button: buttons[i],
+            points: points[i],
+        });
+    }
+    let missions: Vec<(Vec<(i32, i32, bool, bool)>, i64, i64)> = item(data, "missions")?;
+    let phase_ends: Vec<i32> = item(data, "phase_ends")?;
+    if phase_ends.len() != 3 {
+        return Err(bad("three phases expected".into()));
+    }
+    Ok(space_alert::Components {
+        trajectories: trajectories
+            .into_iter()
+            .map(|(id, length, action)| space_alert::Trajectory { id, length, action })
+            .collect(),
+        distance_bounds: item(data, "distance_bounds")?,
+        reactor_capacity: three(data, "reactor_capacity")?,
+        reactor_start: three(data, "reactor_start")?,
+        shield_capacity: three(data, "shield_capacity")?,
+        shield_start: three(data, "shield_start")?,
+        heavy_laser: three(data, "heavy_laser")?,
+        light_laser: three(data, "light_laser")?,
+        fuel: item(data, "fuel")?,
+        laser_range: item(data, "laser_range")?,
+        pulse_strength: item(data, "pulse_strength")?,
+        pulse_range: item(data, "pulse_range")?,
+        rockets: item(data, "rockets")?,
+        rocket_strength: item(data, "rocket_strength")?,
+        rocket_range: item(data, "rocket_range")?,
+        icpt_single: item(data, "interceptor_single")?,
+        icpt_multi: item(data, "interceptor_multi")?,
+        icpt_range: item(data, "interceptor_range")?,
+        battlebots: item(data, "battlebots")?,
+        start_station: item(data, "start_station")?,
+        computer_checks: item(data, "computer_checks")?,
+        phase_ends,
+        visual_points: item(data, "visual_points")?,
+        tiles,
+        penalty_knocked_out: item(data, "penalty_knocked_out")?,
+        penalty_disabled_bots: item(data, "penalty_disabled_bots")?,
+        penalty_damage: item(data, "penalty_damage")?,
+        copies: item(data, "copies")?,
+        heroic: item(data, "heroic")?,
+        threats,
+        missions: missions
+            .into_iter()
+            .map(|(ts, incoming, transfers)| space_alert::Mission {
+                threats: ts
+                    .into_iter()
+                    .map(
+                        |(turn, zone, serious, unconfirmed)| space_alert::MissionThreat {
+                            turn,
+                            zone,
+                            serious,
+                            unconfirmed,
+                        },
+                    )
+                    .collect(),
+                incoming_data: incoming,
+                data_transfers: transfers,
+            })
+            .collect(),
+        level_test: item(data, "level_test")?,
+        level_simulation: item(data, "level_simulation")?,
+        level_real: item(data, "level_real")?,
+        unconfirmed_extra: item(data, "unconfirmed_extra")?,
+        max_internal: item(data, "max_internal")?,
+        internal_level: item(data, "internal_level")?,
+        common_external_turns: item(data, "common_external_turns")?,
+        serious_external_turns: item(data, "serious_external_turns")?,
+        common_internal_turns: item(data, "common_internal_turns")?,
+        serious_internal_turns: item(data, "serious_internal_turns")?,
+        incoming_data: item(data, "incoming_data")?,
+        data_transfers: item(data, "data_transfers")?,
     })
 }
 
@@ -249,6 +402,48 @@ fn play_batch<'py>(
             py.allow_threads(|| oh_no::play_batch(&comp, &params, strategy, root_seed, start, stop))
                 .map(|games| (games, None))
         }
+        "space-alert" => {
+            let comp = space_alert_components(data)?;
+            let bad = |what: String| PyValueError::new_err(what);
+            let mission: String = item(params, "mission")?;
+            let colours = |key: &str| -> PyResult<space_alert::Colours> {
+                let name: String = item(params, key)?;
+                space_alert::Colours::from_name(&name)
+                    .ok_or_else(|| PyValueError::new_err(format!("unknown deck colour '{name}'")))
+            };
+            let hands: String = item(params, "hands")?;
+            let params = space_alert::Params {
+                mission: match mission.as_str() {
+                    "test" => space_alert::MissionKind::Test,
+                    "simulation" => space_alert::MissionKind::Simulation,
+                    "real" => space_alert::MissionKind::Real,
+                    other => match other.parse::<usize>() {
+                        Ok(i) if i >= 1 && i <= comp.missions.len() => {
+                            space_alert::MissionKind::Numbered(i - 1)
+                        }
+                        _ => return Err(bad(format!("unknown mission '{other}'"))),
+                    },
+                },
+                common: colours("common")?,
+                serious: colours("serious")?,
+                players: item(params, "players")?,
+                figures: item(params, "figures")?,
+                free_hands: match hands.as_str() {
+                    "dealt" => false,
+                    "free" => true,
+                    other => return Err(bad(format!("unknown hands '{other}'"))),
+                },
+                error_rate: item(params, "error_rate")?,
+                campaign: item(params, "campaign")?,
+            };
+            let name = one_strategy(&strategies)?;
+            let strategy = space_alert::Strategy::from_name(name)
+                .ok_or_else(|| PyValueError::new_err(format!("no native strategy '{name}'")))?;
+            py.allow_threads(|| {
+                space_alert::play_batch(&comp, &params, strategy, root_seed, start, stop)
+            })
+            .map(|games| (games, None))
+        }
         other => {
             return Err(PyValueError::new_err(format!(
                 "no native engine for '{other}'"
@@ -271,6 +466,7 @@ fn engines(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     out.set_item("eight-bit-invaders", vec!["random", "greedy", "lookahead"])?;
     out.set_item("alien-attack", alien_attack::STRATEGY_NAMES.to_vec())?;
     out.set_item("oh-no-invasion", vec!["random", "cautious", "bold"])?;
+    out.set_item("space-alert", space_alert::STRATEGY_NAMES.to_vec())?;
     Ok(out)
 }
 

@@ -15,7 +15,7 @@ from simkit.core import replay_page, seeds
 from simkit.core.errors import UserError
 from simkit.core.players import player_class
 from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, register
-from simkit.games.space_alert import components, draw, game, narrate, plan_file, players
+from simkit.games.space_alert import components, draw, game, narrate, native, plan_file, players
 
 STRATEGIES = {
     "random": (players.RandomPlayer, "each turn a coin for playing, then a uniform half of an unused card"),
@@ -142,6 +142,15 @@ class SpaceAlert(Engine):
     )
     components, narration = components, narrate
     capabilities = frozenset({"narrate", "check_settings", "resolve", "draw"})
+    has_native = True
+    # mission kinds (a transcribed one too), deck colours, 4 and 5 figures with 4 and 3 players
+    verify_grid = {
+        "mission": ["real", "3"],
+        "common": ["white", "yellow"],
+        "figures": [4, 5],
+    }
+    # the planner plays about 6-12 games/s on the Python engine
+    verify_games = {"planner": 16}
     # Golden playthroughs (simkit/testing/contract.py); files in tests/games/space_alert/golden.
     golden_cases = tuple(
         GoldenCase(f"{s}-{'-'.join(f'{k}{v}' for k, v in sorted(st.items()))}-s{seed}", st, (s,), seed)
@@ -156,6 +165,9 @@ class SpaceAlert(Engine):
             ),
         )
     )
+
+    def native_data(self, params: Any) -> dict[str, Any]:
+        return native.native_data(components.load(params.data))
 
     def check_settings(self, params: Any) -> None:
         """Settings that are each allowed but not together (the registry calls this up front)."""
