@@ -39,10 +39,11 @@ demo: $(NATIVE_STAMP)
 	$(BIN)/simkit report $(foreach run,$(DEMO_RUNS),reports/demo-data/$(firstword $(subst :, ,$(run)))) --out reports/demo
 	@echo "Report: $(CURDIR)/reports/demo/index.html"
 
+# pytest on every core (pytest-xdist), a test file to a worker so module fixtures are made once.
 test: $(NATIVE_STAMP)
 	@if command -v cargo >/dev/null 2>&1; then cd native && cargo test --quiet; \
 	else echo "no Rust toolchain: the native core's own tests are skipped"; fi
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(JOBS) --dist loadfile
 
 bench: $(NATIVE_STAMP)
 	$(BIN)/python -m benchmarks.run

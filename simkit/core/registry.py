@@ -192,6 +192,10 @@ class Engine:
     # Mixed cells of the check: one strategy per seat (the seat count follows from it), each over
     # `verify_grid`'s other settings; capped by `verify_games` of any slow strategy among them.
     verify_mixed: tuple[tuple[str, ...], ...] = ()
+    # Further settings the check covers one factor at a time, where the full product with
+    # `verify_grid` would cost too much: {part name: grid}, each played over the strategies of the
+    # main grid, the other settings at their defaults (or following theirs).
+    verify_factors: dict[str, dict[str, list[Any]]] = {}
     # The component file's schema (core/schema.py): what its loader checks, and what `simkit data
     # template` and `simkit data check` write and check. None: the game reads no component file.
     component_spec: Any = None

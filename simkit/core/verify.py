@@ -4,8 +4,8 @@ played on the native and on the Python engine must give identical game and seat 
 `tests/native/test_equivalence.py` runs it on 2,000 games a cell; `make verify-native` on
 200,000 (`python -m simkit.core.verify --games N`). A game's check is its main scenario (the
 verify grid, every fast native strategy) and, where the game declares them, parts of their own:
-each slow strategy on fewer games (`Engine.verify_games`, `verify_settings`) and the mixed cells
-(`Engine.verify_mixed`). Each part is played into its own folder.
+further settings one factor at a time (`Engine.verify_factors`), each slow strategy on fewer
+games (`Engine.verify_games`, `verify_settings`) and the mixed cells (`Engine.verify_mixed`). Each part is played into its own folder.
 """
 
 from __future__ import annotations
@@ -46,11 +46,15 @@ def parts_for(
     engine: Engine, games: int, seed: int, only: list[str] | None = None
 ) -> dict[str, dict[str, Any]]:
     """Every part of the check: {folder: scenario spec}; "" is the main part (`spec_for`), then
-    each slow strategy on at most its `verify_games` a cell, then the mixed cells."""
+    the further factors (`Engine.verify_factors`) over the same strategies, each slow strategy on
+    at most its `verify_games` a cell, then the mixed cells."""
     checked = _checked(engine, only)
     parts = {}
     if any(s not in engine.verify_games for s in checked):
         parts[""] = spec_for(engine, games, seed, only)
+        fast = parts[""]["grid"]["strategy"]
+        for name, grid in engine.verify_factors.items():
+            parts[name] = _spec(engine, f"verify {engine.id} {name}", games, seed, {**grid, "strategy": fast})
     for name in checked:
         if name in engine.verify_games:
             grid = {**engine.verify_grid, **engine.verify_settings.get(name, {}), "strategy": [name]}

@@ -28,3 +28,19 @@ def test_a_game_without_slow_strategies_has_one_part(core):
     engine = get_game("eight-bit-invaders")
     assert list(verify.parts_for(engine, 100, 7)) == [""]
     assert verify.parts_for(engine, 100, 7)[""] == verify.spec_for(engine, 100, 7)
+
+
+def test_further_factors_are_parts_over_the_main_strategies(core):
+    engine = get_game("space-alert")
+    parts = verify.parts_for(engine, 50, 7)
+    assert list(parts) == ["", "missions", "decks", "crews", "planner"]
+    for name, grid in engine.verify_factors.items():
+        cells = scenario.parse(parts[name], name).cells
+        assert {c.strategies[0] for c in cells} == set(parts[""]["grid"]["strategy"])
+        for key, values in grid.items():
+            assert {c.settings[key] for c in cells} == set(values)
+    # every mission kind is checked somewhere, and five players bring five figures
+    missions = set(parts[""]["grid"]["mission"]) | set(engine.verify_factors["missions"]["mission"])
+    assert missions == set(next(s for s in engine.settings if s.name == "mission").choices)
+    crews = scenario.parse(parts["crews"], "crews").cells
+    assert {(c.settings["players"], c.settings["figures"]) for c in crews} == {(1, 4), (2, 4), (3, 4), (5, 5)}

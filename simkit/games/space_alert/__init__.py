@@ -143,11 +143,18 @@ class SpaceAlert(Engine):
     components, narration = components, narrate
     capabilities = frozenset({"narrate", "check_settings", "resolve", "draw"})
     has_native = True
-    # mission kinds (a transcribed one too), deck colours, 4 and 5 figures with 4 and 3 players
+    # Generated and transcribed missions, deck colours, 4 and 5 figures with 4 players; then every
+    # other mission kind, every deck colour of both kinds, and crews of 1-5 players (figures
+    # following: 4, or 5 for five), one factor at a time.
     verify_grid = {
         "mission": ["real", "3"],
         "common": ["white", "yellow"],
         "figures": [4, 5],
+    }
+    verify_factors = {
+        "missions": {"mission": [m for m in MISSIONS if m not in ("real", "3")]},
+        "decks": {"common": ["white", "yellow", "mixed"], "serious": ["yellow", "mixed"]},
+        "crews": {"players": [1, 2, 3, 5]},
     }
     # the planner plays about 6-12 games/s on the Python engine
     verify_games = {"planner": 16}
