@@ -28,20 +28,3 @@ def test_a_native_chunk_has_the_python_seat_rows(core):
 def test_a_native_game_without_seat_rows_has_none(core):
     native, python = _chunks("eight-bit-invaders", {}, ["greedy"], 5)
     assert native.engine == "native" and native.seats is None and python.seats is None
-
-
-def test_the_rust_tests_board_is_the_built_in_board():
-    """native/src/alien_attack/test_board.txt, which the cargo tests read, is written from the
-    built-in board file; after a change to that file, SIMKIT_UPDATE_GOLDEN=1 rewrites it."""
-    import os
-    from pathlib import Path
-
-    from simkit.games.alien_attack import components
-    from simkit.games.alien_attack import native as aa_native
-    from simkit.testing.contract import UPDATE_ENV
-
-    fixture = Path(__file__).resolve().parents[2] / "native" / "src" / "alien_attack" / "test_board.txt"
-    text = aa_native.rust_fixture(components.load())
-    if os.environ.get(UPDATE_ENV):
-        fixture.write_text(text)
-    assert fixture.read_text() == text, f"{fixture} is stale: rerun with {UPDATE_ENV}=1"

@@ -1,5 +1,5 @@
 //! Rules easy to state, checked on the built-in board (`test_board.txt`: its `native_data`, written
-//! by `alien_attack/native.py::rust_fixture` and kept current by tests/native/test_seat_rows.py), and
+//! by `alien_attack/native.py::rust_fixture` and kept current by tests/native/test_rust_fixtures.py), and
 //! `bench_games`.
 
 use super::board::Board;

@@ -1,9 +1,11 @@
 //! Rules easy to state, checked on the built-in components (`test_components.txt`: their
-//! `native_data`, written by a few lines of Python, see the file's head), and `bench_games`.
+//! `native_data`, written by `simkit/games/space_alert/native.py::rust_fixture`), and `bench_games`.
 //!
-//! Regenerate `test_components.txt` after changing `data/space_alert.toml`: each line is a
-//! `native_data` key and its values; `traj`, `threat` (fields, then `|`-separated rules,
-//! stations and the x/y/z/destroyed steps as op:n) and `mission` lines hold the tables.
+//! After changing `data/space_alert.toml`, `SIMKIT_UPDATE_GOLDEN=1 pytest
+//! tests/native/test_rust_fixtures.py` rewrites `test_components.txt` (the test fails while it is
+//! stale): each line is a `native_data` key and its values; `traj`, `threat` (fields, then
+//! `|`-separated rules, stations and the x/y/z/destroyed steps as op:n) and `mission` lines hold
+//! the tables.
 
 use super::game::{resolve, Known};
 use super::rules::{State, A, EMPTY, RED};

@@ -57,3 +57,40 @@ def native_data(comp: Components) -> dict[str, Any]:
                  "serious_internal_turns", "incoming_data", "data_transfers"):  # fmt: skip
         out[name] = tuple(rec[name])
     return out
+
+
+def rust_fixture(comp: Components) -> str:
+    """`native_data` as the cargo tests read it (native/src/space_alert/test_components.txt):
+    `key v v ...` a line; `traj ID LENGTH ACTIONS...`; `threat ID KIND SERIOUS COLOUR SHIELD
+    HEALTH SPEED BUTTON POINTS POINTS | rules | stations | x | y | z | destroyed`, a step `op:n`;
+    `mission INCOMING TRANSFERS turn,zone,serious,unconfirmed ...` (booleans as 0/1)."""
+    data = native_data(comp)
+    lines = [
+        "# simkit/games/space_alert/native.py's native_data() of the built-in component file, for",
+        "# the cargo tests (regenerate after changing the data: see tests.rs).",
+    ]
+
+    def words(values) -> str:
+        return " ".join(str(int(v)) if isinstance(v, bool) else str(v) for v in values)
+
+    tables = ("trajectories", "missions", "threat_", "heroic", "tiles", "distance_bounds")
+    for key, value in data.items():
+        if key.startswith(tables):
+            continue
+        lines.append(f"{key} {words(value) if isinstance(value, list | tuple) else value}")
+    lines.append(f"distance_bounds {words(data['distance_bounds'])}")
+    lines.append(f"tiles {words(data['tiles'])}")
+    lines.append("heroic " + " ".join(f"{a},{s}" for a, s in data["heroic"]))
+    for trajectory_id, length, action in data["trajectories"]:
+        lines.append(f"traj {trajectory_id} {length} {words(action)}")
+    for i, threat_id in enumerate(data["threat_ids"]):
+        head = [threat_id, data["threat_kinds"][i], int(data["threat_serious"][i]), data["threat_colours"][i]]
+        head += [*data["threat_numbers"][i], data["threat_buttons"][i], *data["threat_points"][i]]
+        fields = [words(head), " ".join(data["threat_rules"][i]), words(data["threat_stations"][i])]
+        fields += [" ".join(f"{op}:{n}" for op, n in steps) for steps in data["threat_effects"][i]]
+        lines.append("threat " + " | ".join(fields))
+    for threats, incoming, transfers in data["missions"]:
+        lines.append(
+            f"mission {incoming} {transfers} " + " ".join(words(t).replace(" ", ",") for t in threats)
+        )
+    return "\n".join(lines) + "\n"
