@@ -489,7 +489,10 @@ struct Carry {
 /// `game._repair`.
 fn repair(comp: &Components, st: &State, figures: usize, fresh: &[Vec<u8>; 3]) -> Carry {
     let mut tiles = st.tiles.clone();
-    let mut disabled = st.bots_disabled.clone();
+    // a squad left off the board this mission is still unrepaired
+    let mut disabled: Vec<bool> = (st.bots_disabled.iter().zip(&st.bots_at))
+        .map(|(&d, &at)| d || at == -2)
+        .collect();
     let mut repaired = [0; 3];
     for f in 0..figures {
         if st.knocked[f] {

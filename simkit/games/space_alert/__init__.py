@@ -143,6 +143,7 @@ class SpaceAlert(Engine):
     components, narration = components, narrate
     capabilities = frozenset({"narrate", "check_settings", "resolve", "draw"})
     has_native = True
+    rules_version = 2  # 2: an unrepaired battlebot squad stays off the board until repaired
     # Generated and transcribed missions, deck colours, 4 and 5 figures with 4 players; then every
     # other mission kind, every deck colour of both kinds, and crews of 1-5 players (figures
     # following: 4, or 5 for five), one factor at a time.

@@ -452,9 +452,10 @@ def play_game(
 def _repair(comp: Components, st, figures: int, fresh: list[list[str]]) -> dict:
     """Exploration campaign repairs (rulebook): each figure in player order repairs one damage
     tile or one disabled squad (knocked-out figures only stand up); at most 2 tiles a zone.
-    simkit's choice: squads first, then the most damaged zone's most harmful tile."""
+    simkit's choice: squads first, then the most damaged zone's most harmful tile. A squad left off
+    the board this mission (disabled, unrepaired) is still disabled: it stays off until repaired."""
     tiles = [t[:] for t in st.tiles]
-    disabled = list(st.bots_disabled)
+    disabled = [d or at == -2 for d, at in zip(st.bots_disabled, st.bots_at, strict=True)]
     repaired = [0, 0, 0]
     harm = ("reactor", "shield", "heavy_laser", "lower_cannon", "gravolift", "structural")
     for f in range(figures):

@@ -276,3 +276,26 @@ def test_planner_never_sees_the_real_tiles():
         [p] + [players.ScriptedPlayer(random.Random(k)) for k in range(3)],
     )
     assert setup.tiles == [[], [], []] and len(plans[0]) == 12
+
+
+def test_an_unrepaired_squad_stays_off_the_board_until_repaired():
+    """[RB 9:34] "Any unrepaired battlebots squad isn't placed on the board in the next mission":
+    a squad disabled in mission 1 and not repaired (every figure knocked out) misses mission 2,
+    and, still unrepaired, mission 3 too; a figure standing at the end of a mission repairs it."""
+    from tests.games.space_alert.helpers import TILES, make
+
+    fresh = [list(TILES) for _ in range(3)]
+    st, _ = make(figures=4)
+    st.bots_disabled[0] = True
+    st.knocked = [True] * 4
+    carry = game._repair(COMP, st, 4, fresh)
+    assert carry["disabled"] == [True, False]
+
+    second, _ = make(figures=4)
+    game._apply_carry(COMP, second, carry)
+    assert second.bots_at[0] == -2 and not second.bots_disabled[0]  # off the board, not "disabled" there
+    second.knocked = [True] * 4
+    assert game._repair(COMP, second, 4, fresh)["disabled"] == [True, False]  # still off in mission 3
+
+    second.knocked = [False, True, True, True]
+    assert game._repair(COMP, second, 4, fresh)["disabled"] == [False, False]  # repaired: back
