@@ -610,7 +610,11 @@ impl Player {
                 } else if !fc.in_zone(comp, helped, t).is_empty() && hand.has(A) {
                     code = A;
                 }
-            } else if task.is_none() {
+            } else if let Some(task) = task {
+                let (c, cr) = self.chase(view, fc, task, here, carry, &mut done, hand, t as i32);
+                code = c;
+                carry = cr;
+            } else {
                 let light = comp.light_laser[zu];
                 let tshield = target.map(|i| comp.threats[fc.threats[i].k.card].shield);
                 if here == 3 + z
@@ -633,19 +637,6 @@ impl Player {
                 {
                     code = B;
                 }
-            } else {
-                let (c, cr) = self.chase(
-                    view,
-                    fc,
-                    task.unwrap(),
-                    here,
-                    carry,
-                    &mut done,
-                    hand,
-                    t as i32,
-                );
-                code = c;
-                carry = cr;
             }
             if code != EMPTY && !hand.take(code) {
                 code = if code == BB && hand.take(HBB) {
@@ -654,8 +645,10 @@ impl Player {
                     EMPTY
                 };
             }
-            if (code == A || code == HA) && (here == z || here == 3 + z) && target.is_some() {
-                let k = fc.threats[target.unwrap()].k;
+            let aimed =
+                target.filter(|_| (code == A || code == HA) && (here == z || here == 3 + z));
+            if let Some(i) = aimed {
+                let k = fc.threats[i].k;
                 let card = &comp.threats[k.card];
                 if here == z {
                     energy -= 1;
@@ -1110,7 +1103,9 @@ fn internal_task(
     intruders: bool,
 ) -> Option<(usize, i32, u8)> {
     let comp = view.comp;
-    let mut best: Option<(usize, i32, u8, (bool, i32, i32))> = None;
+    // (threat, station, button, rank: not deadly at Z, the last turn it can be worked, its turn)
+    type Candidate = (usize, i32, u8, (bool, i32, i32));
+    let mut best: Option<Candidate> = None;
     for (ki, ft) in fc.threats.iter().enumerate() {
         let k = &ft.k;
         if k.zone != 3 || k.turn > t {
