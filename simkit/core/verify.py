@@ -1,12 +1,13 @@
 """The equivalence check of the two engines (DESIGN.md, "Native engines"): the same scenario
 played on the native and on the Python engine must give identical game and seat rows.
 
-`tests/native/test_equivalence.py` runs it on 2,000 games a cell; `make verify-native` on
-200,000 (`python -m simkit.core.verify --games N`). A game's check is its main scenario (the
-verify grid, every fast native strategy) and, where the game declares them, parts of their own:
-further settings one factor at a time (`Engine.verify_factors`), each slow strategy on fewer
-games (`Engine.verify_games`, `verify_settings`) and the mixed cells (`Engine.verify_mixed`).
-Each part is played into its own folder.
+`tests/native/test_equivalence.py` runs it on 2,000 games a cell; `make verify-native` on each
+game's count in the Makefile's VERIFY_COUNTS (`python -m simkit.core.verify --games N`). A game's
+check is its main scenario (the verify grid, every fast native strategy) and, where the game
+declares them, parts of their own: further settings one factor at a time
+(`Engine.verify_factors`), each slow strategy on fewer games (`Engine.verify_games`,
+`verify_settings`) and the mixed cells (`Engine.verify_mixed`). Each part is played into its own
+folder.
 """
 
 from __future__ import annotations

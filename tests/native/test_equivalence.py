@@ -1,11 +1,12 @@
 """Both engines give identical rows for the same settings, strategies and seeds (DESIGN.md,
 "Native engines"): every game the native core plays, every native strategy, every combination of
-the game's key settings (`Engine.verify_grid`), 2,000 games a cell, through the whole runner on
-two jobs. `make verify-native` plays the same at 200,000 games a cell."""
+the game's key settings (`Engine.verify_grid`, `verify_factors`, the slow strategies' and mixed
+cells' parts), 2,000 games a cell, through the whole runner on two jobs. `make verify-native`
+plays the same at 100,000 or 200,000 games a cell."""
 
 import pytest
 
-from simkit.core import dataset, native, verify
+from simkit.core import dataset, native, scenario, verify
 from simkit.core.registry import all_games
 
 NATIVE_GAMES = [g for g in all_games() if g.has_native]
@@ -16,13 +17,13 @@ def test_native_and_python_rows_are_identical(core, engine, tmp_path):
     assert engine.verify_grid, f"{engine.id} declares no verify_grid"
     assert native.native_strategies(engine.id) == set(engine.strategies), "a built-in strategy is not native"
     assert verify.verify(engine, 2000, 7, tmp_path, jobs=2) == []
-    games = dataset.load(tmp_path / "native").games
-    cells = len(verify.spec_for(engine, 1, 0)["grid"]["strategy"])
-    for values in engine.verify_grid.values():
-        cells *= len(values)
-    assert games.height == 2000 * cells  # every cell played, none failed
-    assert {c["engine"] for c in dataset.load(tmp_path / "native").manifest["cells"]} == {"native"}
-    assert {c["engine"] for c in dataset.load(tmp_path / "python").manifest["cells"]} == {"python"}
+    for part, spec in verify.parts_for(engine, 2000, 7).items():
+        folder = tmp_path / part if part else tmp_path
+        native_rows = dataset.load(folder / "native")
+        cells = len(scenario.parse(spec, part or "main").cells)
+        assert native_rows.games.height == spec["scenario"]["games"] * cells  # every cell played, none failed
+        assert {c["engine"] for c in native_rows.manifest["cells"]} == {"native"}
+        assert {c["engine"] for c in dataset.load(folder / "python").manifest["cells"]} == {"python"}
 
 
 def test_differences_names_the_column_and_game(tmp_path):
