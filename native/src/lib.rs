@@ -12,5 +12,18 @@ pub mod oh_no;
 pub mod rng;
 pub mod space_alert;
 
+/// For the games' `bench_games` cargo tests.
+#[cfg(test)]
+pub(crate) mod test_clock {
+    /// This thread's CPU seconds (Linux; wall seconds elsewhere): the machine may be shared, and
+    /// the floors are per core.
+    pub fn cpu_seconds(wall: std::time::Instant) -> f64 {
+        std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()
+            .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+            .map_or_else(|| wall.elapsed().as_secs_f64(), |ns| ns / 1e9)
+    }
+}
+
 #[cfg(feature = "python")]
 mod python;

@@ -9,6 +9,7 @@ use super::game::{
 };
 use super::{play_batch, Components, Params, Strategy};
 use crate::batch::Values;
+use crate::test_clock::cpu_seconds;
 
 fn parse_lists(value: &str) -> Vec<Vec<i64>> {
     value
@@ -253,15 +254,6 @@ fn a_batch_is_the_same_game_by_game_and_rotates_seats() {
     } else {
         panic!("strategy is a label column");
     }
-}
-
-/// This thread's CPU seconds (Linux; wall seconds elsewhere): the machine may be shared, and the
-/// floors are per core.
-fn cpu_seconds(wall: std::time::Instant) -> f64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
-        .map_or_else(|| wall.elapsed().as_secs_f64(), |ns| ns / 1e9)
 }
 
 /// `cargo test --release bench_games -- --ignored --nocapture`: games per CPU second per strategy

@@ -10,6 +10,7 @@
 use super::game::{resolve, Known};
 use super::rules::{State, A, EMPTY, RED};
 use super::*;
+use crate::test_clock::cpu_seconds;
 
 fn pair(v: &[i64]) -> (i64, i64) {
     (v[0], v[1])
@@ -220,10 +221,9 @@ fn a_quiet_mission_scores_nothing_and_is_won() {
     assert_eq!(st.turn, 13);
 }
 
-#[test]
-fn a_batch_is_the_same_game_by_game() {
-    let c = default_components();
-    let params = Params {
+/// The default settings: a real mission, white decks, 4 players and figures, dealt hands.
+fn real_mission_params() -> Params {
+    Params {
         mission: MissionKind::Real,
         common: Colours::White,
         serious: Colours::White,
@@ -232,7 +232,13 @@ fn a_batch_is_the_same_game_by_game() {
         free_hands: false,
         error_rate: 0.0,
         campaign: 1,
-    };
+    }
+}
+
+#[test]
+fn a_batch_is_the_same_game_by_game() {
+    let c = default_components();
+    let params = real_mission_params();
     for strategy in [Strategy::Random, Strategy::Scripted] {
         let all = play_batch(&c, &params, strategy, 5, 0, 6).expect("a batch");
         for i in 0..6u64 {
@@ -246,30 +252,13 @@ fn a_batch_is_the_same_game_by_game() {
     }
 }
 
-/// This thread's CPU seconds (Linux; wall seconds elsewhere).
-fn cpu_seconds(wall: std::time::Instant) -> f64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
-        .map_or_else(|| wall.elapsed().as_secs_f64(), |ns| ns / 1e9)
-}
-
 /// `cargo test --release bench_games -- --ignored --nocapture`: games per CPU second per strategy
 /// (real mission, 4 figures, one core).
 #[test]
 #[ignore]
 fn bench_games() {
     let c = default_components();
-    let params = Params {
-        mission: MissionKind::Real,
-        common: Colours::White,
-        serious: Colours::White,
-        players: 4,
-        figures: 4,
-        free_hands: false,
-        error_rate: 0.0,
-        campaign: 1,
-    };
+    let params = real_mission_params();
     for (strategy, n) in [
         (Strategy::Random, 40_000u64),
         (Strategy::Scripted, 40_000),
