@@ -48,6 +48,17 @@ def events(r, name: str) -> list[dict]:
     return [e for e in r.log if e["event"] == name]
 
 
+def find(log: list[dict], event: str, turn: int | None = None, **match) -> list[dict]:
+    """A plan file's log events of this kind (on this turn) whose fields equal `match`."""
+    return [
+        e
+        for e in log
+        if e["event"] == event
+        and (turn is None or e["turn"] == turn)
+        and all(e.get(k) == v for k, v in match.items())
+    ]
+
+
 def run_effects(r, th: Live, which: str) -> None:
     """Run the card's X, Y, Z or 'destroyed' effect list on `th`."""
     for op, n in th.card.effects["xyzd".index(which[0])]:

@@ -9,6 +9,7 @@ import pytest
 
 from simkit.core.errors import UserError
 from simkit.games.space_alert import plan_file
+from tests.games.space_alert.helpers import find
 
 EXAMPLE = Path(plan_file.__file__).parent / "data" / "example_plan.toml"
 
@@ -16,16 +17,6 @@ EXAMPLE = Path(plan_file.__file__).parent / "data" / "example_plan.toml"
 @pytest.fixture(scope="module")
 def resolved():
     return plan_file.resolve_file(EXAMPLE)
-
-
-def find(log, event, turn=None, **match):
-    return [
-        e
-        for e in log
-        if e["event"] == event
-        and (turn is None or e["turn"] == turn)
-        and all(e.get(k) == v for k, v in match.items())
-    ]
 
 
 def test_b_moves_one_block_to_a_total_of_two(resolved):

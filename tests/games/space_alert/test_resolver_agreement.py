@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from simkit.games.space_alert import plan_file
 from simkit.games.space_alert.state import DESTROYED, SPACE, SURVIVED, card_code
-from tests.games.space_alert.helpers import events, make, plan, put
+from tests.games.space_alert.helpers import events, find, make, plan, put
 
 UR, UW, UB, LR, LW, LB = range(6)
 IDLE = ["-"] * 12
@@ -24,16 +24,6 @@ def resolve(tmp_path, threats: list[str], figures: list[list[str]]) -> tuple[lis
     path = tmp_path / "plan.toml"
     path.write_text(text)
     return plan_file.resolve_file(path)
-
-
-def find(log, event, turn=None, **match):
-    return [
-        e
-        for e in log
-        if e["event"] == event
-        and (turn is None or e["turn"] == turn)
-        and all(e.get(k) == v for k, v in match.items())
-    ]
 
 
 def test_contamination_knocks_out_a_figure_entering_a_contaminated_station_after_z(tmp_path):
