@@ -182,6 +182,24 @@ struct Forecast {
     threats: Vec<FcThreat>,
 }
 
+/// An internal threat's moves at a trajectory action (1: X, 2: Y): its station and speed after.
+fn move_on(card: &Threat, action: u8, station: &mut i32, speed: &mut i32) {
+    for &(op, n) in &card.effects[action as usize - 1] {
+        let z = *station % 3;
+        if op == Op::MoveRed && z > 0 {
+            *station -= 1;
+        } else if op == Op::MoveBlue && z < 2 {
+            *station += 1;
+        } else if op == Op::ChangeDeck {
+            *station = (*station + 3) % 6;
+        } else if op == Op::Speed {
+            *speed += n;
+        }
+    }
+}
+
+/// Turn t's station of an internal threat, replayed from its start: the reference the cargo
+/// tests check `internal_line` against.
 #[cfg(test)]
 pub(super) fn internal_station_at(comp: &Components, k: &Known, t: i32) -> i32 {
     let card = &comp.threats[k.card];
@@ -197,18 +215,7 @@ pub(super) fn internal_station_at(comp: &Components, k: &Known, t: i32) -> i32 {
                 return -1;
             }
             if a != 0 {
-                for &(op, n) in &card.effects[a as usize - 1] {
-                    let z = station % 3;
-                    if op == Op::MoveRed && z > 0 {
-                        station -= 1;
-                    } else if op == Op::MoveBlue && z < 2 {
-                        station += 1;
-                    } else if op == Op::ChangeDeck {
-                        station = (station + 3) % 6;
-                    } else if op == Op::Speed {
-                        speed += n;
-                    }
-                }
+                move_on(card, a, &mut station, &mut speed);
             }
         }
     }
@@ -235,18 +242,7 @@ pub(super) fn internal_line(comp: &Components, k: &Known, line: &mut [i32; 15]) 
                     break 'turn;
                 }
                 if a != 0 {
-                    for &(op, n) in &card.effects[a as usize - 1] {
-                        let z = station % 3;
-                        if op == Op::MoveRed && z > 0 {
-                            station -= 1;
-                        } else if op == Op::MoveBlue && z < 2 {
-                            station += 1;
-                        } else if op == Op::ChangeDeck {
-                            station = (station + 3) % 6;
-                        } else if op == Op::Speed {
-                            speed += n;
-                        }
-                    }
+                    move_on(card, a, &mut station, &mut speed);
                 }
             }
         }
