@@ -369,6 +369,13 @@ impl PyRandom {
         }
     }
 
+    /// A generator for each key, as `from_words(keys[g])`, seeded side by side (`reseed_many`).
+    pub fn from_keys<const K: usize>(keys: &[[u32; 4]; K]) -> [PyRandom; K] {
+        let mut rngs = std::array::from_fn(|_| PyRandom { mt: [0; N], index: N });
+        PyRandom::reseed_k(&mut rngs, keys);
+        rngs
+    }
+
     /// `init_by_array` of K generators in lockstep, each chain's last word kept in a register.
     fn reseed_k<const K: usize>(rngs: &mut [PyRandom; K], keys: &[[u32; 4]; K]) {
         let mut used = [1usize; K];
@@ -498,111 +505,41 @@ impl PyRandom {
     }
 }
 
-impl PyRandom {
-    /// `from_words` into several generators at once, `rngs[k]` seeded with `keys[k]`. Seeding is
-    /// one long chain of dependent multiplies per generator; run side by side, the chains overlap
-    /// in the CPU (about 3x faster for four than one after another). The outputs are the same.
-    pub fn seed_many(rngs: &mut [PyRandom], keys: &[[u32; 4]]) {
-        assert_eq!(rngs.len(), keys.len());
-        let mut k = 0;
-        while k < rngs.len() {
-            let rest = rngs.len() - k;
-            if rest >= 4 {
-                seed_group::<4>(&mut rngs[k..k + 4], &keys[k..k + 4]);
-                k += 4;
-            } else if rest >= 2 {
-                seed_group::<2>(&mut rngs[k..k + 2], &keys[k..k + 2]);
-                k += 2;
-            } else {
-                rngs[k] = PyRandom::from_words(&keys[k]);
-                k += 1;
-            }
-        }
-    }
-}
-
-/// `init_by_array` for K generators side by side, each key its used words (at most 4 < N, so
-/// every generator walks i the same way). `prev` keeps each chain's last word in a register.
-fn seed_group<const K: usize>(rngs: &mut [PyRandom], keys: &[[u32; 4]]) {
-    let mts: [&mut [u32; N]; K] = {
-        let mut it = rngs.iter_mut();
-        std::array::from_fn(|_| &mut it.next().expect("K generators").mt)
-    };
-    let base = genrand_base();
-    let mut used = [1usize; K];
-    for g in 0..K {
-        *mts[g] = *base;
-        used[g] = keys[g].iter().rposition(|&x| x != 0).map_or(1, |i| i + 1);
-    }
-    let mut prev = [0u32; K];
-    for g in 0..K {
-        prev[g] = mts[g][0];
-    }
-    let mut js = [0usize; K];
-    let mut i = 1usize;
-    for _ in 0..N {
-        for g in 0..K {
-            let j = js[g];
-            let v = (mts[g][i] ^ (prev[g] ^ (prev[g] >> 30)).wrapping_mul(1_664_525))
-                .wrapping_add(keys[g][j])
-                .wrapping_add(j as u32);
-            mts[g][i] = v;
-            prev[g] = v;
-            js[g] = if j + 1 >= used[g] { 0 } else { j + 1 };
-        }
-        i += 1;
-        if i >= N {
-            for g in 0..K {
-                mts[g][0] = mts[g][N - 1];
-                prev[g] = mts[g][0];
-            }
-            i = 1;
-        }
-    }
-    for _ in 0..N - 1 {
-        for g in 0..K {
-            let v = (mts[g][i] ^ (prev[g] ^ (prev[g] >> 30)).wrapping_mul(1_566_083_941))
-                .wrapping_sub(i as u32);
-            mts[g][i] = v;
-            prev[g] = v;
-        }
-        i += 1;
-        if i >= N {
-            for g in 0..K {
-                mts[g][0] = mts[g][N - 1];
-                prev[g] = mts[g][0];
-            }
-            i = 1;
-        }
-    }
-    for mt in mts {
-        mt[0] = 0x8000_0000;
-    }
-    for rng in rngs.iter_mut() {
-        rng.index = N;
-    }
-}
-
 #[cfg(test)]
 mod seed_many_tests {
     use super::*;
 
-    #[test]
-    fn seed_many_seeds_as_from_words() {
-        let keys = [
-            [1, 2, 3, 4],
-            [0, 0, 0, 0],
-            [7, 0, 0, 0],
-            [5, 6, 0, 0],
-            [9, 9, 9, 0],
-        ];
-        let mut many: Vec<PyRandom> = (0..keys.len()).map(|_| PyRandom::from_u64(0)).collect();
-        PyRandom::seed_many(&mut many, &keys);
-        for (rng, key) in many.iter_mut().zip(&keys) {
+    const KEYS: [[u32; 4]; 7] = [
+        [1, 2, 3, 4],
+        [0, 0, 0, 0],
+        [7, 0, 0, 0],
+        [5, 6, 0, 0],
+        [9, 9, 9, 0],
+        [0, 0, 0, 8],
+        [u32::MAX, 0, 1, 0],
+    ];
+
+    fn assert_seeded_as_from_words(rngs: &mut [PyRandom], keys: &[[u32; 4]]) {
+        for (rng, key) in rngs.iter_mut().zip(keys) {
             let mut one = PyRandom::from_words(key);
             for _ in 0..1500 {
-                assert_eq!(rng.next_u32(), one.next_u32());
+                assert_eq!(rng.next_u32(), one.next_u32(), "key {key:?}");
             }
         }
+    }
+
+    #[test]
+    fn reseed_many_seeds_as_from_words() {
+        for k in 0..=KEYS.len() {
+            let mut many: Vec<PyRandom> = (0..k).map(|_| PyRandom::from_u64(0)).collect();
+            PyRandom::reseed_many(&mut many, &KEYS[..k]);
+            assert_seeded_as_from_words(&mut many, &KEYS[..k]);
+        }
+    }
+
+    #[test]
+    fn from_keys_seeds_as_from_words() {
+        let keys = [KEYS[0], KEYS[2], KEYS[5]];
+        assert_seeded_as_from_words(&mut PyRandom::from_keys(&keys), &keys);
     }
 }

@@ -723,7 +723,7 @@ impl<'a> Engine<'a> {
         g.st.reset(board);
         g.flipped.clear();
         let seq = game_sequence(root_seed, game_index);
-        // the set-up, chance and seat streams, seeded together (PyRandom::seed_many)
+        // the set-up, chance and seat streams, seeded together (PyRandom::reseed_many)
         let mut keys = [[0u32; 4]; SEAT_RNG0 + MAX_SEATS];
         for (k, key) in keys.iter_mut().enumerate().take(SEAT_RNG0 + n) {
             let path = [SETUP + k as u64];
@@ -733,7 +733,7 @@ impl<'a> Engine<'a> {
             CHANCE == SETUP + CHANCE_RNG as u64 && FIRST_SEAT == SETUP + SEAT_RNG0 as u64
         );
         g.rngs.resize_with(SEAT_RNG0 + n, || PyRandom::from_u64(0));
-        PyRandom::seed_many(&mut g.rngs, &keys[..SEAT_RNG0 + n]);
+        PyRandom::reseed_many(&mut g.rngs, &keys[..SEAT_RNG0 + n]);
         let mut cities = CITY_CARDS;
         let mut borders = [0usize, 1, 2, 3];
         let setup = &mut g.rngs[SETUP_RNG];

@@ -7,7 +7,7 @@ use super::rules::{
 };
 use super::search::Search;
 use super::{Params, Strategy};
-use crate::rng::{game_sequence, stream, PyRandom, CHANCE, FIRST_SEAT, SETUP};
+use crate::rng::{game_sequence, PyRandom, CHANCE, FIRST_SEAT, SETUP};
 
 pub const MAX_TURNS: i64 = 10_000;
 
@@ -73,18 +73,22 @@ pub struct Rngs {
 impl Rngs {
     /// As `EightBitInvaders._game` makes them (`seeds.streams(seq, 3, CHANCE)`: the child's 12
     /// words, four a stream); the seat stream only for a player that draws, the misc stream seeded
-    /// when first drawn from (seeding costs more than most games' draws).
+    /// when first drawn from. Seeding costs more than most games' draws, so the streams a game
+    /// always uses are seeded side by side (`PyRandom::from_keys`).
     pub fn new(root_seed: u64, game_index: u64, player: bool) -> Rngs {
         let seq = game_sequence(root_seed, game_index);
-        let words = seq.child(&[CHANCE]).generate_state(12);
-        let attack = PyRandom::from_words(&words[0..4]);
-        let movement = PyRandom::from_words(&words[4..8]);
-        let misc_words = [words[8], words[9], words[10], words[11]];
-        let setup = stream(&seq, &[SETUP]);
-        let player = if player {
-            Some(stream(&seq, &[FIRST_SEAT]))
+        let key = |w: &[u32]| [w[0], w[1], w[2], w[3]];
+        let chance = seq.child(&[CHANCE]).generate_state(12);
+        let setup = key(&seq.child(&[SETUP]).generate_state(4));
+        let misc_words = key(&chance[8..12]);
+        let (attack, movement) = (key(&chance[0..4]), key(&chance[4..8]));
+        let (attack, movement, setup, player) = if player {
+            let seat = key(&seq.child(&[FIRST_SEAT]).generate_state(4));
+            let [a, m, s, p] = PyRandom::from_keys(&[attack, movement, setup, seat]);
+            (a, m, s, Some(p))
         } else {
-            None
+            let [a, m, s] = PyRandom::from_keys(&[attack, movement, setup]);
+            (a, m, s, None)
         };
         Rngs {
             attack,

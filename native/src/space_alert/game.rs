@@ -692,7 +692,7 @@ impl<'a> Engine<'a> {
             }
             3 + figures
         };
-        PyRandom::seed_many(&mut self.rngs[..seeded], &keys[..seeded]);
+        PyRandom::reseed_many(&mut self.rngs[..seeded], &keys[..seeded]);
         let crew = &mut self.crew;
         let mut carry: Option<Carry> = None;
         let mut total_points = 0i64;
