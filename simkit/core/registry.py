@@ -176,7 +176,6 @@ class Engine:
     record: tuple[Column, ...] = ()
     seat_record: tuple[Column, ...] | None = None
     capabilities: frozenset[str] = frozenset()
-    has_native: bool = False  # the native core has this game (when it is built)
     # Raised whenever a rule change makes the same seeds play differently: a dataset made under
     # another version is refused on resume rather than silently mixing two rule sets.
     rules_version: int = 1
@@ -204,10 +203,12 @@ class Engine:
     golden_cases: tuple[GoldenCase, ...] = ()
     # The game's own modules the default methods below use: `components` (with `load(path)`),
     # `narration` (`narrate(events)`, and `narrate_steps(events)` for the replay page) and
-    # `drawing` (`look(game)` and `draw(picture)`).
+    # `drawing` (`look(game)` and `draw(picture)`), and `native`, the bridge to the native core
+    # (`native_data(components)`): a game that declares it has a native engine (when it is built).
     components: Any = None
     narration: Any = None
     drawing: Any = None
+    native: Any = None
 
     _params_type: type | None = None
 
@@ -263,10 +264,17 @@ class Engine:
         comp = self.load_components(self.params(settings))
         return {comp.path: dict(comp.sources)}
 
+    @property
+    def has_native(self) -> bool:
+        """The native core has this game (when it is built)."""
+        return self.native is not None
+
     def native_data(self, params: Any) -> dict[str, Any]:
-        """What the native engine is handed for these parameters: the component data and the
-        settings as plain values (games with `has_native` only)."""
-        raise NotImplementedError
+        """What the native engine is handed for these parameters: the component data as plain
+        values (games with `native` only)."""
+        if self.native is None:
+            raise NotImplementedError
+        return self.native.native_data(self.load_components(params))
 
     def check_declarations(self) -> None:
         """A game's declarations are checked when it registers: a broken one fails at import."""

@@ -111,9 +111,8 @@ class AlienAttack(Engine):
         ),
         *(Column(f"used_{name}", "bool") for name in POWER_NAMES.values()),
     )
-    components, narration = components, narrate
+    components, narration, native = components, narrate, native
     capabilities = frozenset({"narrate", "draw"})
-    has_native = True
     verify_grid = {"players": [2, 3, 4], "variant": ["standard", "semi-coop"]}
     # rollout plays about 0.1-1.3 games/s on the Python engine: 3 games a cell, at a reduced
     # budget and the default, take about a minute of Python there (the variant only changes the
@@ -135,9 +134,6 @@ class AlienAttack(Engine):
             (("missions", "greedy", "random"), "standard", 14),
         )
     )
-
-    def native_data(self, params: Any) -> dict[str, Any]:
-        return native.native_data(components.load(params.data))
 
     def _game(
         self,

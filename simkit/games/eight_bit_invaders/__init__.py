@@ -71,8 +71,7 @@ class EightBitInvaders(SelfPlayingEngine):
             ("lookahead", 7, 6, 21),
         )
     )
-    components, narration, drawing = components, narrate, draw
-    has_native = True
+    components, narration, drawing, native = components, narrate, draw, native
     verify_grid = {"countdown": [7, 6], "dice": [6, 5]}  # the four difficulties
     rules_version = 2  # 2: the shields follow the faces' parity under Rocket Fuel (RULINGS §3)
 
@@ -91,9 +90,6 @@ class EightBitInvaders(SelfPlayingEngine):
                 f"dice = {params.dice} with every Rapid Fire card rolls {most} dice, more than the "
                 f"{comp.dice_supplied} that {comp.path} supplies"
             )
-
-    def native_data(self, params: Any) -> dict[str, Any]:
-        return native.native_data(components.load(params.data))
 
     def new_game(
         self,

@@ -122,8 +122,7 @@ class OhNoInvasion(SelfPlayingEngine):
         *(Column(name, "int") for name in STAT_KEYS),
     )
     capabilities = frozenset({"narrate", "draw"})
-    components, narration, drawing = components, narrate, draw
-    has_native = True
+    components, narration, drawing, native = components, narrate, draw, native
     verify_grid = {"players": [3, 4, 5], "level": [0, 1, 2, 3]}
     # Golden playthroughs (simkit/testing/contract.py); files in tests/games/oh_no_invasion/golden.
     golden_cases = tuple(
@@ -141,9 +140,6 @@ class OhNoInvasion(SelfPlayingEngine):
             ("cautious", 4, 3, 15),
         )
     )
-
-    def native_data(self, params: Any) -> dict[str, Any]:
-        return native.native_data(components.load(params.data))
 
     def new_game(
         self,

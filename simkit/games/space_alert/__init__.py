@@ -140,9 +140,8 @@ class SpaceAlert(Engine):
         Column("rockets_left", "int"),
         Column("campaign_missions", "int"),
     )
-    components, narration = components, narrate
+    components, narration, native = components, narrate, native
     capabilities = frozenset({"narrate", "check_settings", "resolve", "draw"})
-    has_native = True
     rules_version = 2  # 2: an unrepaired battlebot squad stays off the board until repaired
     # Generated and transcribed missions, deck colours, 4 and 5 figures with 4 players; then every
     # other mission kind, every deck colour of both kinds, and crews of 1-5 players (figures
@@ -173,9 +172,6 @@ class SpaceAlert(Engine):
             ),
         )
     )
-
-    def native_data(self, params: Any) -> dict[str, Any]:
-        return native.native_data(components.load(params.data))
 
     def check_settings(self, params: Any) -> None:
         """Settings that are each allowed but not together (the registry calls this up front)."""
