@@ -371,7 +371,10 @@ impl PyRandom {
 
     /// A generator for each key, as `from_words(keys[g])`, seeded side by side (`reseed_many`).
     pub fn from_keys<const K: usize>(keys: &[[u32; 4]; K]) -> [PyRandom; K] {
-        let mut rngs = std::array::from_fn(|_| PyRandom { mt: [0; N], index: N });
+        let mut rngs = std::array::from_fn(|_| PyRandom {
+            mt: [0; N],
+            index: N,
+        });
         PyRandom::reseed_k(&mut rngs, keys);
         rngs
     }

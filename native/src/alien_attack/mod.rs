@@ -11,7 +11,7 @@ mod players;
 #[cfg(test)]
 mod tests;
 
-use crate::batch::{Column, GameError, Values};
+use crate::batch::{head, ints, Column, GameError, Kind, Rows};
 
 pub use board::Board;
 
@@ -159,26 +159,31 @@ pub fn play_batch(
     let n = stop.saturating_sub(start) as usize;
     let seats = params.players;
     let mut engine = game::Engine::new(&board, *params);
-    let mut g_won = Vec::with_capacity(n);
-    let mut g_score = Vec::with_capacity(n);
-    let mut g_length = Vec::with_capacity(n);
-    let mut g_reason = Vec::with_capacity(n);
-    let mut g_ints: Vec<Vec<i64>> = (0..6).map(|_| Vec::with_capacity(n)).collect();
-    let mut g_mean = Vec::with_capacity(n);
-    let mut g_base_spaces = Vec::with_capacity(n);
-    let mut g_capture_spaces = Vec::with_capacity(n);
-    let m = n * seats;
-    let mut s_index = Vec::with_capacity(m);
-    let mut s_seat = Vec::with_capacity(m);
-    let mut s_strategy = Vec::with_capacity(m);
-    let mut s_city = Vec::with_capacity(m);
-    let mut s_border = Vec::with_capacity(m);
-    let mut s_score = Vec::with_capacity(m);
-    let mut s_won = Vec::with_capacity(m);
-    let mut s_ints: Vec<Vec<i64>> = (0..SEAT_INTS.len())
-        .map(|_| Vec::with_capacity(m))
-        .collect();
-    let mut s_used: Vec<Vec<bool>> = (0..4).map(|_| Vec::with_capacity(m)).collect();
+    let game_columns = head(Kind::OptBool, END_REASONS)
+        .into_iter()
+        .chain(ints(&GAME_INTS));
+    let mut games = Rows::new(
+        game_columns.chain([
+            ("mean_score", Kind::Float),
+            ("base_spaces", Kind::Str),
+            ("capture_spaces", Kind::Str),
+        ]),
+        n,
+    );
+    let seat_columns = [
+        ("game_index", Kind::Int),
+        ("seat", Kind::Int),
+        ("strategy", Kind::Label(STRATEGY_NAMES)),
+        ("city_card", Kind::Int),
+        ("border_card", Kind::Label(&BORDER_CARDS)),
+        ("score", Kind::Int),
+        ("won", Kind::Bool),
+    ];
+    let seat_columns = seat_columns.into_iter().chain(ints(&SEAT_INTS));
+    let mut seat_rows = Rows::new(
+        seat_columns.chain(USED.iter().map(|&name| (name, Kind::Bool))),
+        n * seats,
+    );
     let mut order = vec![Strategy::Greedy; seats];
     for game_index in start..stop {
         let k = (game_index % seats as u64) as usize;
@@ -186,116 +191,38 @@ pub fn play_batch(
             *slot = strategies[(k + i) % seats];
         }
         let rec = engine.play(&order, root_seed, game_index);
-        g_won.push(rec.won);
-        g_score.push(rec.score);
-        g_length.push(rec.length);
-        g_reason.push(rec.end_reason);
-        for (col, v) in g_ints.iter_mut().zip([
-            rec.winners,
-            rec.winning_seat,
-            rec.margin,
-            rec.bases_destroyed,
-            rec.bases_left,
-            rec.discs_captured,
-        ]) {
-            col.push(v);
-        }
-        g_mean.push(rec.mean_score);
-        g_base_spaces.push(rec.base_spaces);
-        g_capture_spaces.push(rec.capture_spaces);
+        games
+            .opt_bool(rec.won)
+            .int(rec.score)
+            .int(rec.length)
+            .label(rec.end_reason)
+            .ints(&[
+                rec.winners,
+                rec.winning_seat,
+                rec.margin,
+                rec.bases_destroyed,
+                rec.bases_left,
+                rec.discs_captured,
+            ])
+            .float(rec.mean_score)
+            .str(rec.base_spaces)
+            .str(rec.capture_spaces)
+            .end();
         for (p, seat) in rec.seats.iter().enumerate() {
-            s_index.push(game_index as i64);
-            s_seat.push(p as i64);
-            s_strategy.push(order[p].code());
-            s_city.push(seat.city_card);
-            s_border.push(seat.border_card as u8);
-            s_score.push(seat.score);
-            s_won.push(seat.won);
-            for (col, v) in s_ints.iter_mut().zip(seat.ints.iter()) {
-                col.push(*v);
+            seat_rows
+                .int(game_index as i64)
+                .int(p as i64)
+                .label(order[p].code())
+                .int(seat.city_card)
+                .label(seat.border_card as u8)
+                .int(seat.score)
+                .bool(seat.won)
+                .ints(&seat.ints);
+            for &used in &seat.used {
+                seat_rows.bool(used);
             }
-            for (col, v) in s_used.iter_mut().zip(seat.used.iter()) {
-                col.push(*v);
-            }
+            seat_rows.end();
         }
     }
-    let mut games = vec![
-        Column {
-            name: "won",
-            values: Values::OptBool(g_won),
-        },
-        Column {
-            name: "score",
-            values: Values::Int(g_score),
-        },
-        Column {
-            name: "length",
-            values: Values::Int(g_length),
-        },
-        Column {
-            name: "end_reason",
-            values: Values::Label(g_reason, END_REASONS),
-        },
-    ];
-    for (name, values) in GAME_INTS.iter().zip(g_ints) {
-        games.push(Column {
-            name,
-            values: Values::Int(values),
-        });
-    }
-    games.push(Column {
-        name: "mean_score",
-        values: Values::Float(g_mean),
-    });
-    games.push(Column {
-        name: "base_spaces",
-        values: Values::Str(g_base_spaces),
-    });
-    games.push(Column {
-        name: "capture_spaces",
-        values: Values::Str(g_capture_spaces),
-    });
-    let mut seat_columns = vec![
-        Column {
-            name: "game_index",
-            values: Values::Int(s_index),
-        },
-        Column {
-            name: "seat",
-            values: Values::Int(s_seat),
-        },
-        Column {
-            name: "strategy",
-            values: Values::Label(s_strategy, STRATEGY_NAMES),
-        },
-        Column {
-            name: "city_card",
-            values: Values::Int(s_city),
-        },
-        Column {
-            name: "border_card",
-            values: Values::Label(s_border, &BORDER_CARDS),
-        },
-        Column {
-            name: "score",
-            values: Values::Int(s_score),
-        },
-        Column {
-            name: "won",
-            values: Values::Bool(s_won),
-        },
-    ];
-    for (name, values) in SEAT_INTS.iter().zip(s_ints) {
-        seat_columns.push(Column {
-            name,
-            values: Values::Int(values),
-        });
-    }
-    for (name, values) in USED.iter().zip(s_used) {
-        seat_columns.push(Column {
-            name,
-            values: Values::Bool(values),
-        });
-    }
-    Ok((games, seat_columns))
+    Ok((games.into_columns(), seat_rows.into_columns()))
 }

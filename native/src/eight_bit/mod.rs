@@ -12,7 +12,7 @@ mod search;
 #[cfg(test)]
 mod tests;
 
-use crate::batch::{Column, GameError, Values};
+use crate::batch::{head, ints, Column, GameError, Kind, Rows};
 
 pub const PAIR: u8 = 0;
 pub const SUM: u8 = 1;
@@ -100,48 +100,23 @@ pub fn play_batch(
         engine.memo = memo;
     }
     let n = stop.saturating_sub(start) as usize;
-    let mut won = Vec::with_capacity(n);
-    let mut ints: Vec<Vec<i64>> = (0..INT_COLUMNS.len())
-        .map(|_| Vec::with_capacity(n))
-        .collect();
-    let mut end_reason = Vec::with_capacity(n);
+    let mut rows = Rows::new(
+        head(Kind::Bool, END_REASONS)
+            .into_iter()
+            .chain(ints(&INT_COLUMNS)),
+        n,
+    );
     for game_index in start..stop {
         let rec = engine
             .play(root_seed, game_index)
-            .map_err(|message| GameError {
-                game_index,
-                message,
-            })?;
-        won.push(rec.won);
-        end_reason.push(rec.end_reason);
-        let values = [
-            rec.score,
-            rec.length,
-            rec.aliens_left,
-            rec.countdown_left,
-            rec.shields_left,
-        ];
-        for (col, v) in ints.iter_mut().zip(values.iter().chain(rec.stats.iter())) {
-            col.push(*v);
-        }
-    }
-    let mut ints = ints.into_iter();
-    let mut int_col = |name: &'static str| Column {
-        name,
-        values: Values::Int(ints.next().expect("a column")),
-    };
-    let mut out = vec![Column {
-        name: "won",
-        values: Values::Bool(won),
-    }];
-    out.push(int_col("score"));
-    out.push(int_col("length"));
-    out.push(Column {
-        name: "end_reason",
-        values: Values::Label(end_reason, END_REASONS),
-    });
-    for &name in &INT_COLUMNS[2..] {
-        out.push(int_col(name));
+            .map_err(GameError::at(game_index))?;
+        rows.bool(rec.won)
+            .int(rec.score)
+            .int(rec.length)
+            .label(rec.end_reason)
+            .ints(&[rec.aliens_left, rec.countdown_left, rec.shields_left])
+            .ints(&rec.stats)
+            .end();
     }
     let memo = std::mem::replace(&mut engine.memo, rules::Memo::new(&[]));
     drop(engine);
@@ -152,7 +127,7 @@ pub fn play_batch(
             memo,
         })
     });
-    Ok(out)
+    Ok(rows.into_columns())
 }
 
 /// What one thread keeps between batch calls (see `play_batch`).
@@ -169,10 +144,8 @@ thread_local! {
 /// `end_reason` labels, by the codes of `game::END_*`.
 pub const END_REASONS: &[&str] = &["cleared", "shot_down", "landed"];
 
-/// The integer columns in the record's order (`won` and `end_reason` go between: see play_batch).
-const INT_COLUMNS: [&str; 14] = [
-    "score",
-    "length",
+/// The record's columns after its head (`batch::head`), all integers: three, then `game.STATS`.
+const INT_COLUMNS: [&str; 12] = [
     "aliens_left",
     "countdown_left",
     "shields_left",

@@ -10,7 +10,7 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
-use crate::batch::{Column, GameError, Values};
+use crate::batch::{head, ints, Column, GameError, Kind, Rows};
 
 // Resistance card categories (`components.py`)
 pub const HUB: u8 = 0;
@@ -148,69 +148,36 @@ pub fn play_batch(
         });
     }
     let mut engine = game::Engine::new(comp, *params, strategy);
-    let n = stop.saturating_sub(start) as usize;
-    let mut won = Vec::with_capacity(n);
-    let mut called = Vec::with_capacity(n);
-    let mut end_reason = Vec::with_capacity(n);
-    let mut moment = Vec::with_capacity(n);
-    // score, length, survivors, fc turn, fc shields, fc weapons, shields in play, then the stats
-    let mut ints: Vec<Vec<i64>> = (0..7 + game::N_STATS)
-        .map(|_| Vec::with_capacity(n))
-        .collect();
+    let columns = head(Kind::Bool, END_REASONS).into_iter().chain([
+        ("survivors", Kind::Int),
+        ("final_conflict_called", Kind::Bool),
+        ("final_conflict_turn", Kind::Int),
+        ("final_conflict_moment", Kind::Label(MOMENTS)),
+        ("final_conflict_shields", Kind::Int),
+        ("final_conflict_weapons", Kind::Int),
+        ("shields_in_play", Kind::Int),
+    ]);
+    let mut rows = Rows::new(
+        columns.chain(ints(&STAT_KEYS)),
+        stop.saturating_sub(start) as usize,
+    );
     for game_index in start..stop {
         let rec = engine
             .play(root_seed, game_index)
-            .map_err(|message| GameError {
-                game_index,
-                message,
-            })?;
-        won.push(rec.won);
-        called.push(rec.final_conflict_turn > 0);
-        end_reason.push(rec.end_reason);
-        moment.push(rec.final_conflict_moment);
-        let head = [
-            rec.score,
-            rec.length,
-            rec.survivors,
-            rec.final_conflict_turn,
-            rec.final_conflict_shields,
-            rec.final_conflict_weapons,
-            rec.shields_in_play,
-        ];
-        for (col, v) in ints.iter_mut().zip(head.iter().chain(rec.stats.iter())) {
-            col.push(*v);
-        }
+            .map_err(GameError::at(game_index))?;
+        rows.bool(rec.won)
+            .int(rec.score)
+            .int(rec.length)
+            .label(rec.end_reason)
+            .int(rec.survivors)
+            .bool(rec.final_conflict_turn > 0)
+            .int(rec.final_conflict_turn)
+            .label(rec.final_conflict_moment)
+            .int(rec.final_conflict_shields)
+            .int(rec.final_conflict_weapons)
+            .int(rec.shields_in_play)
+            .ints(&rec.stats)
+            .end();
     }
-    let mut ints = ints.into_iter();
-    let mut int_col = |name: &'static str| Column {
-        name,
-        values: Values::Int(ints.next().expect("a column")),
-    };
-    let mut out = vec![Column {
-        name: "won",
-        values: Values::Bool(won),
-    }];
-    out.push(int_col("score"));
-    out.push(int_col("length"));
-    out.push(Column {
-        name: "end_reason",
-        values: Values::Label(end_reason, END_REASONS),
-    });
-    out.push(int_col("survivors"));
-    out.push(Column {
-        name: "final_conflict_called",
-        values: Values::Bool(called),
-    });
-    out.push(int_col("final_conflict_turn"));
-    out.push(Column {
-        name: "final_conflict_moment",
-        values: Values::Label(moment, MOMENTS),
-    });
-    out.push(int_col("final_conflict_shields"));
-    out.push(int_col("final_conflict_weapons"));
-    out.push(int_col("shields_in_play"));
-    for name in STAT_KEYS {
-        out.push(int_col(name));
-    }
-    Ok(out)
+    Ok(rows.into_columns())
 }

@@ -11,7 +11,7 @@ pub mod rules;
 #[cfg(test)]
 mod tests;
 
-use crate::batch::{Column, GameError, Values};
+use crate::batch::{head, ints, Column, GameError, Kind, Rows};
 
 /// Threat kinds.
 pub const EXTERNAL: u8 = 0;
@@ -373,66 +373,24 @@ pub fn play_batch(
             message: format!("{} players with {} figures", params.players, params.figures),
         });
     }
-    let n = stop.saturating_sub(start) as usize;
-    let mut won = Vec::with_capacity(n);
-    let mut score = Vec::with_capacity(n);
-    let mut length = Vec::with_capacity(n);
-    let mut reason = Vec::with_capacity(n);
-    let mut ints_a: Vec<Vec<i64>> = (0..10).map(|_| Vec::with_capacity(n)).collect();
-    let mut strs: Vec<Vec<String>> = (0..5).map(|_| Vec::with_capacity(n)).collect();
-    let mut ints_b: Vec<Vec<i64>> = (0..5).map(|_| Vec::with_capacity(n)).collect();
+    let columns = head(Kind::Bool, END_REASONS)
+        .into_iter()
+        .chain(ints(&INTS_A))
+        .chain(STRS.iter().map(|&name| (name, Kind::Str)))
+        .chain(ints(&INTS_B));
+    let mut rows = Rows::new(columns, stop.saturating_sub(start) as usize);
     let mut engine = game::Engine::new(comp, *params, strategy);
     for game_index in start..stop {
         let rec = engine.play(root_seed, game_index)?;
-        won.push(rec.won);
-        score.push(rec.score);
-        length.push(rec.length);
-        reason.push(rec.end_reason);
-        for (col, v) in ints_a.iter_mut().zip(rec.ints_a) {
-            col.push(v);
+        rows.bool(rec.won)
+            .int(rec.score)
+            .int(rec.length)
+            .label(rec.end_reason)
+            .ints(&rec.ints_a);
+        for s in rec.strs {
+            rows.str(s);
         }
-        for (col, v) in strs.iter_mut().zip(rec.strs) {
-            col.push(v);
-        }
-        for (col, v) in ints_b.iter_mut().zip(rec.ints_b) {
-            col.push(v);
-        }
+        rows.ints(&rec.ints_b).end();
     }
-    let mut out = vec![
-        Column {
-            name: "won",
-            values: Values::Bool(won),
-        },
-        Column {
-            name: "score",
-            values: Values::Int(score),
-        },
-        Column {
-            name: "length",
-            values: Values::Int(length),
-        },
-        Column {
-            name: "end_reason",
-            values: Values::Label(reason, END_REASONS),
-        },
-    ];
-    for (name, v) in INTS_A.iter().zip(ints_a) {
-        out.push(Column {
-            name,
-            values: Values::Int(v),
-        });
-    }
-    for (name, v) in STRS.iter().zip(strs) {
-        out.push(Column {
-            name,
-            values: Values::Str(v),
-        });
-    }
-    for (name, v) in INTS_B.iter().zip(ints_b) {
-        out.push(Column {
-            name,
-            values: Values::Int(v),
-        });
-    }
-    Ok(out)
+    Ok(rows.into_columns())
 }

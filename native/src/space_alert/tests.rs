@@ -10,6 +10,7 @@
 use super::game::{resolve, Known};
 use super::rules::{State, A, EMPTY, RED};
 use super::*;
+use crate::batch::Values;
 use crate::test_clock::cpu_seconds;
 
 fn pair(v: &[i64]) -> (i64, i64) {
