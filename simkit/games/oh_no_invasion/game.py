@@ -22,7 +22,7 @@ from simkit.games.oh_no_invasion.components import (
     WEAPON,
     Components,
 )
-from simkit.games.oh_no_invasion.state import State, new_game, shuffle
+from simkit.games.oh_no_invasion.state import State, new_game
 
 MAX_TURNS = 2_000  # a safety net far above any real game (the Spawn deck forces the end)
 MONSTER = -1  # the strike target "Spawnmonster" in a strike answer
@@ -316,46 +316,20 @@ class Game:
         s, cat = self.state, self.comp.res_category
         return sum(1 for p in range(s.n) if s.alive[p] for c in s.hands[p] if cat[c] == WEAPON)
 
-    # --- the Resistance deck -----------------------------------------------------------------
+    # --- the decks ---------------------------------------------------------------------------
+
+    def _reshuffled(self, pile: str, drawn: rules.Drawn) -> None:
+        """Count and log each deck of `pile` ("resistance" or "spawn") remade during a draw."""
+        for cards in drawn.reshuffled:
+            self.stats[f"{pile}_reshuffles"] += 1
+            self._emit(f"reshuffle_{pile}", cards=cards)
 
     def _draw_resistance(self, seat: int, count: int) -> list[int]:
-        """[Action phase] draw; the deck is remade from the shuffled discards the moment it runs
-        out (or, if there were none then, at the next draw)."""
-        s = self.state
-        got = []
-        for _ in range(count):
-            if not s.deck:  # it ran out with no discards to remake it from: try again now
-                self._remake("resistance")
-                if not s.deck:
-                    break
-            card = s.deck.pop()
-            s.hands[seat].append(card)
-            got.append(card)
-            if not s.deck:  # remade the moment it runs out, not at the next draw (RULINGS §2)
-                self._remake("resistance")
-        self.stats["cards_drawn"] += len(got)
-        return got
-
-    # (deck, discard) attributes of the state per pile; its stream, counter and event share its name
-    _PILES = {"resistance": ("deck", "discard"), "spawn": ("spawn_deck", "spawn_discard")}
-
-    def _remake(self, pile: str) -> None:
-        """A new deck from the shuffled discards of `pile` (none: nothing to remake)."""
-        s = self.state
-        deck, discard = self._PILES[pile]
-        cards = getattr(s, discard)
-        if cards:
-            setattr(s, deck, cards)
-            setattr(s, discard, [])
-            shuffle(getattr(self.streams, pile), cards)
-            self.stats[f"{pile}_reshuffles"] += 1
-            self._emit(f"reshuffle_{pile}", cards=len(cards))
-
-    def _discard_from_hand(self, seat: int, cards) -> None:
-        hand = self.state.hands[seat]
-        for c in cards:
-            hand.remove(c)
-            self.state.discard.append(c)
+        """`rules.draw_resistance` with its reshuffles logged; returns the cards drawn."""
+        drawn = rules.draw_resistance(self.state, seat, count, self.streams.resistance)
+        self._reshuffled("resistance", drawn)
+        self.stats["cards_drawn"] += len(drawn.cards)
+        return drawn.cards
 
     # --- elimination -------------------------------------------------------------------------
 
@@ -398,11 +372,11 @@ class Game:
     def spawn(self, seat: int) -> None:
         """[Action: The Invasion] draw a Spawn card after an action and resolve it."""
         s, comp = self.state, self.comp
-        if not s.spawn_deck:  # cannot happen before the 8th shield; kept for odd data files
-            self._remake("spawn")
-            if not s.spawn_deck:
-                return
-        card = s.spawn_deck.pop()
+        drawn = rules.draw_spawn(s, self.streams.spawn)
+        self._reshuffled("spawn", drawn)
+        if not drawn.cards:
+            return
+        card = drawn.cards[0]
         self.stats["spawn_drawn"] += 1
         if comp.spawn_shield[card]:
             s.shields.append(card)
@@ -523,7 +497,7 @@ class Game:
                         raise self._violation("discard", p, f"{answer!r} is not a list of cards") from None
                     if len(lost) != need or len(set(lost)) != need or not all(c in hand for c in lost):
                         raise self._violation("discard", p, f"{answer!r} is not {need} distinct hand cards")
-                self._discard_from_hand(p, lost)
+                rules.discard_from_hand(s, p, lost)
                 self.stats["cards_evaporated"] += len(lost)
                 if self.log is not None:
                     self._emit("evaporate", player=self._seat(p), cards=self._names(lost))
@@ -659,7 +633,7 @@ class Game:
         lost = rules.attack_discards(comp, plays)
         for (a, b), _ in morphs:
             lost += [a, b]
-        self._discard_from_hand(attacker, lost)
+        rules.discard_from_hand(s, attacker, lost)
         removed = [a for a in s.aliens[target] if comp.spawn_colour[a] in colours]
         if removed:
             s.aliens[target] = [a for a in s.aliens[target] if comp.spawn_colour[a] not in colours]
@@ -786,13 +760,10 @@ class Game:
     def final_conflict_turn(self, seat: int) -> None:
         """[The Final Conflict] 1. kamikaze: counter or be eliminated; 2. strike."""
         s, comp = self.state, self.comp
-        if not s.spawn_deck:
-            self._remake("spawn")
-        if s.spawn_deck:
-            card = s.spawn_deck.pop()
-            s.flying = card
-            if not s.spawn_deck:  # remade at once, before this kamikaze is discarded (RULINGS §2)
-                self._remake("spawn")
+        drawn = rules.draw_kamikaze(s, self.streams.spawn)
+        self._reshuffled("spawn", drawn)
+        if drawn.cards:
+            card = drawn.cards[0]
             self.stats["kamikazes"] += 1
             colour = comp.spawn_colour[card]
             if self.log is not None:
@@ -822,7 +793,7 @@ class Game:
             if used is None:
                 self.eliminate(seat, "kamikaze")
                 return
-            self._discard_from_hand(who, used[0])
+            rules.discard_from_hand(s, who, used[0])
             self.stats["kamikazes_countered"] += 1
             if self.log is not None:
                 self._emit(
@@ -854,7 +825,7 @@ class Game:
             if self.log is not None:
                 self._emit("no_strike", player=self._seat(seat))
             return
-        self._discard_from_hand(who, used[0])
+        rules.discard_from_hand(s, who, used[0])
         if used[1] == MONSTER:
             s.end_reason = "spawnmonster_destroyed"
             if self.log is not None:

@@ -1,6 +1,15 @@
-"""Legal moves and rule look-ups on a `State`, with no strategy in them (RULES.md cites each rule)."""
+"""The rules on a `State`, with no strategy in them (RULES.md cites each rule): legal moves and
+look-ups, then the transitions.
+
+A transition is a plain function of `(comp, state, ...)` that changes the state and returns what
+happened; it asks no player and logs nothing (game.py does both, between the steps). The chance a
+transition needs (a reshuffle) comes in as a `random.Random` stream.
+"""
 
 from __future__ import annotations
+
+import random
+from dataclasses import dataclass
 
 from simkit.games.oh_no_invasion.components import (
     BLACK,
@@ -11,7 +20,7 @@ from simkit.games.oh_no_invasion.components import (
     WEAPON,
     Components,
 )
-from simkit.games.oh_no_invasion.state import State
+from simkit.games.oh_no_invasion.state import State, shuffle
 
 
 def working(comp: Components, state: State, seat: int, category: int) -> int:
@@ -191,3 +200,79 @@ def next_alive(state: State, seat: int) -> int:
         if state.alive[s]:
             return s
     return seat
+
+
+# --- transitions: each changes the state and returns what happened ----------------------------
+
+
+@dataclass(slots=True)
+class Drawn:
+    """What a draw took from a deck: the cards, and the size of each new deck remade on the way
+    from the shuffled discards (a game logs one reshuffle per size)."""
+
+    cards: list[int]
+    reshuffled: list[int]
+
+
+# (deck, discard) attributes of the state per pile
+_PILES = {"resistance": ("deck", "discard"), "spawn": ("spawn_deck", "spawn_discard")}
+
+
+def _remake(state: State, pile: str, rng: random.Random, drawn: Drawn) -> None:
+    """A new deck from the shuffled discards of `pile`, noted in `drawn` (none: nothing to remake)."""
+    deck, discard = _PILES[pile]
+    cards = getattr(state, discard)
+    if cards:
+        setattr(state, deck, cards)
+        setattr(state, discard, [])
+        shuffle(rng, cards)
+        drawn.reshuffled.append(len(cards))
+
+
+def draw_resistance(state: State, seat: int, count: int, rng: random.Random) -> Drawn:
+    """[Action phase] draw `count` cards into the hand of `seat`; the deck is remade from the
+    shuffled discards the moment it runs out (or, if there were none then, at the next draw)."""
+    drawn = Drawn([], [])
+    for _ in range(count):
+        if not state.deck:  # it ran out with no discards to remake it from: try again now
+            _remake(state, "resistance", rng, drawn)
+            if not state.deck:
+                break
+        card = state.deck.pop()
+        state.hands[seat].append(card)
+        drawn.cards.append(card)
+        if not state.deck:  # remade the moment it runs out, not at the next draw (RULINGS §2)
+            _remake(state, "resistance", rng, drawn)
+    return drawn
+
+
+def draw_spawn(state: State, rng: random.Random) -> Drawn:
+    """[Action: The Invasion] the top Spawn card, the deck remade first when it is empty (no card
+    when the discards are empty too). Before the last Shield alien ends the invasion the deck
+    runs out only with odd data files; in the Final Conflict it does."""
+    drawn = Drawn([], [])
+    if not state.spawn_deck:
+        _remake(state, "spawn", rng, drawn)
+        if not state.spawn_deck:
+            return drawn
+    drawn.cards.append(state.spawn_deck.pop())
+    return drawn
+
+
+def draw_kamikaze(state: State, rng: random.Random) -> Drawn:
+    """[The Final Conflict] 1. the top Spawn card comes at the active player as a kamikaze (it is
+    flying until countered or not)."""
+    drawn = draw_spawn(state, rng)
+    if drawn.cards:
+        state.flying = drawn.cards[0]
+        if not state.spawn_deck:  # remade at once, before this kamikaze is discarded (RULINGS §2)
+            _remake(state, "spawn", rng, drawn)
+    return drawn
+
+
+def discard_from_hand(state: State, seat: int, cards) -> None:
+    """`seat` discards `cards` from its hand to the Resistance discard."""
+    hand = state.hands[seat]
+    for c in cards:
+        hand.remove(c)
+        state.discard.append(c)

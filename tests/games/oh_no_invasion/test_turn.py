@@ -127,7 +127,7 @@ def test_the_resistance_deck_is_remade_the_moment_it_runs_out_not_at_the_next_dr
     g = make_game(state)
     assert g._draw_resistance(0, 1) == [last]
     assert len(state.deck) == before and state.discard == [] and g.stats["resistance_reshuffles"] == 1
-    g._discard_from_hand(0, [last])
+    rules.discard_from_hand(state, 0, [last])
     assert state.discard == [last] and last not in state.deck
     check_state(state)
 
@@ -141,7 +141,7 @@ def test_a_deck_that_ran_out_with_no_discards_is_remade_at_the_next_draw():
     g = make_game(state)
     g._draw_resistance(0, 1)
     assert state.deck == [] and g.stats["resistance_reshuffles"] == 0
-    g._discard_from_hand(1, state.hands[1][:3])
+    rules.discard_from_hand(state, 1, state.hands[1][:3])
     assert len(g._draw_resistance(0, 1)) == 1 and g.stats["resistance_reshuffles"] == 1
     check_state(state)
 
