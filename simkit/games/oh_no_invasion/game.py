@@ -16,7 +16,6 @@ from simkit.games.oh_no_invasion.components import (
     BLACK,
     CATALYST,
     EVAPORALIEN,
-    HUB,
     INVALIEN,
     MORPH_BOX,
     WEAPON,
@@ -308,10 +307,6 @@ class Game:
     def _violation(self, decision: str, seat: int, problem: str) -> RuleViolation:
         return RuleViolation(f"{decision} ({self._seat(seat)}): {problem}")
 
-    def _seats_from_active(self) -> list[int]:
-        s = self.state
-        return [(s.active + k) % s.n for k in range(s.n)]
-
     def crew_weapons(self) -> int:
         s, cat = self.state, self.comp.res_category
         return sum(1 for p in range(s.n) if s.alive[p] for c in s.hands[p] if cat[c] == WEAPON)
@@ -334,38 +329,18 @@ class Game:
     # --- elimination -------------------------------------------------------------------------
 
     def eliminate(self, seat: int, cause: str) -> None:
-        """Players that are eliminated discard everything; the Hub goes to the box. Level 0,
-        eliminated by Invaliens: discard hand, extra modules and aliens, but stay in the game."""
-        s, comp = self.state, self.comp
-        stays = s.level == 0 and cause == "invaliens"
+        """`rules.eliminate`, logged before the cards leave the station (the replay pictures the
+        station as it falls)."""
+        s = self.state
+        stays = rules.setback_only(s, cause)
         if self.log is not None:
             self._emit("eliminated", player=self._seat(seat), cause=cause, stays_in_game=stays)
-        s.discard.extend(s.hands[seat])
-        s.hands[seat] = []
-        s.spawn_discard.extend(s.aliens[seat])
-        s.aliens[seat] = []
-        s.figs[seat] = [0] * 8
-        s.spawn_discard.extend(a for a in s.sabo[seat] if a >= 0)
-        keep = []
-        for m in s.mods[seat]:
-            if stays and comp.res_category[m] == HUB:
-                keep.append(m)
-            elif comp.res_category[m] == HUB:
-                s.box.append(m)
-            else:
-                s.discard.append(m)
-        s.mods[seat] = keep
-        s.sabo[seat] = [-1] * len(keep)
-        s.flipped[seat] = [False] * len(keep)
-        s.recount(seat)
+        rules.eliminate(self.comp, s, seat, cause)
         if stays:
             self.stats["setbacks_level0"] += 1
             return
-        s.alive[seat] = False
         self.stats["players_eliminated"] += 1
         self.stats["eliminated_" + cause] += 1
-        if not any(s.alive):
-            s.end_reason = "crew_eliminated"
 
     # --- the invasion ------------------------------------------------------------------------
 
@@ -379,17 +354,14 @@ class Game:
         card = drawn.cards[0]
         self.stats["spawn_drawn"] += 1
         if comp.spawn_shield[card]:
-            s.shields.append(card)
+            rules.place_shield(comp, s, card)
             self.stats["shields_placed"] += 1
-            if len(s.shields) >= comp.shields_total:
-                s.end_reason = "shields_complete"
             if self.log is not None:
                 self._emit(
                     "shield", player=self._seat(seat), alien=comp.spawn_name[card], shields=len(s.shields)
                 )
             return
-        s.flying = card
-        path, target = rules.flight(comp, s, seat, card)
+        path, target = rules.take_off(comp, s, seat, card)
         if self.log is not None:
             self._emit(
                 "spawn",
@@ -399,8 +371,7 @@ class Game:
                 target=self._seat(target) if target >= 0 else None,
             )
         if target < 0:
-            s.flying = -1
-            s.spawn_discard.append(card)
+            rules.discard_flying(s)
             self.stats["aliens_flown_off"] += 1
             if self.log is not None:
                 self._emit("flies_off", alien=comp.spawn_name[card])
@@ -420,10 +391,7 @@ class Game:
                 raise self._violation(
                     "zap", p, f"{answer!r} is not a weapon in hand of the alien's colour or black"
                 )
-            hand.remove(answer)
-            s.discard.append(answer)
-            s.flying = -1
-            s.spawn_discard.append(card)
+            rules.zap(s, p, answer)
             self.stats["aliens_zapped"] += 1
             if self.log is not None:
                 self._emit(
@@ -439,11 +407,9 @@ class Game:
         (the station's owner chooses among several)."""
         s, comp = self.state, self.comp
         kind = comp.spawn_kind[card]
-        s.flying = -1
         self.stats["invasions"] += 1
         if kind == INVALIEN or kind == EVAPORALIEN:
-            s.aliens[target].append(card)
-            s.figs[target][comp.spawn_colour[card]] += comp.spawn_aliens[card]
+            rules.invade(comp, s, target)
             if self.log is not None:
                 self._emit("invade", player=self._seat(target), alien=comp.spawn_name[card])
             return
@@ -453,7 +419,7 @@ class Game:
             slot = self.players[target].sabotalien_module(self._view(target), card, tuple(options))
             if slot not in options:
                 raise self._violation("sabotalien_module", target, f"{slot!r} is not one of {options}")
-        s.sabo[target][slot] = card
+        rules.invade(comp, s, target, slot)
         if self.log is not None:
             self._emit(
                 "invade",
@@ -462,31 +428,29 @@ class Game:
                 module=comp.res_name[s.mods[target][slot]],
             )
 
+    def _order_figures(self, order: int) -> dict[str, int]:
+        """Figures of the ordered colour per living station that has some, for the order's event."""
+        s = self.state
+        seats = rules.seats_from_active(s)
+        return {self._seat(p): s.figs[p][order] for p in seats if s.alive[p] and s.figs[p][order]}
+
     def attack_order(self, card: int) -> None:
-        """[Attack orders] every alien of the ordered colour on every station attacks."""
+        """[Attack orders] every alien of the ordered colour on every station attacks, station by
+        station from the active player clockwise; each step is logged as it happens."""
         s, comp = self.state, self.comp
         kind = comp.spawn_kind[card]
         order = comp.spawn_orders[card]
-        seats = self._seats_from_active()
         if kind == INVALIEN:
-            threshold = comp.spawn_threshold[card]
             if self.log is not None:
-                counts = {self._seat(p): s.figs[p][order] for p in seats if s.alive[p] and s.figs[p][order]}
-                self._emit("order", ordered=comp.colours[order], threshold=threshold, figures=counts)
-            for p in seats:
-                if s.alive[p] and s.figs[p][order] >= threshold:
-                    self.eliminate(p, "invaliens")
-                    if s.end_reason is not None:
-                        return
+                threshold, figures = comp.spawn_threshold[card], self._order_figures(order)
+                self._emit("order", ordered=comp.colours[order], threshold=threshold, figures=figures)
+            for p in rules.invalien_victims(comp, s, card):
+                self.eliminate(p, "invaliens")
         elif kind == EVAPORALIEN:
             if self.log is not None:
-                counts = {self._seat(p): s.figs[p][order] for p in seats if s.alive[p] and s.figs[p][order]}
-                self._emit("order", ordered=comp.colours[order], figures=counts)
-            for p in seats:
-                need = s.figs[p][order]
+                self._emit("order", ordered=comp.colours[order], figures=self._order_figures(order))
+            for p, need in rules.evaporations(comp, s, card):
                 hand = s.hands[p]
-                if not s.alive[p] or not need or not hand:
-                    continue
                 if need >= len(hand):
                     lost = list(hand)
                 else:
@@ -504,30 +468,23 @@ class Game:
         else:
             if self.log is not None:
                 self._emit("order", ordered=comp.colours[order])
-            for p in seats:
+            for p in rules.seats_from_active(s):
                 if not s.alive[p]:
                     continue
-                hits = [i for i, a in enumerate(s.sabo[p]) if a >= 0 and comp.spawn_colour[a] == order]
                 destroyed = False
-                for i in reversed(hits):
-                    module = s.mods[p][i]
-                    if not s.flipped[p][i]:
-                        s.flipped[p][i] = True
-                        s.recount(p)
+                for slot in rules.sabotalien_hits(comp, s, p, order):
+                    module = comp.res_name[s.mods[p][slot]]  # named before a level 2 attack discards it
+                    hit = rules.sabotalien_attack(comp, s, p, slot)
+                    if hit == rules.SABOTAGED:
                         self.stats["sabotages"] += 1
                         if self.log is not None:
-                            self._emit("sabotage", player=self._seat(p), module=comp.res_name[module])
-                    elif s.level >= 2:
-                        # Level 2: a sabotaged module attacked again is discarded with its Sabotalien
-                        s.spawn_discard.append(s.sabo[p][i])
-                        (s.box if comp.res_category[module] == HUB else s.discard).append(module)
-                        del s.mods[p][i], s.sabo[p][i], s.flipped[p][i]
-                        s.recount(p)
+                            self._emit("sabotage", player=self._seat(p), module=module)
+                    elif hit == rules.DESTROYED:
                         self.stats["modules_destroyed"] += 1
                         destroyed = True
                         if self.log is not None:
-                            self._emit("module_destroyed", player=self._seat(p), module=comp.res_name[module])
-                if destroyed and not s.mods[p]:
+                            self._emit("module_destroyed", player=self._seat(p), module=module)
+                if destroyed and not s.mods[p]:  # level 2+: a player left with no module
                     self.eliminate(p, "sabotage")
                     if s.end_reason is not None:
                         return
@@ -788,8 +745,7 @@ class Game:
                     raise self._violation("help_counter", who, "declines to counter with a weapon it holds")
                 if rules.can_counter(comp, s, seat, colour):
                     raise self._violation("counter", seat, "can counter this kamikaze but does not")
-            s.flying = -1
-            s.spawn_discard.append(card)
+            rules.discard_flying(s)
             if used is None:
                 self.eliminate(seat, "kamikaze")
                 return

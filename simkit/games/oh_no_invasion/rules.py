@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from simkit.games.oh_no_invasion.components import (
     BLACK,
+    EVAPORALIEN,
     HUB,
+    INVALIEN,
     MORPH_BOX,
     SABOTALIEN,
     TELEPORTER,
@@ -202,6 +204,48 @@ def next_alive(state: State, seat: int) -> int:
     return seat
 
 
+# --- attack orders and elimination ------------------------------------------------------------
+
+
+def seats_from_active(state: State) -> list[int]:
+    """Every seat, from the active player clockwise (the order in which attack orders strike)."""
+    return [(state.active + k) % state.n for k in range(state.n)]
+
+
+def setback_only(state: State, cause: str) -> bool:
+    """Level 0, eliminated by Invaliens: the player loses all but the Hub and stays in the game."""
+    return state.level == 0 and cause == "invaliens"
+
+
+def invalien_victims(comp: Components, state: State, card: int) -> list[int]:
+    """[Attack orders] Invaliens: the living players, from the active one clockwise, with at
+    least the placed card's threshold of figures of the ordered colour (each is eliminated; one
+    elimination changes no other station, so the list holds until the last)."""
+    order, threshold = comp.spawn_orders[card], comp.spawn_threshold[card]
+    return [p for p in seats_from_active(state) if state.alive[p] and state.figs[p][order] >= threshold]
+
+
+def evaporations(comp: Components, state: State, card: int) -> list[tuple[int, int]]:
+    """[Attack orders] Evaporaliens: (seat, figures of the ordered colour) for each living player,
+    from the active one clockwise, with such figures and a hand: each discards one hand card per
+    figure, the whole hand when it holds no more (one player's discard changes no other's)."""
+    order = comp.spawn_orders[card]
+    figs, hands = state.figs, state.hands
+    return [
+        (p, figs[p][order])
+        for p in seats_from_active(state)
+        if state.alive[p] and figs[p][order] and hands[p]
+    ]
+
+
+def sabotalien_hits(comp: Components, state: State, seat: int, colour: int) -> list[int]:
+    """[Attack orders] Sabotaliens: the modules of `seat` with a Sabotalien of the ordered
+    `colour`, last first (a module destroyed leaves the indexes of the ones before it valid)."""
+    colours = comp.spawn_colour
+    hits = [i for i, a in enumerate(state.sabo[seat]) if a >= 0 and colours[a] == colour]
+    return hits[::-1]
+
+
 # --- transitions: each changes the state and returns what happened ----------------------------
 
 
@@ -276,3 +320,102 @@ def discard_from_hand(state: State, seat: int, cards) -> None:
     for c in cards:
         hand.remove(c)
         state.discard.append(c)
+
+
+def discard_flying(state: State) -> int:
+    """The flying alien or kamikaze goes to the Spawn discard; returns it."""
+    card = state.flying
+    state.flying = -1
+    state.spawn_discard.append(card)
+    return card
+
+
+def eliminate(comp: Components, state: State, seat: int, cause: str) -> None:
+    """Players that are eliminated discard everything; the Hub goes to the box. Level 0,
+    eliminated by Invaliens: discard hand, extra modules and aliens, but stay in the game
+    (`setback_only`). With every player eliminated the game ends."""
+    stays = setback_only(state, cause)
+    state.discard.extend(state.hands[seat])
+    state.hands[seat] = []
+    state.spawn_discard.extend(state.aliens[seat])
+    state.aliens[seat] = []
+    state.figs[seat] = [0] * 8
+    state.spawn_discard.extend(a for a in state.sabo[seat] if a >= 0)
+    keep = []
+    for m in state.mods[seat]:
+        if stays and comp.res_category[m] == HUB:
+            keep.append(m)
+        elif comp.res_category[m] == HUB:
+            state.box.append(m)
+        else:
+            state.discard.append(m)
+    state.mods[seat] = keep
+    state.sabo[seat] = [-1] * len(keep)
+    state.flipped[seat] = [False] * len(keep)
+    state.recount(seat)
+    if stays:
+        return
+    state.alive[seat] = False
+    if not any(state.alive):
+        state.end_reason = "crew_eliminated"
+
+
+# --- the invasion ---
+
+
+def place_shield(comp: Components, state: State, card: int) -> None:
+    """[Action: The Invasion] a Shield alien goes next to the Spawnmonster; the last of them (all
+    of the file's shields) ends the game."""
+    state.shields.append(card)
+    if len(state.shields) >= comp.shields_total:
+        state.end_reason = "shields_complete"
+
+
+def take_off(comp: Components, state: State, seat: int, card: int) -> tuple[list[int], int]:
+    """[Flying] a drawn invader flies from the station of `seat`: it is flying until it lands, is
+    zapped or flies off (`discard_flying`). Returns its `flight`: (stations visited, target)."""
+    state.flying = card
+    return flight(comp, state, seat, card)
+
+
+def zap(state: State, seat: int, weapon: int) -> int:
+    """[ZAPPING] `seat` discards `weapon` (checked: `zap_cards`) and the flying alien with it;
+    returns the alien."""
+    discard_from_hand(state, seat, (weapon,))
+    return discard_flying(state)
+
+
+def invade(comp: Components, state: State, target: int, slot: int = -1) -> int:
+    """[Flying] the flying alien joins the station of `target`: an Invalien or Evaporalien with its
+    figures, a Sabotalien next to module `slot` (one of `free_slots`). Returns the alien."""
+    card = state.flying
+    state.flying = -1
+    kind = comp.spawn_kind[card]
+    if kind == INVALIEN or kind == EVAPORALIEN:
+        state.aliens[target].append(card)
+        state.figs[target][comp.spawn_colour[card]] += comp.spawn_aliens[card]
+    else:
+        state.sabo[target][slot] = card
+    return card
+
+
+SABOTAGED, DESTROYED = "sabotaged", "destroyed"  # what a Sabotalien's attack did to its module
+
+
+def sabotalien_attack(comp: Components, state: State, seat: int, slot: int) -> str | None:
+    """[Attack orders] the Sabotalien next to module `slot` of `seat` attacks: an unsabotaged
+    module is sabotaged (turned); one already sabotaged is, at level 2+, discarded with its
+    Sabotalien (a Hub goes to the box), at levels 0-1 untouched. Returns SABOTAGED, DESTROYED
+    or None."""
+    if not state.flipped[seat][slot]:
+        state.flipped[seat][slot] = True
+        state.recount(seat)
+        return SABOTAGED
+    if state.level < 2:
+        return None
+    module = state.mods[seat][slot]
+    state.spawn_discard.append(state.sabo[seat][slot])
+    (state.box if comp.res_category[module] == HUB else state.discard).append(module)
+    del state.mods[seat][slot], state.sabo[seat][slot], state.flipped[seat][slot]
+    state.recount(seat)
+    return DESTROYED
