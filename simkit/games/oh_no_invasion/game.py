@@ -1,4 +1,5 @@
 """One game of Oh no... INVASION!!!: the turn sequence, the players' decisions and the event log.
+Every change to the state is a function of rules.py, called between the decisions.
 
 A game is a pure function of (components, settings, players, seed): all chance comes from the
 streams handed in, never from global random state. Rule references in brackets name rulebook
@@ -14,7 +15,6 @@ from typing import Any
 from simkit.games.oh_no_invasion import rules
 from simkit.games.oh_no_invasion.components import (
     BLACK,
-    CATALYST,
     EVAPORALIEN,
     INVALIEN,
     MORPH_BOX,
@@ -502,12 +502,7 @@ class Game:
                 raise self._violation("action", seat, "the first action cannot be 'end' (one or two actions)")
             return False
         if answer[0] == "draw" and len(answer) == 1:
-            count = 1
-            if rules.working(comp, s, seat, CATALYST) and not (s.level >= 2 and s.catalyst_used):
-                count = 2
-                if s.level >= 2:
-                    s.catalyst_used = True
-            got = self._draw_resistance(seat, count)
+            got = self._draw_resistance(seat, rules.use_catalyst(comp, s, seat))
             self.stats["draws"] += 1
             if self.log is not None:
                 self._emit("draw", player=self._seat(seat), cards=self._names(got))
@@ -526,9 +521,7 @@ class Game:
                 raise self._violation(
                     "action", seat, f"transport cards {cards!r}: give one or more hand cards"
                 )
-            for c in cards:
-                hand.remove(c)
-                s.hands[to].append(c)
+            rules.transport(s, seat, to, cards)
             self.stats["transports"] += 1
             if self.log is not None:
                 self._emit("transport", player=self._seat(seat), to=self._seat(to), cards=self._names(cards))
@@ -554,9 +547,7 @@ class Game:
             raise self._violation("build", seat, f"{answer!r} is not a list of cards") from None
         if len(set(cards)) != len(cards) or not all(c in hand and is_module[c] for c in cards):
             raise self._violation("build", seat, f"{answer!r} is not a set of module cards in hand")
-        for c in cards:
-            hand.remove(c)
-            s.add_module(seat, c)
+        rules.build(s, seat, cards)
         self.stats["modules_built"] += len(cards)
         if cards and self.log is not None:
             self._emit("build", player=self._seat(seat), modules=self._names(cards))
@@ -586,30 +577,11 @@ class Game:
         plays, morphs = tuple(plan[0]), tuple(plan[1])
         if not plays and not morphs:
             return
-        colours = {c for _, c in plays} | {c for _, c in morphs}
-        lost = rules.attack_discards(comp, plays)
-        for (a, b), _ in morphs:
-            lost += [a, b]
-        rules.discard_from_hand(s, attacker, lost)
-        removed = [a for a in s.aliens[target] if comp.spawn_colour[a] in colours]
-        if removed:
-            s.aliens[target] = [a for a in s.aliens[target] if comp.spawn_colour[a] not in colours]
-            s.spawn_discard.extend(removed)
-            for c in colours:
-                s.figs[target][c] = 0
-        sabo, flipped = s.sabo[target], s.flipped[target]
-        for i, a in enumerate(sabo):
-            if a >= 0 and comp.spawn_colour[a] in colours:
-                s.spawn_discard.append(a)
-                removed.append(a)
-                sabo[i] = -1
-                if flipped[i]:
-                    flipped[i] = False
-                    s.recount(target)
+        outcome = rules.attack(comp, s, attacker, target, plays, morphs)
         self.stats["attacks"] += 1
         self.stats["teleport_attacks"] += attacker != target
-        self.stats["aliens_removed"] += len(removed)
-        self.stats["weapons_discarded"] += len(lost) - 2 * len(morphs)
+        self.stats["aliens_removed"] += len(outcome.removed)
+        self.stats["weapons_discarded"] += len(outcome.discarded) - 2 * len(morphs)
         self.stats["morph_box_uses"] += len(morphs)
         if self.log is not None:
             self._emit(
@@ -620,9 +592,9 @@ class Game:
                 morph_box=[
                     f"{comp.res_name[a]} + {comp.res_name[b]} as {comp.colours[k]}" for (a, b), k in morphs
                 ],
-                cleared=sorted(comp.colours[c] for c in colours),
-                removed=[comp.spawn_name[a] for a in removed],
-                discarded=self._names(lost),
+                cleared=sorted(comp.colours[c] for c in outcome.cleared),
+                removed=[comp.spawn_name[a] for a in outcome.removed],
+                discarded=self._names(outcome.discarded),
             )
 
     def ask_final_conflict(self, seat: int, moment: str) -> bool:
@@ -631,7 +603,7 @@ class Game:
         s = self.state
         if not self.players[seat].final_conflict(self._view(seat), moment):
             return False
-        s.final_conflict = True
+        rules.call_final_conflict(s)
         self.fc_turn = s.turn
         self.fc_shields = len(s.shields)
         self.fc_weapons = self.crew_weapons()
@@ -781,15 +753,12 @@ class Game:
             if self.log is not None:
                 self._emit("no_strike", player=self._seat(seat))
             return
-        rules.discard_from_hand(s, who, used[0])
         if used[1] == MONSTER:
-            s.end_reason = "spawnmonster_destroyed"
+            rules.strike_spawnmonster(s, who, used[0])
             if self.log is not None:
                 self._emit("spawnmonster_destroyed", player=self._seat(who), weapon=self._names(used[0]))
             return
-        shield = next(c for c in s.shields if comp.spawn_colour[c] == used[1])
-        s.shields.remove(shield)
-        s.spawn_discard.append(shield)
+        rules.strike_shield(comp, s, who, used[0], used[1])
         self.stats["shields_destroyed"] += 1
         if self.log is not None:
             self._emit(
@@ -822,11 +791,9 @@ class Game:
                 spawn_deck=len(s.spawn_deck),
             )
         while s.end_reason is None:
-            s.turn += 1
+            seat = rules.start_turn(s)
             if s.turn > MAX_TURNS:
                 raise RuntimeError(f"game did not end within {MAX_TURNS} turns")
-            seat = s.active
-            s.catalyst_used = False
             if self.log is not None:
                 self._emit("turn", **self.snapshot())
             if s.final_conflict:
@@ -834,7 +801,7 @@ class Game:
             else:
                 self.turn(seat)
             if s.end_reason is None:
-                s.active = rules.next_alive(s, seat)
+                rules.pass_turn(s, seat)
         won = s.end_reason == "spawnmonster_destroyed"
         survivors = sum(s.alive)
         score = comp.points[s.level] * survivors if won else 0

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from simkit.games.oh_no_invasion.components import (
     BLACK,
+    CATALYST,
     EVAPORALIEN,
     HUB,
     INVALIEN,
@@ -419,3 +420,113 @@ def sabotalien_attack(comp: Components, state: State, seat: int, slot: int) -> s
     del state.mods[seat][slot], state.sabo[seat][slot], state.flipped[seat][slot]
     state.recount(seat)
     return DESTROYED
+
+
+# --- the turn ---
+
+
+def start_turn(state: State) -> int:
+    """The next turn begins for the active player (returned); a Catalyst's extra card (once a turn
+    at level 2+) is available again."""
+    state.turn += 1
+    state.catalyst_used = False
+    return state.active
+
+
+def pass_turn(state: State, seat: int) -> None:
+    """Turns pass clockwise from `seat` to the next living player."""
+    state.active = next_alive(state, seat)
+
+
+def use_catalyst(comp: Components, state: State, seat: int) -> int:
+    """[Catalyst] How many cards a Draw by `seat` takes: two with a working Catalyst (several:
+    still two), else one. Level 2+: only the first Draw of the turn gets the extra card (this
+    marks it used)."""
+    if not working(comp, state, seat, CATALYST) or (state.level >= 2 and state.catalyst_used):
+        return 1
+    if state.level >= 2:
+        state.catalyst_used = True
+    return 2
+
+
+def transport(state: State, seat: int, to: int, cards: list[int]) -> None:
+    """[Action] Transport: `seat` gives `cards` from its hand to player `to`."""
+    hand = state.hands[seat]
+    for c in cards:
+        hand.remove(c)
+        state.hands[to].append(c)
+
+
+def build(state: State, seat: int, cards: list[int]) -> None:
+    """[Build phase] module cards from the hand of `seat` join its station; they work at once."""
+    hand = state.hands[seat]
+    for c in cards:
+        hand.remove(c)
+        state.add_module(seat, c)
+
+
+# --- combat ---
+
+
+@dataclass(slots=True)
+class AttackOutcome:
+    """What one attack did: the colours it cleared, the Spawn cards removed (Invaliens and
+    Evaporaliens, then Sabotaliens) and the attacker's cards discarded."""
+
+    cleared: set[int]
+    removed: list[int]
+    discarded: list[int]
+
+
+def attack(comp: Components, state: State, attacker: int, target: int, plays, morphs) -> AttackOutcome:
+    """[Combat phase] `attacker` carries out a plan (checked: `attack_error`) on the station of
+    `target`: every alien of each colour played is removed, Sabotaliens too (turning their
+    modules back). One card per weapon type used is discarded (`attack_discards`), and both
+    cards of each Morph-box use."""
+    cleared = {c for _, c in plays} | {c for _, c in morphs}
+    lost = attack_discards(comp, plays)
+    for (a, b), _ in morphs:
+        lost += [a, b]
+    discard_from_hand(state, attacker, lost)
+    colour = comp.spawn_colour
+    removed = [a for a in state.aliens[target] if colour[a] in cleared]
+    if removed:
+        state.aliens[target] = [a for a in state.aliens[target] if colour[a] not in cleared]
+        state.spawn_discard.extend(removed)
+        for c in cleared:
+            state.figs[target][c] = 0
+    sabo, flipped = state.sabo[target], state.flipped[target]
+    for i, a in enumerate(sabo):
+        if a >= 0 and colour[a] in cleared:
+            state.spawn_discard.append(a)
+            removed.append(a)
+            sabo[i] = -1
+            if flipped[i]:
+                flipped[i] = False
+                state.recount(target)
+    return AttackOutcome(cleared, removed, lost)
+
+
+# --- the Final Conflict ---
+
+
+def call_final_conflict(state: State) -> None:
+    """[The Final Conflict] called: every turn from now on is a Final Conflict turn."""
+    state.final_conflict = True
+
+
+def strike_shield(comp: Components, state: State, seat: int, cards: list[int], colour: int) -> int:
+    """[2. Strike!!!] `seat` discards `cards` (checked by the game) and destroys the Shield alien of
+    `colour`; returns it."""
+    discard_from_hand(state, seat, cards)
+    shield = next(c for c in state.shields if comp.spawn_colour[c] == colour)
+    state.shields.remove(shield)
+    state.spawn_discard.append(shield)
+    return shield
+
+
+def strike_spawnmonster(state: State, seat: int, cards: list[int]) -> None:
+    """[2. Strike!!!] with no Shield alien left, `seat` discards `cards` and destroys the
+    Spawnmonster: the crew wins."""
+    discard_from_hand(state, seat, cards)
+    state.end_reason = "spawnmonster_destroyed"
