@@ -110,6 +110,29 @@ def save_chart(fig: Figure, out: Path, name: str, title: str, alt: str, caption:
     return Chart(name, title, alt, caption, inline_svg(svg_text), f"{name}.png", f"{name}.svg")
 
 
+def panels(n: int, width_each: float, height: float, sharey: bool = True) -> tuple[Figure, list]:
+    """A figure of `n` panels side by side, at most four a row, each `width_each` by `height`
+    inches (the figure at most 14 wide); the axes in reading order."""
+    cols = min(n, 4)
+    rows = math.ceil(n / cols)
+    fig = new_figure(min(14.0, 1.2 + width_each * cols), height * rows)
+    axes = fig.subplots(rows, cols, sharey=sharey, squeeze=False).ravel().tolist()
+    for ax in axes[n:]:
+        ax.set_visible(False)
+    return fig, axes[:n]
+
+
+def category_ticks(ax, labels: Sequence[str]) -> None:
+    """Category labels along x at 0, 1, ...: a label's words on lines of their own, or, above
+    eight categories, each label turned upright."""
+    if len(labels) > 8:
+        ax.set_xticks(range(len(labels)), labels, rotation=90, fontsize=7.5)
+    else:
+        ax.set_xticks(range(len(labels)), ["\n".join(x.split(" ")) for x in labels], fontsize=8)
+    ax.set_xlim(-0.6, len(labels) - 0.4)
+    ax.grid(axis="x", visible=False)
+
+
 def dodge(group: int, groups: int, band: float) -> float:
     """Where group `group` of `groups` sits around a position: the groups share `band` of it."""
     return (group - (groups - 1) / 2) * (band / groups if groups > 1 else 0.0)

@@ -1,0 +1,206 @@
+"""The analysis kit: the pieces every game's `analysis.py` builds its report sections from, so a
+game's analysis says only what is its own (which settings, which verdicts, which words).
+
+- `Section`: a section as a spec, compute -> findings, charts, tables; `build` turns a list of
+  them into the `GameSection`s the report renders. A section whose `compute` finds nothing to
+  say (None) is left out.
+- Cells: `games_with_settings` (the games table with the settings as columns, from the manifest
+  where the table has none), `Cell` and `cells` (each cell's settings as text and its games, in
+  manifest order), `varied`, `values`.
+- Comparisons along one setting: `paired_along` pools every cell at one value of a setting with
+  the cell equal to it but for that setting, paired by game index (game i of both saw the same
+  seed), into one win-rate difference (Tango interval, McNemar p) and one score difference
+  (paired t). `win_grid` gives the Wilson interval of each combination of settings.
+
+Formatting is `simkit.reporting.text`; chart pieces are `simkit.reporting.charts`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+import polars as pl
+
+from simkit.core import stats
+from simkit.core.compare import paired_scores
+from simkit.reporting.charts import Chart
+from simkit.reporting.sections import AnalysisContext, GameSection, Table
+
+Model = TypeVar("Model")
+
+
+def _nothing(*_: Any) -> list:
+    return []
+
+
+@dataclass(frozen=True)
+class Section(Generic[Model]):
+    """One report section of a game. `compute(ctx)` reads the dataset into the section's model
+    (None: the dataset holds nothing for this section); the others turn the model into the
+    page's findings (sentences with their intervals), charts (files under `ctx.out`) and tables.
+    `paragraphs` say how to read the section."""
+
+    key: str
+    title: str
+    compute: Callable[[AnalysisContext], Model | None]
+    findings: Callable[[Model], list[str]] = _nothing
+    charts: Callable[[AnalysisContext, Model], list[Chart]] = _nothing
+    tables: Callable[[Model], list[Table]] = _nothing
+    paragraphs: tuple[str, ...] = ()
+
+
+def build(ctx: AnalysisContext, specs: Sequence[Section]) -> list[GameSection]:
+    """The sections of `specs` that have something to say, in order."""
+    out = []
+    for spec in specs:
+        model = spec.compute(ctx)
+        if model is None:
+            continue
+        out.append(
+            GameSection(
+                spec.key,
+                spec.title,
+                findings=spec.findings(model),
+                paragraphs=list(spec.paragraphs),
+                charts=spec.charts(ctx, model),
+                tables=spec.tables(model),
+            )
+        )
+    return out
+
+
+# --- cells ------------------------------------------------------------------------------------
+
+
+def strategy_text(value: Any) -> str:
+    """A cell's strategies as one text: "greedy", or "rollout,missions" one a seat."""
+    if isinstance(value, list | tuple):
+        return ",".join(str(s) for s in value)
+    return "" if value is None else str(value)
+
+
+def games_with_settings(ctx: AnalysisContext, defaults: dict[str, Any]) -> pl.DataFrame:
+    """The games table with each setting of `defaults` and `strategy` as a column: a setting the
+    table lacks (the scenario fixed it) is read from the manifest's cells, else its default."""
+    games = ctx.dataset.games
+    cells = ctx.dataset.manifest.get("cells") or []
+    for key, default in defaults.items():
+        if key not in games.columns:
+            mapping = {str(c["cell"]): (c.get("settings") or {}).get(key, default) for c in cells}
+            dtype = pl.Int64 if isinstance(default, int) else pl.String
+            games = games.with_columns(
+                pl.col("cell").replace_strict(mapping, default=default, return_dtype=dtype).alias(key)
+            )
+    if "strategy" not in games.columns:
+        mapping = {str(c["cell"]): strategy_text(c.get("strategy")) for c in cells}
+        games = games.with_columns(
+            pl.col("cell").replace_strict(mapping, default="", return_dtype=pl.String).alias("strategy")
+        )
+    return games
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of the dataset: its id, every setting (and the strategy) as text, its games."""
+
+    cell: str
+    settings: dict[str, str]
+    games: pl.DataFrame = field(repr=False)
+
+
+def setting_keys(ctx: AnalysisContext) -> list[str]:
+    """The settings the games table holds as columns, then `strategy`, in the manifest's order."""
+    names = [str(s) for s in ctx.dataset.manifest.get("setting_names") or []]
+    return list(dict.fromkeys(k for k in [*names, "strategy"] if k in ctx.dataset.games.columns))
+
+
+def cells(ctx: AnalysisContext, keys: Sequence[str]) -> list[Cell]:
+    """The cells in manifest order (then any found only in the games), each with `keys` as text
+    from its first game."""
+    parts = {str(k[0]): p for k, p in ctx.dataset.games.partition_by("cell", as_dict=True).items()}
+    order = [str(c.get("cell")) for c in ctx.dataset.manifest.get("cells") or []]
+    ids = [c for c in order if c in parts] + sorted(set(parts) - set(order))
+    out = []
+    for cid in ids:
+        first = parts[cid].row(0, named=True)
+        out.append(Cell(cid, {k: str(first[k]) for k in keys}, parts[cid]))
+    return out
+
+
+def values(cells: Sequence[Cell], key: str) -> list[str]:
+    """The values `key` takes over `cells`, in order of first appearance."""
+    return list(dict.fromkeys(c.settings[key] for c in cells))
+
+
+def varied(cells: Sequence[Cell], keys: Sequence[str]) -> list[str]:
+    """The keys whose value differs between cells."""
+    return [k for k in keys if len({c.settings[k] for c in cells}) > 1]
+
+
+# --- paired comparisons along one setting -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Paired:
+    """`other` against `base` along one setting, pooled over the matched cells."""
+
+    wins: stats.PairedDifference
+    score: stats.Interval
+    cells: int  # matched pairs of cells pooled
+    score_p: float = math.nan  # paired t test of the score difference
+
+
+def _won(frame: pl.DataFrame, column: str) -> np.ndarray:
+    return frame[column].cast(pl.Boolean).fill_null(False).to_numpy().astype(bool)
+
+
+def _score(frame: pl.DataFrame, column: str) -> np.ndarray:
+    return frame[column].cast(pl.Float64).fill_null(0.0).to_numpy()
+
+
+def paired_along(
+    cells: Sequence[Cell], key: str, base: str, other: str, keys: Sequence[str]
+) -> Paired | None:
+    """Every cell with `key` = `other` against the cell equal to it in every other of `keys` but
+    with `key` = `base`, joined on game_index and pooled (None: no such pair of cells). A missing
+    verdict counts as a loss and a missing score as 0."""
+
+    def rest(c: Cell) -> tuple:
+        return tuple(c.settings[k] for k in keys if k != key)
+
+    bases = {rest(c): c for c in cells if c.settings[key] == base}
+    a_won, b_won, a_score, b_score, matched = [], [], [], [], 0
+    for c in cells:
+        if c.settings[key] != other or rest(c) not in bases:
+            continue
+        j = (
+            bases[rest(c)]
+            .games.select("game_index", "won", "score")
+            .join(c.games.select("game_index", "won", "score"), on="game_index", suffix="_b")
+        )
+        if j.height == 0:
+            continue
+        matched += 1
+        a_won.append(_won(j, "won"))
+        b_won.append(_won(j, "won_b"))
+        a_score.append(_score(j, "score"))
+        b_score.append(_score(j, "score_b"))
+    if not matched:
+        return None
+    wins = stats.paired_difference(np.concatenate(a_won), np.concatenate(b_won))
+    a_all, b_all = np.concatenate(a_score), np.concatenate(b_score)
+    score, _, _ = paired_scores(a_all, b_all)
+    return Paired(wins, score, matched, stats.mean_p_value(b_all - a_all))
+
+
+def win_grid(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, stats.Interval]:
+    """The Wilson interval of the win rate for each combination of `keys` the games hold, over
+    the games with a verdict (keyed by the values as the table holds them)."""
+    agg = games.group_by(*keys).agg(wins=pl.col("won").cast(pl.Boolean).sum(), n=pl.col("won").count())
+    return {
+        tuple(row[:-2]): stats.wilson(int(row[-2] or 0), int(row[-1])) for row in agg.iter_rows() if row[-1]
+    }
