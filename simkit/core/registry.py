@@ -124,6 +124,18 @@ class Column:
             raise ValueError(f"column '{self.name}': unknown type {self.type!r}")
 
 
+def record_head(end_reasons: tuple[str, ...], won_nullable: bool = False) -> tuple[Column, ...]:
+    """The record's first columns (REQUIRED_RECORD) as a game declares them: `won` (nullable in a
+    game where nobody may win or lose together), `score`, `length`, and `end_reason` with its
+    labels."""
+    return (
+        Column("won", "bool", nullable=won_nullable),
+        Column("score", "int"),
+        Column("length", "int"),
+        Column("end_reason", "str", labels=end_reasons),
+    )
+
+
 @dataclass(frozen=True)
 class GoldenCase:
     """One golden playthrough a game declares: the game `replay` gives for these arguments is stored
@@ -139,6 +151,7 @@ class GoldenCase:
 # The columns every game's record has (DESIGN.md, "Runner and dataset"); a game declares their
 # types and its own columns after them.
 REQUIRED_RECORD = ("won", "score", "length", "end_reason")
+
 RUNNER_GAME_COLUMNS = ("game", "cell", "game_index", "seed")  # then the settings, then `strategy`
 RUNNER_SEAT_COLUMNS = ("game_index", "cell", "seat", "strategy")
 

@@ -22,7 +22,7 @@ from typing import Any
 from simkit.core import seeds
 from simkit.core.narration import tell
 from simkit.core.players import player_class
-from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, register
+from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, record_head, register
 
 
 class Player:
@@ -136,10 +136,7 @@ class DiceRace(Engine):
     strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
     default_strategy = "safe"
     record = (
-        Column("won", "bool", nullable=True),
-        Column("score", "int"),
-        Column("length", "int"),
-        Column("end_reason", "str", labels=("reached", "round_limit")),
+        *record_head(("reached", "round_limit"), won_nullable=True),
         Column("winning_seat", "int", nullable=True),
         Column("overshoots", "int"),
     )

@@ -8,7 +8,7 @@ from typing import Any
 
 from simkit.core import replay_page, seeds
 from simkit.core.players import player_class
-from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, register
+from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, record_head, register
 from simkit.games.alien_attack import components, draw, narrate, native, players, rules
 from simkit.games.alien_attack.game import SEMI_COOP_BASES, Game, new_game
 from simkit.games.alien_attack.state import BASE, EMPTY, LOST, POWER_NAMES
@@ -70,10 +70,8 @@ class AlienAttack(Engine):
     strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
     default_strategy = "greedy"
     record = (
-        Column("won", "bool", nullable=True),  # None in the standard variant: nobody wins or loses together
-        Column("score", "int"),
-        Column("length", "int"),
-        Column("end_reason", "str", labels=("bag_empty", "earth_wins", "invasion_succeeds")),
+        # won: None in the standard variant (nobody wins or loses together)
+        *record_head(("bag_empty", "earth_wins", "invasion_succeeds"), won_nullable=True),
         Column("winners", "int"),
         Column("winning_seat", "int"),
         Column("margin", "int"),

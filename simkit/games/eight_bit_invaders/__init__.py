@@ -9,7 +9,7 @@ from typing import Any
 from simkit.core import seeds
 from simkit.core.errors import UserError
 from simkit.core.players import player_class
-from simkit.core.registry import Column, GoldenCase, SelfPlayingEngine, Setting, register
+from simkit.core.registry import Column, GoldenCase, SelfPlayingEngine, Setting, record_head, register
 from simkit.games.eight_bit_invaders import components, draw, narrate, native, players
 from simkit.games.eight_bit_invaders.game import STATS, Game, Streams
 
@@ -51,10 +51,7 @@ class EightBitInvaders(SelfPlayingEngine):
     strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
     default_strategy = "greedy"
     record = (
-        Column("won", "bool"),
-        Column("score", "int"),
-        Column("length", "int"),
-        Column("end_reason", "str", labels=("cleared", "shot_down", "landed")),
+        *record_head(("cleared", "shot_down", "landed")),
         Column("aliens_left", "int"),
         Column("countdown_left", "int"),
         Column("shields_left", "int"),

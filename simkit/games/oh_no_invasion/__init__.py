@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from simkit.core import seeds
-from simkit.core.registry import Column, GoldenCase, SelfPlayingEngine, Setting, register
+from simkit.core.registry import Column, GoldenCase, SelfPlayingEngine, Setting, record_head, register
 from simkit.games.oh_no_invasion import components, draw, narrate, native, players
 from simkit.games.oh_no_invasion.game import STAT_KEYS, Game, Streams
 
@@ -108,10 +108,7 @@ class OhNoInvasion(SelfPlayingEngine):
     strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
     default_strategy = "cautious"
     record = (
-        Column("won", "bool"),
-        Column("score", "int"),
-        Column("length", "int"),
-        Column("end_reason", "str", labels=("spawnmonster_destroyed", "shields_complete", "crew_eliminated")),
+        *record_head(("spawnmonster_destroyed", "shields_complete", "crew_eliminated")),
         Column("survivors", "int"),
         Column("final_conflict_called", "bool"),
         Column("final_conflict_turn", "int"),  # 0 when not called

@@ -14,7 +14,7 @@ from typing import Any
 from simkit.core import replay_page, seeds
 from simkit.core.errors import UserError
 from simkit.core.players import player_class
-from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, register
+from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, record_head, register
 from simkit.games.space_alert import components, draw, game, narrate, native, plan_file, players
 
 STRATEGIES = {
@@ -109,10 +109,7 @@ class SpaceAlert(Engine):
     strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
     default_strategy = "scripted"
     record = (
-        Column("won", "bool"),
-        Column("score", "int"),
-        Column("length", "int"),
-        Column("end_reason", "str", labels=("survived", "zone_destroyed", "threat_destroyed_ship")),
+        *record_head(("survived", "zone_destroyed", "threat_destroyed_ship")),
         *(
             Column(name, "int")
             for name in (
