@@ -3,8 +3,8 @@
 Difficulty grid: for each strategy, the win rate of every difficulty (countdown cards x attack
 dice) as a heat-table with its 95 % Wilson interval, and the paired effect of each difficulty step
 (one setting made harder with the other held; both at once; and the countdown step against the
-dice step), from `simkit.core.compare.compare_frames`: cells share seeds, so game i of two cells
-saw the same deal and dice and their difference is estimated from the pairs.
+dice step): cells share seeds, so game i of two cells saw the same deal and dice and their
+difference is estimated from the pairs.
 
 Loss reasons: for each strategy and difficulty, the share of games cleared, shot down and landed
 with Wilson intervals, and how the lost games went (turn of the fatal counterattack, aliens still
@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 from matplotlib.colors import LinearSegmentedColormap
 
-from simkit.core import compare, stats
+from simkit.core import stats
 from simkit.reporting import charts, kit
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
 from simkit.reporting.text import count_range, estimate_cell, fmt_interval, pct, plural, points
@@ -48,8 +48,7 @@ Key = tuple[str, int, int]  # (strategy, countdown cards, attack dice): one cell
 def _games(ctx: AnalysisContext) -> pl.DataFrame:
     """The games with `countdown`, `dice` and `strategy` as columns (from the manifest if absent)."""
     return kit.games_with_settings(ctx, DEFAULTS).with_columns(
-        pl.col("countdown").cast(pl.Int64),
-        pl.col("dice").cast(pl.Int64),
+        pl.col("countdown", "dice").cast(pl.Int64),
         pl.col("strategy").cast(pl.String).fill_null(""),
         pl.col("won").cast(pl.Boolean),
         pl.col("score").cast(pl.Float64),
@@ -77,34 +76,60 @@ def diff_label(d: Diff) -> str:
     return f"countdown={d[0]} dice={d[1]}"
 
 
+# --- paired steps between difficulties ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One strategy's paired comparison between two difficulties, harder minus easier."""
+
+    strategy: str
+    kind: str  # "countdown", "dice", "both", "dice vs countdown"; "shot down" for a loss shift
+    what: str  # plain words for the step
+    short: str  # the chart's row label
+    a: Diff  # the easier (reference) cell
+    b: Diff  # the harder cell
+    change: stats.PairedDifference  # in the share of games won (or shot down)
+    resolved: bool = False  # after the adjustment over the section's every step
+
+
+def _resolve(steps: list[Step]) -> tuple[list[Step], stats.Family]:
+    """The steps marked resolved or not after the Holm adjustment over all of them, and the family."""
+    family = stats.family([st.change.p_value for st in steps])
+    return [replace(st, resolved=bool(r)) for st, r in zip(steps, family.resolved, strict=True)], family
+
+
+def _rate_range(w: stats.Interval) -> str:
+    return fmt_interval(w.low, w.high, pct=True)
+
+
 def _ci(w: stats.Interval) -> str:
-    return f"95 % CI {fmt_interval(w.low, w.high, pct=True)}"
+    return f"95 % CI {_rate_range(w)}"
 
 
 def _point_range(w: stats.PairedDifference) -> str:
     return f"{points(w.low)} to {points(w.high)}"
 
 
-def _change(w: stats.PairedDifference, resolved: bool, what: str) -> str | None:
-    """'raises {what} by 5.2 points' or 'lowers ...' for a resolved difference; None otherwise."""
-    if not resolved or w.difference == 0:
+def _moves(st: Step, what: str) -> str | None:
+    """'raises {what} by 5.2 points' or 'lowers ...' for a resolved step; None otherwise."""
+    x = st.change.difference
+    if not st.resolved or x == 0:
         return None
-    return f"{'raises' if w.difference > 0 else 'lowers'} {what} by {abs(100 * w.difference):.1f} points"
+    return f"{'raises' if x > 0 else 'lowers'} {what} by {abs(100 * x):.1f} points"
+
+
+# the step tables' shared columns
+STRATEGY = ("strategy", lambda st: st.strategy)
+POINTS = (
+    "harder − easier, points (95 % CI)",
+    lambda st: f"{points(st.change.difference)} ({_point_range(st.change)})",
+)
+PAIRS = ("pairs", lambda st: f"{st.change.n:,}")
+RESOLVED = ("resolved", lambda st: "yes" if st.resolved else "no")
 
 
 # --- difficulty grid ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Step:
-    strategy: str
-    kind: str  # "countdown", "dice", "both", "dice vs countdown"
-    what: str  # plain words for the step
-    short: str  # the chart's row label
-    a: Diff  # the easier (reference) cell
-    b: Diff  # the harder cell
-    wins: stats.PairedDifference  # harder minus easier
-    resolved: bool = False  # after the adjustment over every step of every strategy
 
 
 @dataclass(frozen=True)
@@ -159,20 +184,16 @@ def grid_model(ctx: AnalysisContext) -> Grid | None:
     cells, steps = _cells(games), []
     for s in strategies:
         for kind, what, short, a, b in _step_kinds(counts, dice):
-            pa, pb = cells.get((s, *a)), cells.get((s, *b))
-            if pa is None or pb is None or pa.join(pb, on="game_index").height == 0:
-                continue
-            c = compare.compare_frames(pa, pb, diff_label(a), diff_label(b))
-            if c.wins is not None:
-                steps.append(Step(s, kind, what, short, a, b, c.wins))
-    family = stats.family([st.wins.p_value for st in steps])
-    steps = [replace(st, resolved=bool(r)) for st, r in zip(steps, family.resolved, strict=True)]
+            won = kit.paired_outcome(cells.get((s, *a)), cells.get((s, *b)), pl.col("won"))
+            if won is not None:
+                steps.append(Step(s, kind, what, short, a, b, won))
+    steps, family = _resolve(steps)
     return Grid(strategies, counts, dice, diffs, wins, steps, family)
 
 
 def _step_sentence(st: Step, family: str) -> str:
-    w = st.wins
-    verdict = _change(w, st.resolved, f"{st.strategy}'s win rate")
+    w = st.change
+    verdict = _moves(st, f"{st.strategy}'s win rate")
     verdict = verdict or f"changes {st.strategy}'s win rate by {points(w.difference)} points, not resolved"
     return (
         f"{verdict} (95 % CI {_point_range(w)} points; {w.n:,} games each, paired by seed: "
@@ -200,11 +221,8 @@ def grid_findings(g: Grid) -> list[str]:
         f"At {diff_label(easiest)}, the strongest strategy is {best}: it wins {pct(best_w.estimate)} "
         f"of games ({_ci(best_w)}; {plural(best_w.n)})"
     )
-    hard_w = g.wins.get((best, *hardest))
-    if hard_w is not None:
-        text += (
-            f"; at {diff_label(hardest)} it wins {pct(hard_w.estimate)} ({_ci(hard_w)}; {plural(hard_w.n)})"
-        )
+    if (hard := g.wins.get((best, *hardest))) is not None:
+        text += f"; at {diff_label(hardest)} it wins {pct(hard.estimate)} ({_ci(hard)}; {plural(hard.n)})"
     findings = [text + "."]
     mine = [st for st in g.steps if st.strategy == best]
     for kind, words in FIRST_STEPS.items():
@@ -213,7 +231,7 @@ def grid_findings(g: Grid) -> list[str]:
             findings.append(f"{words.format(a=first.a, b=first.b)} {_step_sentence(first, g.family.text)}.")
     versus = next((st for st in mine if st.kind == "dice vs countdown"), None)
     if versus is not None:
-        w = versus.wins
+        w = versus.change
         if versus.resolved and w.difference < 0:
             lead = "losing a die costs more than losing a countdown card"
         elif versus.resolved and w.difference > 0:
@@ -242,41 +260,27 @@ def grid_tables(g: Grid) -> list[Table]:
     )
     if not g.steps:
         return [grid_table]
-    step_rows = [
-        [
-            st.strategy,
-            st.what,
-            pct(g.wins[(st.strategy, *st.a)].estimate),
-            pct(g.wins[(st.strategy, *st.b)].estimate),
-            f"{points(st.wins.difference)} ({_point_range(st.wins)})",
-            f"{st.wins.n:,}",
-            f"{st.wins.a_only:,} / {st.wins.b_only:,}",
-            "yes" if st.resolved else "no",
-        ]
-        for st in g.steps
+    columns = [
+        STRATEGY,
+        ("step (easier → harder)", lambda st: st.what),
+        ("win rate, easier", lambda st: pct(g.wins[(st.strategy, *st.a)].estimate)),
+        ("win rate, harder", lambda st: pct(g.wins[(st.strategy, *st.b)].estimate)),
+        POINTS,
+        PAIRS,
+        ("won only easier / only harder", lambda st: f"{st.change.a_only:,} / {st.change.b_only:,}"),
+        RESOLVED,
     ]
-    step_table = Table(
+    caption = (
         "Paired effect of each difficulty step (game i of both cells shares its seed; 95 % Tango "
-        f"intervals; resolved after {g.family.text})",
-        [
-            "strategy",
-            "step (easier → harder)",
-            "win rate, easier",
-            "win rate, harder",
-            "harder − easier, points (95 % CI)",
-            "pairs",
-            "won only easier / only harder",
-            "resolved",
-        ],
-        step_rows,
+        f"intervals; resolved after {g.family.text})"
     )
-    return [grid_table, step_table]
+    return [grid_table, kit.table(caption, columns, g.steps)]
 
 
-def _heat_text(w: stats.Interval | None) -> str:
-    return (
-        "not played" if w is None else f"{pct(w.estimate)}\n{100 * w.low:.1f}–{100 * w.high:.1f}\nn={w.n:,}"
-    )
+def _square_text(w: stats.Interval | None) -> str:
+    if w is None:
+        return "not played"
+    return f"{pct(w.estimate)}\n{100 * w.low:.1f}–{100 * w.high:.1f}\nn={w.n:,}"
 
 
 def grid_charts(ctx: AnalysisContext, g: Grid) -> list[charts.Chart]:
@@ -290,19 +294,16 @@ def grid_charts(ctx: AnalysisContext, g: Grid) -> list[charts.Chart]:
         for ax, s in zip(axes, g.strategies, strict=True):
             cells = [[g.wins.get((s, c, d)) for d in g.dice] for c in g.counts]
             values = [[math.nan if w is None else 100 * w.estimate for w in row] for row in cells]
-            texts = [[_heat_text(w) for w in row] for row in cells]
-            mesh = charts.heat_grid(
-                ax, values, texts, [str(c) for c in g.counts], [str(d) for d in g.dice], HEAT, vmax
-            )
-            ax.set_xlabel("attack dice per turn")
-            ax.set_ylabel("countdown cards")
+            texts = [[_square_text(w) for w in row] for row in cells]
+            rows, columns = [str(c) for c in g.counts], [str(d) for d in g.dice]
+            mesh = charts.heat_grid(ax, values, texts, rows, columns, HEAT, vmax)
+            ax.set(xlabel="attack dice per turn", ylabel="countdown cards")
             ax.set_title(s, loc="center", fontsize=10)
         charts.heat_bar(fig, mesh, axes, "win rate (%)")
         fig.suptitle(f"Win rate by difficulty: {ctx.subject}", x=0.01, ha="left", fontweight="bold")
     title = "Win rate by difficulty and strategy"
     items = [
-        f"{s}, {diff_label((c, d))}: {pct(w.estimate)} (95 % CI {fmt_interval(w.low, w.high, pct=True)}, "
-        f"{w.n} games)"
+        f"{s}, {diff_label((c, d))}: {pct(w.estimate)} ({_ci(w)}, {w.n} games)"
         for (s, c, d), w in g.wins.items()
     ]
     alt = f"{title} for {ctx.subject}: one heat-table per strategy. " + "; ".join(items)
@@ -318,10 +319,10 @@ def grid_charts(ctx: AnalysisContext, g: Grid) -> list[charts.Chart]:
 def _steps_chart(ctx: AnalysisContext, g: Grid) -> charts.Chart:
     rows = list(dict.fromkeys(st.short for st in g.steps))
     groups = [s for s in g.strategies if any(st.strategy == s for st in g.steps)]
-    dots = {
-        (st.short, st.strategy): stats.Interval(st.wins.difference, st.wins.low, st.wins.high, st.wins.n)
-        for st in g.steps
-    }
+    dots = {}
+    for st in g.steps:
+        w = st.change
+        dots[(st.short, st.strategy)] = stats.Interval(w.difference, w.low, w.high, w.n)
     with matplotlib.rc_context(charts.STYLE):
         fig = charts.new_figure(8.5, min(16.0, max(2.8, 0.22 * len(rows) * max(1, len(groups)) + 1.8)))
         ax = fig.add_subplot()
@@ -336,8 +337,8 @@ def _steps_chart(ctx: AnalysisContext, g: Grid) -> charts.Chart:
         ax.legend(title="strategy", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     title = "Paired effect of each difficulty step"
     items = [
-        f"{st.strategy}, {st.what}: {points(st.wins.difference)} points (95 % CI {_point_range(st.wins)}, "
-        f"{st.wins.n} pairs)"
+        f"{st.strategy}, {st.what}: {points(st.change.difference)} points "
+        f"(95 % CI {_point_range(st.change)}, {st.change.n} pairs)"
         for st in g.steps
     ]
     alt = f"{title} for {ctx.subject}. " + "; ".join(items)
@@ -349,7 +350,7 @@ def _steps_chart(ctx: AnalysisContext, g: Grid) -> charts.Chart:
         "'cards 7→6, 6 dice' removes a countdown card at 6 dice; the 'vs' row compares the two single "
         "steps (fewer dice minus fewer cards: left of 0 means losing a die costs more than losing a "
         "countdown card). "
-        f"{count_range([st.wins.n for st in g.steps], 'pairs per point')}."
+        f"{count_range([st.change.n for st in g.steps], 'pairs per point')}."
     )
     return charts.save_chart(fig, ctx.out, f"{ctx.name}-difficulty-steps", title, alt, caption)
 
@@ -363,7 +364,7 @@ class Losses:
     diffs: list[Diff]  # from the easiest
     shares: dict[Key, dict[str, stats.Interval]]  # each end reason's share of the cell's games
     lost: dict[Key, dict[str, stats.Interval]]  # how the cell's lost games went (`_lost_games`)
-    shifts: list[tuple[str, Diff, stats.PairedDifference]]  # share shot down, harder minus easiest
+    shifts: list[Step]  # in the share shot down, each harder difficulty against the easiest
     family: stats.Family  # every shift
 
 
@@ -393,36 +394,27 @@ def loss_model(ctx: AnalysisContext) -> Losses | None:
     if games.filter(pl.col("end_reason").is_in(LOSSES)).height == 0:
         return None
     strategies, diffs, cells = _strategies(ctx, games), _difficulties(games), _cells(games)
-    shifts = []
+    base, shot, shifts = diffs[0], pl.col("end_reason") == "shot_down", []
     for s in strategies:
         for hard in diffs[1:]:
-            pa, pb = cells.get((s, *diffs[0])), cells.get((s, *hard))
-            if pa is None or pb is None:
-                continue
-            pair = pa.select("game_index", "end_reason").join(
-                pb.select("game_index", "end_reason"), on="game_index", suffix="_b"
-            )
-            if pair.height:
-                shot_a, shot_b = (pair[c] == "shot_down" for c in ("end_reason", "end_reason_b"))
-                shifts.append((s, hard, stats.paired_difference(shot_a.to_numpy(), shot_b.to_numpy())))
+            change = kit.paired_outcome(cells.get((s, *base)), cells.get((s, *hard)), shot)
+            if change is not None:
+                what = f"{diff_label(base)} → {diff_label(hard)}"
+                shifts.append(Step(s, "shot down", what, "", base, hard, change))
+    shifts, family = _resolve(shifts)
     shares = {
         key: {r: stats.wilson(int((cell["end_reason"] == r).sum()), cell.height) for r in REASONS}
         for key, cell in cells.items()
     }
     lost = {key: _lost_games(cell) for key, cell in cells.items()}
-    return Losses(strategies, diffs, shares, lost, shifts, stats.family([w.p_value for *_, w in shifts]))
+    return Losses(strategies, diffs, shares, lost, shifts, family)
 
 
-# what mostly ends a strategy's lost games: the words, the mean that tells how, and its words
+# how a strategy that mostly loses so reads, and how close its lost games came
 KILLERS = {
-    "shot_down": (
-        "is mostly shot down",
-        "shot_turn",
-        "the fatal counterattack comes on turn {:.1f} on average",
-    ),
+    "shot_down": ("is mostly shot down", "the fatal counterattack comes on turn {:.1f} on average"),
     "landed": (
         "mostly loses when the aliens land",
-        "landed_aliens",
         "when they land, {:.1f} aliens are still standing on average",
     ),
 }
@@ -436,27 +428,25 @@ def loss_findings(m: Losses) -> list[str]:
         share, lost = m.shares.get((s, *base)), m.lost.get((s, *base))
         if share is None or lost is None or lost["shot_of_losses"].n == 0:
             continue
-        killer = "shot_down" if lost["shot_of_losses"].estimate >= 0.5 else "landed"
-        other = "landed" if killer == "shot_down" else "shot_down"
-        (k, o), (how, mean, words) = (share[killer], share[other]), KILLERS[killer]
+        mostly_shot = lost["shot_of_losses"].estimate >= 0.5
+        killer, other = ("shot_down", "landed") if mostly_shot else ("landed", "shot_down")
+        (k, o), (how, close) = (share[killer], share[other]), KILLERS[killer]
         text = (
             f"At {diff_label(base)}, {s} {how}: {pct(k.estimate)} of games ({_ci(k)}) against "
             f"{pct(o.estimate)} {REASON_TEXT[other]} ({_ci(o)}; {plural(k.n)})"
         )
-        w = lost[mean]
+        w = lost["shot_turn" if killer == "shot_down" else "landed_aliens"]
         if w.n > 1:
-            text += f"; {words.format(w.estimate)} (95 % CI {w.low:.1f} to {w.high:.1f}; {w.n:,} games)"
+            text += f"; {close.format(w.estimate)} (95 % CI {w.low:.1f} to {w.high:.1f}; {w.n:,} games)"
         findings.append(text + ".")
     if m.shifts:
-        chosen = [i for i in range(len(m.shifts)) if m.family.resolved[i]] or range(len(m.shifts))
-        i = max(chosen, key=lambda i: abs(m.shifts[i][2].difference))
-        s, hard, w = m.shifts[i]
-        picked = f"the largest of the {len(m.shifts)} shifts"
-        change = _change(w, m.family.resolved[i], f"the share of {s}'s games shot down")
-        unresolved = f"no shift in the share shot down is resolved; {picked} is {s}'s, {points(w.difference)}"
-        verdict = f"{picked}: it {change}" if change else f"{unresolved} points"
+        st = max([st for st in m.shifts if st.resolved] or m.shifts, key=lambda st: abs(st.change.difference))
+        w, picked = st.change, f"the largest of the {len(m.shifts)} shifts"
+        moves = _moves(st, f"the share of {st.strategy}'s games shot down")
+        unresolved = f"no shift in the share shot down is resolved; {picked} is {st.strategy}'s"
+        verdict = f"{picked}: it {moves}" if moves else f"{unresolved}, {points(w.difference)} points"
         findings.append(
-            f"Going from {diff_label(base)} to {diff_label(hard)} makes {verdict} (95 % CI {_point_range(w)} "
+            f"Going from {diff_label(base)} to {diff_label(st.b)} makes {verdict} (95 % CI {_point_range(w)} "
             f"points; {w.n:,} games each, paired by seed; resolved after {m.family.text}; every strategy "
             "and step in the last table)."
         )
@@ -466,137 +456,92 @@ def loss_findings(m: Losses) -> list[str]:
 def loss_tables(m: Losses) -> list[Table]:
     """Each end's share of the games; how the lost games went; the shifts in the share shot down."""
     keys = [(s, *d) for s in m.strategies for d in m.diffs if (s, *d) in m.shares]
-    share_table = Table(
-        "End reasons by strategy and difficulty: share of games (95 % Wilson interval; games)",
-        ["strategy, difficulty", "games", *[REASON_TEXT[r] for r in REASONS]],
-        [
-            [f"{s}, {diff_label((c, d))}", f"{m.shares[(s, c, d)]['cleared'].n:,}"]
-            + [estimate_cell(m.shares[(s, c, d)][r], as_pct=True) for r in REASONS]
-            for s, c, d in keys
-        ],
-    )
-    detail_table = Table(
-        "What kills the player: the lost games only (means with 95 % t intervals; games)",
-        [
-            "strategy, difficulty",
-            "games lost",
-            "shot down, share of losses",
-            "turn of the fatal counterattack",
-            "aliens left on landing",
-            "shields lost to bombers",
-        ],
-        [
-            [
-                f"{s}, {diff_label((c, d))}",
-                f"{lost['shot_of_losses'].n:,}",
-                estimate_cell(lost["shot_of_losses"], as_pct=True),
-                estimate_cell(lost["shot_turn"]),
-                estimate_cell(lost["landed_aliens"]),
-                estimate_cell(lost["bombed"], 2),
-            ]
-            for s, c, d in keys
-            for lost in [m.lost[(s, c, d)]]
-        ],
-    )
-    if not m.shifts:
-        return [share_table, detail_table]
-    base = diff_label(m.diffs[0])
-    shift_table = Table(
-        f"Change in the share of games shot down against {base}, paired by seed "
-        f"(resolved after {m.family.text})",
-        ["strategy", "difficulty step", "harder − easier, points (95 % CI)", "pairs", "resolved"],
-        [
-            [s, f"{base} → {diff_label(hard)}", f"{points(w.difference)} ({_point_range(w)})", f"{w.n:,}"]
-            + ["yes" if resolved else "no"]
-            for (s, hard, w), resolved in zip(m.shifts, m.family.resolved, strict=True)
-        ],
-    )
-    return [share_table, detail_table, shift_table]
+    label = ("strategy, difficulty", lambda k: f"{k[0]}, {diff_label(k[1:])}")
+    share_columns = [label, ("games", lambda k: f"{m.shares[k]['cleared'].n:,}")] + [
+        (REASON_TEXT[r], lambda k, r=r: estimate_cell(m.shares[k][r], as_pct=True)) for r in REASONS
+    ]
+    lost_columns = [
+        label,
+        ("games lost", lambda k: f"{m.lost[k]['shot_of_losses'].n:,}"),
+        ("shot down, share of losses", lambda k: estimate_cell(m.lost[k]["shot_of_losses"], as_pct=True)),
+        ("turn of the fatal counterattack", lambda k: estimate_cell(m.lost[k]["shot_turn"])),
+        ("aliens left on landing", lambda k: estimate_cell(m.lost[k]["landed_aliens"])),
+        ("shields lost to bombers", lambda k: estimate_cell(m.lost[k]["bombed"], 2)),
+    ]
+    share_caption = "End reasons by strategy and difficulty: share of games (95 % Wilson interval; games)"
+    lost_caption = "What kills the player: the lost games only (means with 95 % t intervals; games)"
+    tables = [kit.table(share_caption, share_columns, keys), kit.table(lost_caption, lost_columns, keys)]
+    if m.shifts:
+        caption = (
+            f"Change in the share of games shot down against {diff_label(m.diffs[0])}, paired by seed "
+            f"(resolved after {m.family.text})"
+        )
+        columns = [STRATEGY, ("difficulty step", lambda st: st.what), POINTS, PAIRS, RESOLVED]
+        tables.append(kit.table(caption, columns, m.shifts))
+    return tables
 
 
 def loss_charts(ctx: AnalysisContext, m: Losses) -> list[charts.Chart]:
     """A panel per strategy: each end's share of the games at each difficulty."""
-    n_s, diffs = len(m.strategies), m.diffs
+    diffs, reasons = m.diffs, list(REASON_TEXT.values())
     with matplotlib.rc_context(charts.STYLE):
-        fig = charts.new_figure(min(14.0, max(6.0, n_s * (0.9 * len(diffs) + 1.6) + 1.8)), 4.2)
-        axes = fig.subplots(1, n_s, squeeze=False, sharey=True)[0]
+        fig = charts.new_figure(min(14.0, max(6.0, len(m.strategies) * (0.9 * len(diffs) + 1.6) + 1.8)), 4.2)
+        axes = fig.subplots(1, len(m.strategies), squeeze=False, sharey=True)[0]
         for ax, s in zip(axes, m.strategies, strict=True):
-            dots = {
-                (d, REASON_TEXT[r]): m.shares[(s, *d)][r]
-                for d in diffs
-                if (s, *d) in m.shares
-                for r in REASONS
-            }
-            # three reasons a difficulty, 0.22 apart
-            charts.grouped_interval_dots(ax, diffs, list(REASON_TEXT.values()), dots, scale=100, band=0.66)
+            by_diff = {d: m.shares[(s, *d)] for d in diffs if (s, *d) in m.shares}
+            dots = {(d, REASON_TEXT[r]): w for d, by_reason in by_diff.items() for r, w in by_reason.items()}
+            # the three reasons of a difficulty 0.22 apart
+            charts.grouped_interval_dots(ax, diffs, reasons, dots, scale=100, band=0.66)
             ax.set_xticks(range(len(diffs)), [f"{c} cards\n{d} dice" for c, d in diffs], fontsize=8)
-            ax.set_xlim(-0.6, len(diffs) - 0.4)
-            ax.set_ylim(-1.5, 101.5)
+            ax.set(xlim=(-0.6, len(diffs) - 0.4), ylim=(-1.5, 101.5), xlabel="difficulty")
             ax.grid(axis="x", visible=False)
             ax.set_title(s, loc="center", fontsize=10)
-            ax.set_xlabel("difficulty")
         axes[0].set_ylabel("share of games (%)")
         axes[-1].legend(title="end reason", loc="upper left", bbox_to_anchor=(1.0, 1.0))
         fig.suptitle(f"How games end, by difficulty: {ctx.subject}", x=0.01, ha="left", fontweight="bold")
     title = "End reasons by difficulty and strategy"
-    items = [
-        f"{s}, {diff_label(d)}: "
-        + ", ".join(
-            f"{REASON_TEXT[r]} {pct(w.estimate)} ({fmt_interval(w.low, w.high, pct=True)})"
-            for r, w in shares.items()
-        )
-        + f" of {shares['cleared'].n} games"
-        for s in m.strategies
-        for d in diffs
-        if (shares := m.shares.get((s, *d)))
-    ]
+    items = []
+    for s, d in [(s, d) for s in m.strategies for d in diffs if (s, *d) in m.shares]:
+        shares = m.shares[(s, *d)]
+        ends = ", ".join(f"{REASON_TEXT[r]} {pct(w.estimate)} ({_rate_range(w)})" for r, w in shares.items())
+        items.append(f"{s}, {diff_label(d)}: {ends} of {shares['cleared'].n} games")
     alt = f"{title} for {ctx.subject}, with 95 % Wilson intervals. " + "; ".join(items)
     caption = (
         "One panel per strategy, difficulties from the easiest on the left. Each point is the share of "
         "games that ended so (cleared = won; shot down by a counterattack; landed when the countdown ran "
-        f"out), with its 95 % Wilson interval. "
+        "out), with its 95 % Wilson interval. "
         f"{count_range([v['cleared'].n for v in m.shares.values()], 'games per difficulty')}."
     )
     return [charts.save_chart(fig, ctx.out, f"{ctx.name}-loss-reasons", title, alt, caption)]
 
 
-# --- the sections -----------------------------------------------------------------------------------
+# --- the sections: how to read each, then the specs -------------------------------------------------
 
-SECTIONS = [
+GRID_TEXT = (
+    "Each strategy's win rate at every difficulty the dataset holds, then the change each "
+    "difficulty step makes. The cells were played on the same seeds, so game i of two cells saw "
+    "the same deal and the same dice (the fifth-die game sees the six-die game's dice less the "
+    "sixth): the steps are estimated from these pairs, which is narrower than comparing the cells "
+    "as independent samples. Only the games that won in one cell and lost in the other carry the "
+    "difference.",
+)
+LOSS_TEXT = (
+    "A game ends cleared (every alien destroyed: the only win), shot down (three unshielded firing "
+    "aliens of one picture type in a counterattack) or landed (the countdown ran out). The first "
+    "table gives each end's share of the games; the second looks at the lost games only: how many "
+    "of them a counterattack ended, on which turn, how many aliens were still standing when the "
+    "formation landed (how close the player came), and how many shields the bombers destroyed. "
+    "The third shows how each harder difficulty moves games from landing to being shot down, "
+    "from the same games played at both difficulties.",
+)
+SECTIONS = (
     kit.Section(
-        "difficulty-grid",
-        "Difficulty grid",
-        grid_model,
-        grid_findings,
-        grid_charts,
-        grid_tables,
-        paragraphs=(
-            "Each strategy's win rate at every difficulty the dataset holds, then the change each "
-            "difficulty step makes. The cells were played on the same seeds, so game i of two cells saw "
-            "the same deal and the same dice (the fifth-die game sees the six-die game's dice less the "
-            "sixth): the steps are estimated from these pairs, which is narrower than comparing the cells "
-            "as independent samples. Only the games that won in one cell and lost in the other carry the "
-            "difference.",
-        ),
+        "difficulty-grid", "Difficulty grid", grid_model, grid_findings, grid_charts, grid_tables, GRID_TEXT
     ),
     kit.Section(
-        "loss-reasons",
-        "Loss reasons",
-        loss_model,
-        loss_findings,
-        loss_charts,
-        loss_tables,
-        paragraphs=(
-            "A game ends cleared (every alien destroyed: the only win), shot down (three unshielded firing "
-            "aliens of one picture type in a counterattack) or landed (the countdown ran out). The first "
-            "table gives each end's share of the games; the second looks at the lost games only: how many "
-            "of them a counterattack ended, on which turn, how many aliens were still standing when the "
-            "formation landed (how close the player came), and how many shields the bombers destroyed. "
-            "The third shows how each harder difficulty moves games from landing to being shot down, "
-            "from the same games played at both difficulties.",
-        ),
+        "loss-reasons", "Loss reasons", loss_model, loss_findings, loss_charts, loss_tables, LOSS_TEXT
     ),
-]
+)
 
 
 def sections(ctx: AnalysisContext) -> list[GameSection]:
