@@ -134,6 +134,8 @@ RESOLVED = ("resolved", lambda st: "yes" if st.resolved else "no")
 
 @dataclass(frozen=True)
 class Grid:
+    """The difficulty grid section's numbers."""
+
     strategies: list[str]
     counts: list[int]  # countdown cards, most (easiest) first
     dice: list[int]  # attack dice, most first
@@ -317,6 +319,7 @@ def grid_charts(ctx: AnalysisContext, g: Grid) -> list[charts.Chart]:
 
 
 def _steps_chart(ctx: AnalysisContext, g: Grid) -> charts.Chart:
+    """Each step's paired change in the win rate, a row a step and a colour a strategy."""
     rows = list(dict.fromkeys(st.short for st in g.steps))
     groups = [s for s in g.strategies if any(st.strategy == s for st in g.steps)]
     dots = {}
@@ -360,6 +363,8 @@ def _steps_chart(ctx: AnalysisContext, g: Grid) -> charts.Chart:
 
 @dataclass(frozen=True)
 class Losses:
+    """The loss reasons section's numbers."""
+
     strategies: list[str]
     diffs: list[Diff]  # from the easiest
     shares: dict[Key, dict[str, stats.Interval]]  # each end reason's share of the cell's games
