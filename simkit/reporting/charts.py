@@ -733,3 +733,49 @@ SLUG = re.compile(r"[^A-Za-z0-9._-]+")
 def slug(text: str) -> str:
     """A file- and id-safe name: letters, digits, '.', '_' and '-'."""
     return SLUG.sub("-", text).strip("-.") or "dataset"
+
+
+# --- added for eight
+
+
+def heat_grid(
+    ax: Any,
+    values: Sequence[Sequence[float]],
+    texts: Sequence[Sequence[str]],
+    rows: Sequence[str],
+    columns: Sequence[str],
+    cmap: Any,
+    vmax: float,
+) -> Any:
+    """A heat-table on `ax`: one square a row and column of `values` (NaN: not coloured), from 0
+    to `vmax` in `cmap`, the first row on top, each square with its text of `texts` (white on the
+    darker squares, grey on an empty one); `rows` and `columns` label the ticks. Returns the
+    squares, for `heat_bar`."""
+    grid = np.array(values, dtype=float)
+    # vector squares (pcolormesh, not imshow): the SVG embeds no raster image
+    mesh = ax.pcolormesh(
+        np.arange(len(columns) + 1) - 0.5,
+        np.arange(len(rows) + 1) - 0.5,
+        np.ma.masked_invalid(grid),
+        cmap=cmap,
+        vmin=0,
+        vmax=vmax,
+        edgecolors="#bbbbbb",
+        linewidth=0.8,
+    )
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    for (i, j), value in np.ndenumerate(grid):
+        ink = "#555555" if math.isnan(value) else "white" if value > 0.6 * vmax else "black"
+        ax.text(j, i, texts[i][j], ha="center", va="center", fontsize=8, color=ink)
+    ax.set_xticks(range(len(columns)), list(columns))
+    ax.set_yticks(range(len(rows)), list(rows))
+    ax.grid(False)
+    return mesh
+
+
+def heat_bar(fig: Figure, mesh: Any, axes: Sequence[Any], label: str) -> None:
+    """The colour scale of `heat_grid` squares beside `axes`."""
+    bar = fig.colorbar(mesh, ax=list(axes), shrink=0.9)
+    bar.set_label(label)
+    if bar.solids is not None:
+        bar.solids.set_rasterized(False)  # vector SVG: no embedded raster image

@@ -204,3 +204,26 @@ def win_grid(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, stats.Inte
     return {
         tuple(row[:-2]): stats.wilson(int(row[-2] or 0), int(row[-1])) for row in agg.iter_rows() if row[-1]
     }
+
+
+# --- added for eight
+
+
+def table(caption: str, columns: Sequence[tuple[str, Callable[[Any], str]]], items: Sequence[Any]) -> Table:
+    """A table of a row an item, each column given as its header and how an item reads in it."""
+    return Table(
+        caption, [header for header, _ in columns], [[cell(item) for _, cell in columns] for item in items]
+    )
+
+
+def paired_outcome(
+    a: pl.DataFrame | None, b: pl.DataFrame | None, outcome: pl.Expr
+) -> stats.PairedDifference | None:
+    """How often `outcome` (a boolean expression on the games, `pl.col("won")` say) holds in the
+    games of `b` against those of `a`, from the games of both paired by game index that have a
+    value in both (None: either side has no games, or no pair)."""
+    if a is None or b is None:
+        return None
+    columns = [pl.col("game_index"), outcome.alias("x")]
+    pairs = a.select(columns).join(b.select(columns), on="game_index", suffix="_b").drop_nulls()
+    return stats.paired_difference(pairs["x"].to_numpy(), pairs["x_b"].to_numpy()) if pairs.height else None

@@ -90,3 +90,25 @@ def count_range(ns: Any, what: str = "games", none: str = "no games") -> str:
         return none
     lo, hi = min(values), max(values)
     return f"{lo:,} {what}" if lo == hi else f"{lo:,} to {hi:,} {what}"
+
+
+# --- added for eight
+
+
+def plural(n: int, noun: str = "game") -> str:
+    """A count with its noun: "1 game", "1,200 games"."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+def estimate_cell(iv: Any, digits: int = 1, as_pct: bool = False, none: str = "–") -> str:
+    """An estimate (a `stats.Interval`) as a table cell with its 95 % interval and its games:
+    "12.3 % (10.1 to 14.5 %; n=400)" for a rate (`as_pct`), "5.5 (5.1 to 6.0; n=381)" for a mean
+    to `digits` decimals, "4.0 (n=1)" where one game gives no interval; `none` without games."""
+    if iv is None or iv.n == 0:
+        return none
+    value = pct(iv.estimate) if as_pct else f"{iv.estimate:.{digits}f}"
+    if missing(iv.low) or missing(iv.high):
+        return f"{value} (n={iv.n:,})"
+    if as_pct:
+        return f"{value} ({fmt_interval(iv.low, iv.high, pct=True)}; n={iv.n:,})"
+    return f"{value} ({iv.low:.{digits}f} to {iv.high:.{digits}f}; n={iv.n:,})"
