@@ -90,3 +90,17 @@ def count_range(ns: Any, what: str = "games", none: str = "no games") -> str:
         return none
     lo, hi = min(values), max(values)
     return f"{lo:,} {what}" if lo == hi else f"{lo:,} to {hi:,} {what}"
+
+
+# --- added for sa
+
+
+def num(x: Any, digits: int = 2, none: str = "n/a") -> str:
+    """A number with thousands separators ("1,234.50"); `none` without one."""
+    return none if missing(x) else f"{x:,.{digits}f}"
+
+
+def ci(iv: Any, digits: int = 2, pct: bool = False, none: str = "n/a") -> str:
+    """A `stats.Interval`'s bounds as `fmt_interval` writes them ("10.1 to 14.5 %" for a rate);
+    `none` when it rests on no games or has no bounds."""
+    return fmt_interval(iv.low, iv.high, digits, pct, none) if iv.n else none
