@@ -779,3 +779,33 @@ def heat_bar(fig: Figure, mesh: Any, axes: Sequence[Any], label: str) -> None:
     bar.set_label(label)
     if bar.solids is not None:
         bar.solids.set_rasterized(False)  # vector SVG: no embedded raster image
+
+
+# --- added for sa
+
+
+def alt_list(items: list[str]) -> str:
+    """A chart's alt-text items: the first ALT_ITEMS, then how many more cells the table holds."""
+    return _alt_list(items)
+
+
+def ranked_rates(
+    ax: Any,
+    rows: Sequence[Any],
+    labels: Sequence[str],
+    groups: Sequence[Any],
+    points: dict[tuple[Any, Any], Any],
+    band: float,
+    legend: str,
+    **tick_style: Any,
+) -> None:
+    """Rates ranked down the page: `points[(row, group)]` (a `stats.Interval`) as dots in percent
+    along x with their 95 % whiskers, one line a row of `rows` (the first at the top, labelled
+    `labels`), the groups of a row spread over `band` of it; with several groups a legend titled
+    `legend` names each as "<group> <legend>"."""
+    grouped_interval_dots(ax, rows, groups, points, 100.0, band=band, horizontal=True, suffix=f" {legend}")
+    ax.set_yticks(range(len(rows)), labels, **tick_style)
+    ax.invert_yaxis()
+    ax.grid(axis="y", visible=False)
+    if len(groups) > 1:
+        ax.legend(title=legend, loc="upper left", bbox_to_anchor=(1.0, 1.0))

@@ -112,3 +112,17 @@ def estimate_cell(iv: Any, digits: int = 1, as_pct: bool = False, none: str = "â
     if as_pct:
         return f"{value} ({fmt_interval(iv.low, iv.high, pct=True)}; n={iv.n:,})"
     return f"{value} ({iv.low:.{digits}f} to {iv.high:.{digits}f}; n={iv.n:,})"
+
+
+# --- added for sa
+
+
+def num(x: Any, digits: int = 2, none: str = "n/a") -> str:
+    """A number with thousands separators ("1,234.50"); `none` without one."""
+    return none if missing(x) else f"{x:,.{digits}f}"
+
+
+def ci(iv: Any, digits: int = 2, pct: bool = False, none: str = "n/a") -> str:
+    """A `stats.Interval`'s bounds as `fmt_interval` writes them ("10.1 to 14.5 %" for a rate);
+    `none` when it rests on no games or has no bounds."""
+    return fmt_interval(iv.low, iv.high, digits, pct, none) if iv.n else none

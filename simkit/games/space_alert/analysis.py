@@ -1,13 +1,10 @@
-"""Space Alert's own report sections (issue 5 point 7).
+"""Space Alert's own report sections (issue 5 point 7), as specs for `simkit.reporting.kit`.
 
-1. Survival and score by threat difficulty x mission type x crew size x crew: one row per cell
-   (Wilson interval for survival, Student t for the mean score), a chart, and findings that
-   compare each setting's values as pairs of games (game i of every cell shares its seed).
-2. The threats behind losses: from `lost_to` (the threat whose attack or action destroyed the
-   ship) and `threat_ids` / `destroyed_ids`: per threat, its share of all losses and the loss
-   rate when it is in the mission, both with Wilson intervals.
-3. Damage by zone: mean damage tiles per zone (red / white / blue) per cell with t intervals,
-   and which zone is destroyed when a zone takes its 7th tile.
+1. Survival and score by threat difficulty x mission type x crew size x crew, each setting's
+   values compared as pairs of games (game i of every cell shares its seed).
+2. The threats behind losses (`lost_to`, `threat_ids`, `destroyed_ids`): share of all losses and
+   loss rate when in the mission.
+3. Damage by zone (red / white / blue) per cell, and which zone a 7th tile destroyed.
 4. The transcribed missions (1-8) ranked by survival, when the dataset plays them.
 
 Decisions:
@@ -28,102 +25,45 @@ Decisions:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property, reduce
+from itertools import pairwise
 
 import matplotlib
-import numpy as np
 import polars as pl
 
 from simkit.core import stats
-from simkit.core.compare import paired_scores
+from simkit.games.space_alert import components
 from simkit.games.space_alert.components import ZONES
-from simkit.reporting import charts
+from simkit.reporting import charts, kit
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import count_range as _counts
-from simkit.reporting.text import fmt_interval as _interval
-from simkit.reporting.text import pct as _pct
-from simkit.reporting.text import points as _pp
-from simkit.reporting.text import signed as _signed
+from simkit.reporting.text import ci, count_range, num, pct, points, signed
 
 CREW_KEYS = ("strategy", "players", "figures")
 ZONE_COLOURS = ("#D55E00", "#000000", "#0072B2")  # Okabe-Ito vermillion, black, blue
+DAMAGE = [f"damage_{z}" for z in ZONES]
 TILES_PER_ZONE = 6
 TOP_THREATS = 15
 TRANSCRIBED = {str(i) for i in range(1, 9)}
+X_LABEL = "threat difficulty and mission (settings)"
 
 
-# --- formatting ---------------------------------------------------------------------------------
+def _rate(iv: stats.Interval, of: str = "", where: str = "") -> str:
+    """A rate with its interval and games: "12.3 %<of> (95 % CI 10.1 to 14.5 %; <where>400 games)"."""
+    return f"{pct(iv.estimate)}{of} (95 % CI {ci(iv, pct=True)}; {where}{iv.n:,} games)"
 
 
-def _ci_pct(iv: stats.Interval) -> str:
-    return _interval(iv.low, iv.high, pct=True, none="n/a") if iv.n else "n/a"
+def _estimate_cells(iv: stats.Interval, rate: bool = False) -> list[str]:
+    """An estimate and its interval as two table cells: a rate in percent, else a mean."""
+    return [pct(iv.estimate), ci(iv, pct=True)] if rate else [num(iv.estimate), ci(iv)]
 
 
-def _num(x: float, digits: int = 2) -> str:
-    return "n/a" if x is None or math.isnan(x) else f"{x:,.{digits}f}"
+def _with_ci(*names: str) -> list[str]:
+    return [column for name in names for column in (name, "95 % CI")]
 
 
-def _ci_num(iv: stats.Interval, digits: int = 2) -> str:
-    return _interval(iv.low, iv.high, digits, none="n/a") if iv.n >= 2 else "n/a"
-
-
-# --- cells --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Cell:
-    cell: str
-    settings: dict[str, str]  # every setting (and strategy) as text
-    difficulty: str  # label from the varied non-crew settings
-    crew: str  # label from the varied crew settings (or the strategy)
-    games: pl.DataFrame
-
-
-def _setting_keys(ctx: AnalysisContext) -> list[str]:
-    names = [str(s) for s in ctx.dataset.manifest.get("setting_names") or []]
-    keys = [k for k in [*names, "strategy"] if k in ctx.dataset.games.columns]
-    return list(dict.fromkeys(keys))
-
-
-def _cells(ctx: AnalysisContext) -> tuple[list[Cell], list[str]]:
-    """The cells in manifest order and the settings that vary between them."""
-    games = ctx.dataset.games
-    keys = _setting_keys(ctx)
-    order = [str(c.get("cell")) for c in ctx.dataset.manifest.get("cells") or []]
-    parts = {str(k[0]): p for k, p in games.partition_by("cell", as_dict=True).items()}
-    ids = [c for c in order if c in parts] + sorted(set(parts) - set(order))
-    settings = {}
-    for cid in ids:
-        first = parts[cid].row(0, named=True)
-        settings[cid] = {k: str(first[k]) for k in keys}
-    varied = [k for k in keys if len({settings[c][k] for c in ids}) > 1]
-    crew_varied = [k for k in varied if k in CREW_KEYS]
-    diff_varied = [k for k in varied if k not in CREW_KEYS]
-    cells = []
-    for cid in ids:
-        s = settings[cid]
-        difficulty = " ".join(f"{k}={s[k]}" for k in diff_varied) or _fixed_difficulty(s)
-        size = [f"{k}={s[k]}" for k in crew_varied if k != "strategy"]
-        crew = " ".join([s.get("strategy", "crew"), *size])
-        cells.append(Cell(cid, s, difficulty, crew, parts[cid]))
-    return cells, varied
-
-
-def _fixed_difficulty(s: dict[str, str]) -> str:
-    return " ".join(f"{k}={s[k]}" for k in ("mission", "common", "serious") if k in s) or "all games"
-
-
-def _values(cells: Sequence[Cell], key: str) -> list[str]:
-    return list(dict.fromkeys(c.settings[key] for c in cells))
-
-
-def _won(frame: pl.DataFrame) -> np.ndarray:
-    return frame["won"].cast(pl.Boolean).fill_null(False).to_numpy().astype(bool)
-
-
-def _score(frame: pl.DataFrame) -> np.ndarray:
-    return frame["score"].cast(pl.Float64).fill_null(0.0).to_numpy()
+def _games_per(ns, what: str = "cell") -> str:
+    return count_range([n for n in ns if n], f"games per {what}")
 
 
 def _survival(frame: pl.DataFrame) -> stats.Interval:
@@ -135,732 +75,609 @@ def _mean(frame: pl.DataFrame, col: str) -> stats.Interval:
     return stats.mean_interval(frame[col].cast(pl.Float64).drop_nulls().to_numpy())
 
 
+def _losses(frame: pl.DataFrame) -> int:
+    return int((~frame["won"].cast(pl.Boolean).fill_null(True)).sum())
+
+
+# --- cells --------------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
-class Paired:
-    wins: stats.PairedDifference
-    score: stats.Interval
-    cells: int  # matched cell pairs pooled
-    score_p: float = math.nan  # paired t test of the score difference
+class CrewCell(kit.Cell):
+    """A cell (or cells pooled) with its difficulty label (the varied settings but the crew's), its
+    crew label, and its survival (Wilson) and mean score (t) over its games."""
+
+    difficulty: str = ""
+    crew: str = ""
+
+    @cached_property
+    def surv(self) -> stats.Interval:
+        return _survival(self.games)
+
+    @cached_property
+    def score(self) -> stats.Interval:
+        return _mean(self.games, "score")
 
 
-def _paired(cells: Sequence[Cell], key: str, base: str, other: str, keys: Sequence[str]) -> Paired | None:
-    """Every cell at `other` against the cell equal to it but for `key` = `base`, joined on
-    game_index and pooled."""
+@dataclass(frozen=True)
+class Grid:
+    """The dataset's games and its cells, labelled."""
 
-    def rest(c: Cell) -> tuple:
-        return tuple(c.settings[k] for k in keys if k != key)
+    games: pl.DataFrame
+    cells: list[CrewCell]  # in manifest order
+    varied: list[str]  # the settings whose value differs between cells
 
-    bases = {rest(c): c for c in cells if c.settings[key] == base}
-    a_won, b_won, a_score, b_score, matched = [], [], [], [], 0
-    for c in cells:
-        if c.settings[key] != other or rest(c) not in bases:
-            continue
-        b = bases[rest(c)]
-        j = b.games.select("game_index", "won", "score").join(
-            c.games.select("game_index", "won", "score"), on="game_index", suffix="_b"
-        )
-        if j.height == 0:
-            continue
-        matched += 1
-        a_won.append(_won(j))
-        b_won.append(_won(j.select(pl.col("won_b").alias("won"))))
-        a_score.append(_score(j))
-        b_score.append(_score(j.select(pl.col("score_b").alias("score"))))
-    if not matched:
-        return None
-    wins = stats.paired_difference(np.concatenate(a_won), np.concatenate(b_won))
-    a_all, b_all = np.concatenate(a_score), np.concatenate(b_score)
-    score, _, _ = paired_scores(a_all, b_all)
-    return Paired(wins, score, matched, stats.mean_p_value(b_all - a_all))
+    def labels(self, what: str) -> list[str]:
+        return list(dict.fromkeys(getattr(c, what) for c in self.cells))
 
 
-def _group_cells(cells: Sequence[Cell], key: str) -> list[tuple[str, list[Cell]]]:
-    """Cells split by their strategy when the strategy varies and `key` is not the strategy."""
-    strategies = _values(cells, "strategy") if cells and "strategy" in cells[0].settings else []
-    if key != "strategy" and len(strategies) > 1:
-        return [(f"the {s} crew", [c for c in cells if c.settings["strategy"] == s]) for s in strategies]
-    only = f"the {strategies[0]} crew" if len(strategies) == 1 else ""
-    return [(only, list(cells))]
+def _grid(ctx: AnalysisContext) -> Grid:
+    """The cells in manifest order with their labels, and the settings that vary between them."""
+    keys = kit.setting_keys(ctx)
+    cells = kit.cells(ctx, keys)
+    varied = kit.varied(cells, keys)
+    difficulty_keys = [k for k in varied if k not in CREW_KEYS]
+    size_keys = [k for k in varied if k in CREW_KEYS and k != "strategy"]
+
+    def named(s: dict[str, str], keys) -> list[str]:
+        return [f"{k}={s[k]}" for k in keys if k in s]
+
+    def labelled(c: kit.Cell) -> CrewCell:
+        s = c.settings
+        # with nothing varied, the fixed mission and decks still say which difficulty this is
+        fixed = named(s, ("mission", "common", "serious"))
+        difficulty = " ".join(named(s, difficulty_keys) or fixed) or "all games"
+        crew = " ".join([s.get("strategy", "crew"), *named(s, size_keys)])
+        return CrewCell(c.cell, s, c.games, difficulty, crew)
+
+    return Grid(ctx.dataset.games, [labelled(c) for c in cells], varied)
 
 
-def _comparison_finding(
-    who: str,
-    key: str,
-    base: str,
-    other: str,
-    p: Paired,
-    varied: Sequence[str],
-    verdicts: tuple[bool, bool] = (False, False),
-    family: str = "",
-) -> str:
-    """One paired comparison; `verdicts` (survival, score) say whether each is resolved after the
-    adjustment over `family`."""
-    w, s = p.wins, p.score
-    lead = f"For {who}, s" if who else "S"
-    if verdicts[0]:
-        verb = "higher" if w.difference > 0 else "lower"
-        head = (
-            f"{lead}urvival is {abs(100 * w.difference):.1f} points {verb} with {key}={other} "
-            f"than with {key}={base}"
-        )
-    else:
-        head = (
-            f"{lead}urvival with {key}={other} against {key}={base} differs by "
-            f"{_pp(w.difference)} points, not resolved"
-        )
-    others = [k for k in varied if k != key and not (k == "strategy" and who.startswith("the "))]
-    over = f", averaged over {', '.join(others)}" if others else ""
-    score_text = (
-        f"mean score {_signed(s.estimate)} (95 % CI {_signed(s.low)} to "
-        f"{_signed(s.high)}" + ("" if verdicts[1] else ", not resolved") + ")"
-    )
-    return (
-        f"{head} (95 % CI {_pp(w.low)} to {_pp(w.high)} points; {w.n:,} pairs of games over "
-        f"{p.cells} matched cell{'s' if p.cells != 1 else ''}, paired by seed{over}); {score_text}; "
-        f"resolved or not after {family}."
-    )
-
-
-# --- charts -------------------------------------------------------------------------------------
-
-
-def _xticks(ax, xs: list[str]) -> None:
-    vertical = len(xs) > 8
-    if vertical:
-        ax.set_xticks(range(len(xs)), xs, rotation=90, fontsize=7.5)
-    else:
-        ax.set_xticks(range(len(xs)), ["\n".join(x.split(" ")) for x in xs], fontsize=8)
-    ax.set_xlim(-0.6, len(xs) - 0.4)
-    ax.grid(axis="x", visible=False)
-
-
-def _n_text(ns: Sequence[int]) -> str:
-    return _counts([n for n in ns if n], "games per cell")
-
-
-def _survival_chart(ctx: AnalysisContext, cells: Sequence[Cell], surv: dict, score: dict) -> charts.Chart:
-    xs = list(dict.fromkeys(c.difficulty for c in cells))
-    groups = list(dict.fromkeys(c.crew for c in cells))
-    width = min(14.0, max(6.5, len(xs) * (0.55 + 0.12 * len(groups)) + 3.0))
-    with matplotlib.rc_context(charts.STYLE):
-        fig = charts.new_figure(width, 7.2)
-        top, bottom = fig.subplots(2, 1, sharex=True)
-        charts.grouped_interval_dots(
-            top, xs, groups, {(c.difficulty, c.crew): surv[c.cell] for c in cells}, 100.0
-        )
-        charts.grouped_interval_dots(
-            bottom, xs, groups, {(c.difficulty, c.crew): score[c.cell] for c in cells}, 1.0
-        )
-        top.set_ylim(-1.5, 101.5)
-        top.set_ylabel("survival (% of games)")
-        bottom.set_ylabel("mean score (points; 0 when lost)")
-        _xticks(bottom, xs)
-        bottom.set_xlabel("threat difficulty and mission (settings)")
-        top.set_title(f"Survival and score by difficulty and crew: {ctx.subject}", loc="left")
-        top.legend(title="crew", loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
-    items = [
-        f"{c.difficulty}, {c.crew}: survival {_pct(surv[c.cell].estimate)} "
-        f"(95 % CI {_ci_pct(surv[c.cell])}), mean score {_num(score[c.cell].estimate)} (n={surv[c.cell].n})"
-        for c in cells
-    ]
-    alt = (
-        f"Survival and mean score of each cell of {ctx.subject}, with 95 % intervals. "
-        + "; ".join(items[:16])
-        + (f"; and {len(items) - 16} more cells (see the table)" if len(items) > 16 else "")
-    )
-    caption = (
-        "Top: share of games the ship survived (bars: 95 % Wilson intervals). Bottom: mean score "
-        "(a lost ship scores 0; bars: 95 % Student t intervals). One colour and marker per crew; "
-        f"{_n_text(surv[c.cell].n for c in cells)}."
-    )
-    return charts.save_chart(
-        fig, ctx.out, f"{ctx.name}-sa-survival", "Survival and score by difficulty", alt, caption
-    )
+def _strategies(cells: list[CrewCell]) -> list[str]:
+    return list(dict.fromkeys(c.settings.get("strategy", "") for c in cells))
 
 
 # --- 1. survival and score ----------------------------------------------------------------------
 
 
-def _survival_section(ctx: AnalysisContext, cells: list[Cell], varied: list[str]) -> GameSection:
-    surv = {c.cell: _survival(c.games) for c in cells}
-    score = {c.cell: _mean(c.games, "score") for c in cells}
-    rows = []
-    for c in cells:
-        s, m = surv[c.cell], score[c.cell]
-        won = int(c.games["won"].cast(pl.Boolean).fill_null(False).sum())
-        rows.append(
-            [
-                c.difficulty,
-                c.crew,
-                f"{s.n:,}",
-                f"{won:,}",
-                _pct(s.estimate),
-                _ci_pct(s),
-                _num(m.estimate),
-                _ci_num(m),
+def _comparisons(grid: Grid) -> list[tuple[str, str, str, str, kit.Paired]]:
+    """Every other value of each varied setting against its first, as pairs of games: (whose crew,
+    setting, first value, other value, the pairs), per strategy when it varies and is not the
+    setting compared. Random mission types only: the transcribed missions are ranked in section 4."""
+    keys, out = list(grid.cells[0].settings), []
+    strategies = _strategies(grid.cells) if "strategy" in keys else []
+    for key in grid.varied:
+        values = [v for v in kit.values(grid.cells, key) if key != "mission" or v not in TRANSCRIBED]
+        if key != "strategy" and len(strategies) > 1:
+            groups = [
+                (f"the {s} crew", [c for c in grid.cells if c.settings["strategy"] == s]) for s in strategies
             ]
-        )
-    table = Table(
-        "Survival and mean score per cell (95 % Wilson and Student t intervals; a lost ship scores 0).",
-        ["difficulty", "crew", "games", "survived", "survival", "95 % CI", "mean score", "95 % CI"],
-        rows,
-    )
-    findings = []
-    decided = [c for c in cells if surv[c.cell].n > 0]
-    if len(decided) > 1:
-        lo = min(decided, key=lambda c: surv[c.cell].estimate)
-        hi = max(decided, key=lambda c: surv[c.cell].estimate)
-        findings.append(
-            f"Survival ranges from {_pct(surv[lo.cell].estimate)} (95 % CI {_ci_pct(surv[lo.cell])}; "
-            f"{lo.difficulty}, {lo.crew}; {surv[lo.cell].n:,} games) to {_pct(surv[hi.cell].estimate)} "
-            f"(95 % CI {_ci_pct(surv[hi.cell])}; {hi.difficulty}, {hi.crew}; {surv[hi.cell].n:,} games)."
-        )
-    elif decided:
-        c = decided[0]
-        findings.append(
-            f"The ship survives {_pct(surv[c.cell].estimate)} of games (95 % CI {_ci_pct(surv[c.cell])}; "
-            f"{surv[c.cell].n:,} games); mean score {_num(score[c.cell].estimate)} "
-            f"(95 % CI {_ci_num(score[c.cell])})."
-        )
-    keys = list(cells[0].settings) if cells else []
-    compared = []
-    for key in varied:
-        values = _values(cells, key)
-        if key == "mission":  # the transcribed missions have their own ranking section
-            values = [v for v in values if v not in TRANSCRIBED]
-        for who, group in _group_cells(cells, key):
+        else:
+            groups = [(f"the {strategies[0]} crew" if len(strategies) == 1 else "", grid.cells)]
+        for who, cells in groups:
             for other in values[1:]:
-                p = _paired(group, key, values[0], other, keys)
-                if p is not None:
-                    compared.append((who, key, values[0], other, p))
-    # every comparison below is one family (survival and score each): Holm over all of them
-    survival_family = stats.family([p.wins.p_value for *_, p in compared])
-    score_family = stats.family([p.score_p for *_, p in compared])
-    for i, (who, key, base, other, p) in enumerate(compared):
-        verdicts = (bool(survival_family.resolved[i]), bool(score_family.resolved[i]))
-        findings.append(_comparison_finding(who, key, base, other, p, varied, verdicts, survival_family.text))
-    paragraphs = [
-        "Each cell plays the same seeds, so game i of one cell meets the same mission draws, decks and "
-        "damage-tile order as game i of another: the findings compare settings as pairs of games "
-        "(Tango's paired interval for survival, a paired t interval for the score). Differences are "
-        "in percentage points of survival. A difference is resolved only after the Holm adjustment over "
-        "every comparison listed (survival and score each a family), so that the chance of any false "
-        "resolved among them is at most 5 %."
+                p = kit.paired_along(cells, key, values[0], other, keys)
+                out += [(who, key, values[0], other, p)] if p is not None else []
+    return out
+
+
+def _survival_findings(grid: Grid) -> list[str]:
+    """The range of survival over the cells (or the one cell's survival and score), then each of
+    `_comparisons`, resolved or not after Holm over all of them (survival and score each a family)."""
+    decided = [c for c in grid.cells if c.surv.n > 0]
+    findings = []
+    if len(decided) > 1:
+        ends = [pick(decided, key=lambda c: c.surv.estimate) for pick in (min, max)]
+        lo, hi = (_rate(c.surv, where=f"{c.difficulty}, {c.crew}; ") for c in ends)
+        findings.append(f"Survival ranges from {lo} to {hi}.")
+    elif decided:
+        s = decided[0].score
+        findings.append(
+            f"The ship survives {_rate(decided[0].surv, ' of games')}; mean score {num(s.estimate)} "
+            f"(95 % CI {ci(s)})."
+        )
+    compared = _comparisons(grid)
+    wins = stats.family([p.wins.p_value for *_, p in compared])
+    scores = stats.family([p.score_p for *_, p in compared])
+    for (who, key, base, other, p), won, scored in zip(compared, wins.resolved, scores.resolved, strict=True):
+        w, s, setting, against = p.wins, p.score, f"{key}={other}", f"{key}={base}"
+        if won:
+            verb = "higher" if w.difference > 0 else "lower"
+            head = f"is {abs(100 * w.difference):.1f} points {verb} with {setting} than with {against}"
+        else:
+            head = f"with {setting} against {against} differs by {points(w.difference)} points, not resolved"
+        others = [k for k in grid.varied if k != key and not (k == "strategy" and who.startswith("the "))]
+        over = f", averaged over {', '.join(others)}" if others else ""
+        findings.append(
+            f"{f'For {who}, s' if who else 'S'}urvival {head} (95 % CI {points(w.low)} to {points(w.high)} "
+            f"points; {w.n:,} pairs of games over {p.cells} matched cell{'s' if p.cells != 1 else ''}, "
+            f"paired by seed{over}); mean score {signed(s.estimate)} (95 % CI {signed(s.low)} to "
+            f"{signed(s.high)}{'' if scored else ', not resolved'}); resolved or not after {wins.text}."
+        )
+    return findings
+
+
+def _survival_chart(ctx: AnalysisContext, grid: Grid) -> list[charts.Chart]:
+    """Survival and mean score of each cell: difficulties along x, one colour and marker a crew."""
+    if not any(c.surv.n for c in grid.cells):
+        return []
+    xs, crews = grid.labels("difficulty"), grid.labels("crew")
+    with matplotlib.rc_context(charts.STYLE):
+        fig = charts.new_figure(min(14.0, max(6.5, len(xs) * (0.55 + 0.12 * len(crews)) + 3.0)), 7.2)
+        top, bottom = fig.subplots(2, 1, sharex=True)
+        for ax, what, scale in ((top, "surv", 100.0), (bottom, "score", 1.0)):
+            by_x_crew = {(c.difficulty, c.crew): getattr(c, what) for c in grid.cells}
+            charts.grouped_interval_dots(ax, xs, crews, by_x_crew, scale)
+        top.set_ylim(-1.5, 101.5)
+        top.set_ylabel("survival (% of games)")
+        bottom.set_ylabel("mean score (points; 0 when lost)")
+        charts.category_ticks(bottom, xs)
+        bottom.set_xlabel(X_LABEL)
+        top.set_title(f"Survival and score by difficulty and crew: {ctx.subject}", loc="left")
+        top.legend(title="crew", loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
+    items = [
+        f"{c.difficulty}, {c.crew}: survival {pct(c.surv.estimate)} (95 % CI {ci(c.surv, pct=True)}), "
+        f"mean score {num(c.score.estimate)} (n={c.surv.n})"
+        for c in grid.cells
     ]
-    return GameSection(
-        "sa-survival",
-        "Space Alert: survival and score by difficulty, mission type, crew size and crew",
-        findings=findings,
-        paragraphs=paragraphs,
-        charts=[_survival_chart(ctx, cells, surv, score)] if decided else [],
-        tables=[table],
+    alt = f"Survival and mean score of each cell of {ctx.subject}, with 95 % intervals. "
+    caption = (
+        "Top: share of games the ship survived (bars: 95 % Wilson intervals). Bottom: mean score "
+        "(a lost ship scores 0; bars: 95 % Student t intervals). One colour and marker per crew; "
+        f"{_games_per(c.surv.n for c in grid.cells)}."
     )
+    title, name = "Survival and score by difficulty", f"{ctx.name}-sa-survival"
+    return [charts.save_chart(fig, ctx.out, name, title, alt + charts.alt_list(items), caption)]
+
+
+def _survival_table(grid: Grid) -> list[Table]:
+    """Per cell: games, games survived, survival and mean score with their intervals."""
+    rows = [
+        [c.difficulty, c.crew, f"{c.surv.n:,}", f"{c.games['won'].cast(pl.Boolean).sum():,}"]
+        + _estimate_cells(c.surv, rate=True)
+        + _estimate_cells(c.score)
+        for c in grid.cells
+    ]
+    caption = "Survival and mean score per cell (95 % Wilson and Student t intervals; a lost ship scores 0)."
+    columns = ["difficulty", "crew", "games", "survived", *_with_ci("survival", "mean score")]
+    return [Table(caption, columns, rows)]
 
 
 # --- 2. threats behind losses -------------------------------------------------------------------
 
 
-def _threat_names() -> dict[str, str]:
-    try:
-        from simkit.games.space_alert import components
-
-        comp = components.load(None)
-        return {t.id: t.name for t in comp.threats}
-    except Exception:  # noqa: BLE001 (names are a nicety; ids stand alone)
-        return {}
-
-
 def _ids(frame: pl.DataFrame, col: str) -> pl.DataFrame:
     """(row, id) for a comma-separated id column."""
-    return (
-        frame.select(
-            pl.int_range(pl.len()).alias("row"), pl.col(col).fill_null("").str.split(",").alias("id")
-        )
-        .explode("id")
-        .filter(pl.col("id").str.len_chars() > 0)
-        .unique()
-    )
+    split = pl.col(col).fill_null("").str.split(",").alias("id")
+    pairs = frame.select(pl.int_range(pl.len()).alias("row"), split).explode("id")
+    return pairs.filter(pl.col("id").str.len_chars() > 0).unique()
 
 
 def _threat_counts(frame: pl.DataFrame) -> pl.DataFrame:
-    """Per threat id: games it was in, games lost to it, games it was destroyed in."""
-    present = _ids(frame, "threat_ids").group_by("id").agg(present=pl.len())
-    destroyed = _ids(frame, "destroyed_ids").group_by("id").agg(destroyed=pl.len())
-    lost = (
-        frame.filter(~pl.col("won").cast(pl.Boolean).fill_null(True))
-        .select(pl.col("lost_to").fill_null("").alias("id"))
-        .group_by("id")
-        .agg(losses=pl.len())
-    )
-    out = present.join(destroyed, on="id", how="full", coalesce=True).join(
-        lost, on="id", how="full", coalesce=True
-    )
-    return out.fill_null(0)
-
-
-def _threat_section(ctx: AnalysisContext, cells: list[Cell]) -> GameSection | None:
-    games = ctx.dataset.games
-    if not {"lost_to", "threat_ids", "destroyed_ids", "won"} <= set(games.columns) or games.height == 0:
-        return None
-    names = _threat_names()
-    strategies = list(dict.fromkeys(c.settings.get("strategy", "") for c in cells))
-    groups = (
-        [(s, games.filter(pl.col("strategy").cast(pl.String) == s)) for s in strategies]
-        if len(strategies) > 1 and "strategy" in games.columns
-        else [(strategies[0] if strategies else "", games)]
-    )
-
-    def label(tid: str) -> str:
-        return f"{tid} {names[tid]}" if tid in names else tid
-
-    all_counts = _threat_counts(games)
-    total_losses = int((~games["won"].cast(pl.Boolean).fill_null(True)).sum())
-    known = all_counts.filter(pl.col("id") != "")
-    unattributed = int(all_counts.filter(pl.col("id") == "")["losses"].sum())
-    top = (
-        known.filter(pl.col("losses") > 0).sort(["losses", "id"], descending=[True, False]).head(TOP_THREATS)
-    )
-    findings: list[str] = []
-    paragraphs = [
-        "A loss is put down to the threat whose attack or action destroyed the ship (record column "
-        "lost_to). Share of losses: that threat's losses over all losses. Loss rate when present: games "
-        "lost to it over the games whose mission held it (threat_ids), which corrects for how often it is "
-        "drawn. Destroyed when present: games in which the crew destroyed it (destroyed_ids) over the same. "
-        "All rates carry 95 % Wilson intervals."
+    """Per threat id: games it was in (present), games it was destroyed in, games lost to it."""
+    lost = frame.filter(~pl.col("won").cast(pl.Boolean).fill_null(True))
+    counts = [
+        _ids(frame, "threat_ids").group_by("id").agg(present=pl.len()),
+        _ids(frame, "destroyed_ids").group_by("id").agg(destroyed=pl.len()),
+        lost.select(pl.col("lost_to").fill_null("").alias("id")).group_by("id").agg(losses=pl.len()),
     ]
-    if total_losses == 0:
-        findings.append(
-            f"The ship was never lost in these {games.height:,} games, so no threat caused a loss."
-        )
-        return GameSection("sa-threats", "Space Alert: the threats behind losses", findings, paragraphs)
-    per_group = {s: _threat_counts(f) for s, f in groups}
-    group_losses = {s: int((~f["won"].cast(pl.Boolean).fill_null(True)).sum()) for s, f in groups}
-    for s, f in groups:
-        counts = per_group[s].filter(pl.col("id") != "")
-        lost_n = group_losses[s]
-        who = f"the {s} crew" if s else "the crew"
-        if lost_n == 0:
+    return reduce(lambda a, b: a.join(b, on="id", how="full", coalesce=True), counts).fill_null(0)
+
+
+def _most_losses(counts: pl.DataFrame, n: int) -> pl.DataFrame:
+    """The `n` named threats behind the most losses, most first (ties by id)."""
+    named = counts.filter((pl.col("id") != "") & (pl.col("losses") > 0))
+    return named.sort(["losses", "id"], descending=[True, False]).head(n)
+
+
+@dataclass(frozen=True)
+class Threats:
+    """The threats' counts over every game and per crew, and their names."""
+
+    games: pl.DataFrame
+    counts: pl.DataFrame  # per threat, every cell pooled (see _threat_counts)
+    crews: list[tuple[str, pl.DataFrame, pl.DataFrame]]  # strategy, its games, its counts
+    names: dict[str, str]  # threat names by id
+
+    def label(self, tid: str) -> str:
+        return f"{tid} {self.names[tid]}" if tid in self.names else tid
+
+
+def _threats(ctx: AnalysisContext) -> Threats | None:
+    """Per threat the games it was in, destroyed in and lost to: every cell pooled, and per
+    strategy when the strategy varies."""
+    games = ctx.dataset.games
+    if not {"lost_to", "threat_ids", "destroyed_ids", "won"} <= set(games.columns):
+        return None
+    strategies = _strategies(_grid(ctx).cells)
+    crews = [(strategies[0], games)]
+    if len(strategies) > 1:
+        crews = [(s, games.filter(pl.col("strategy").cast(pl.String) == s)) for s in strategies]
+    try:
+        names = {t.id: t.name for t in components.load(None).threats}
+    except Exception:  # noqa: BLE001 (names are a nicety; ids stand alone)
+        names = {}
+    return Threats(games, _threat_counts(games), [(s, f, _threat_counts(f)) for s, f in crews], names)
+
+
+def _threats_findings(threats: Threats) -> list[str]:
+    """Per crew the three threats behind the most losses (share of losses and loss rate when
+    present), the deadliest threat per game it is in, and the losses that name no threat."""
+    if _losses(threats.games) == 0:
+        return [
+            f"The ship was never lost in these {threats.games.height:,} games, so no threat caused a loss."
+        ]
+    findings = []
+    for s, f, counts in threats.crews:
+        lost, who = _losses(f), f"the {s} crew" if s else "the crew"
+        parts = [
+            f"{threats.label(r['id'])} ({r['losses']:,} of {lost:,} losses, {pct(share.estimate)}, 95 % CI "
+            f"{ci(share, pct=True)}; it ends {pct(rate.estimate)} of the {r['present']:,} games it is in, "
+            f"95 % CI {ci(rate, pct=True)})"
+            for r in _most_losses(counts, 3).iter_rows(named=True)
+            for share, rate in [(stats.wilson(r["losses"], lost), stats.wilson(r["losses"], r["present"]))]
+        ]
+        if lost == 0:
             findings.append(f"{who.capitalize()} never lost in {f.height:,} games.")
-            continue
-        best = counts.filter(pl.col("losses") > 0).sort(["losses", "id"], descending=[True, False]).head(3)
-        parts = []
-        for r in best.iter_rows(named=True):
-            share = stats.wilson(int(r["losses"]), lost_n)
-            rate = stats.wilson(int(r["losses"]), int(r["present"]))
-            parts.append(
-                f"{label(r['id'])} ({int(r['losses']):,} of {lost_n:,} losses, {_pct(share.estimate)}, "
-                f"95 % CI {_ci_pct(share)}; it ends {_pct(rate.estimate)} of the {int(r['present']):,} "
-                f"games it is in, 95 % CI {_ci_pct(rate)})"
-            )
-        if parts:
-            findings.append(
-                f"For {who} ({f.height:,} games), the threats most often behind a loss are "
-                + "; ".join(parts)
-                + "."
-            )
-    deadly = known.filter(pl.col("present") >= 30).with_columns(rate=pl.col("losses") / pl.col("present"))
-    if deadly.height:
-        r = deadly.sort(["rate", "id"], descending=[True, False]).row(0, named=True)
-        iv = stats.wilson(int(r["losses"]), int(r["present"]))
+        elif parts:
+            lead = f"For {who} ({f.height:,} games), the threats most often behind a loss are "
+            findings.append(lead + "; ".join(parts) + ".")
+    drawn = threats.counts.filter((pl.col("id") != "") & (pl.col("present") >= 30))
+    if drawn.height:
+        rates = drawn.with_columns(rate=pl.col("losses") / pl.col("present"))
+        r = rates.sort(["rate", "id"], descending=[True, False]).row(0, named=True)
         findings.append(
-            f"Per game it appears in (threats drawn in at least 30 games, every cell pooled), the deadliest "
-            f"is {label(r['id'])}: it destroys the ship in {_pct(iv.estimate)} of them "
-            f"(95 % CI {_ci_pct(iv)}; {iv.n:,} games)."
+            "Per game it appears in (threats drawn in at least 30 games, every cell pooled), the deadliest "
+            f"is {threats.label(r['id'])}: it destroys the ship in "
+            f"{_rate(stats.wilson(r['losses'], r['present']), ' of them')}."
         )
+    unattributed, losses = (
+        int(threats.counts.filter(pl.col("id") == "")["losses"].sum()),
+        _losses(threats.games),
+    )
     if unattributed:
-        iv = stats.wilson(unattributed, total_losses)
+        iv = stats.wilson(unattributed, losses)
         findings.append(
-            f"{unattributed:,} of {total_losses:,} losses name no threat ({_pct(iv.estimate)}, "
-            f"95 % CI {_ci_pct(iv)})."
+            f"{unattributed:,} of {losses:,} losses name no threat ({pct(iv.estimate)}, "
+            f"95 % CI {ci(iv, pct=True)})."
         )
-    rows = []
-    for r in top.iter_rows(named=True):
-        share = stats.wilson(int(r["losses"]), total_losses)
-        rate = stats.wilson(int(r["losses"]), int(r["present"]))
-        kill = stats.wilson(int(r["destroyed"]), int(r["present"]))
-        rows.append(
-            [
-                label(r["id"]),
-                f"{int(r['present']):,}",
-                f"{int(r['losses']):,}",
-                _pct(share.estimate),
-                _ci_pct(share),
-                _pct(rate.estimate),
-                _ci_pct(rate),
-                _pct(kill.estimate),
-                _ci_pct(kill),
-            ]
-        )
-    table = Table(
-        f"The {top.height} threats behind the most losses, every cell pooled ({games.height:,} games, "
-        f"{total_losses:,} losses; 95 % Wilson intervals).",
-        [
-            "threat",
-            "games present",
-            "losses to it",
-            "share of losses",
-            "95 % CI",
-            "loss rate when present",
-            "95 % CI",
-            "destroyed when present",
-            "95 % CI",
-        ],
-        rows,
-    )
-    chart = _threat_chart(ctx, top["id"].to_list(), groups, per_group, label) if top.height else None
-    return GameSection(
-        "sa-threats",
-        "Space Alert: the threats behind losses",
-        findings=findings,
-        paragraphs=paragraphs,
-        charts=[chart] if chart else [],
-        tables=[table],
-    )
+    return findings
 
 
-def _threat_chart(ctx, ids: list[str], groups, per_group, label) -> charts.Chart:
-    names = [s for s, _ in groups]
-    points: dict = {}
-    ns = []
-    for s, _f in groups:
-        by_id = {r["id"]: r for r in per_group[s].iter_rows(named=True)}
-        for tid in ids:
-            r = by_id.get(tid)
-            if r and int(r["present"]) > 0:
-                points[(tid, s)] = stats.wilson(int(r["losses"]), int(r["present"]))
-                ns.append(int(r["present"]))
-    height = min(12.0, max(3.2, 0.36 * len(ids) * max(1, len(names)) ** 0.5 + 1.4))
+def _threats_table(threats: Threats) -> list[Table]:
+    """The threats behind the most losses: share of losses, loss rate and destroyed rate when present."""
+    top, losses = _most_losses(threats.counts, TOP_THREATS), _losses(threats.games)
+    rows = [
+        [threats.label(r["id"]), f"{r['present']:,}", f"{r['losses']:,}"]
+        + _estimate_cells(stats.wilson(r["losses"], losses), rate=True)
+        + _estimate_cells(stats.wilson(r["losses"], r["present"]), rate=True)
+        + _estimate_cells(stats.wilson(r["destroyed"], r["present"]), rate=True)
+        for r in top.iter_rows(named=True)
+    ]
+    caption = (
+        f"The {top.height} threats behind the most losses, every cell pooled "
+        f"({threats.games.height:,} games, {losses:,} losses; 95 % Wilson intervals)."
+    )
+    rates = _with_ci("share of losses", "loss rate when present", "destroyed when present")
+    return [Table(caption, ["threat", "games present", "losses to it", *rates], rows)] if losses else []
+
+
+def _threats_chart(ctx: AnalysisContext, threats: Threats) -> list[charts.Chart]:
+    """The loss rate when present of the threats behind the most losses, per crew."""
+    ids = _most_losses(threats.counts, TOP_THREATS)["id"].to_list()
+    if not ids:
+        return []
+    crews, rates = [s for s, *_ in threats.crews], {}
+    for s, _, counts in threats.crews:
+        by_id = {r["id"]: r for r in counts.iter_rows(named=True) if r["present"] > 0}
+        rates |= {(t, s): stats.wilson(by_id[t]["losses"], by_id[t]["present"]) for t in ids if t in by_id}
     with matplotlib.rc_context(charts.STYLE):
-        fig = charts.new_figure(9.0, height)
+        fig = charts.new_figure(9.0, min(12.0, max(3.2, 0.36 * len(ids) * max(1, len(crews)) ** 0.5 + 1.4)))
         ax = fig.add_subplot()
-        charts.grouped_interval_dots(ax, ids, names, points, 100.0, band=0.7, horizontal=True, suffix=" crew")
-        ax.set_yticks(range(len(ids)), [label(t) for t in ids], fontsize=8)
-        ax.invert_yaxis()
+        labels = [threats.label(t) for t in ids]
+        charts.ranked_rates(ax, ids, labels, crews, rates, 0.7, "crew", fontsize=8)
         ax.set_xlim(-1, 101)
         ax.set_xlabel("games lost to this threat (% of the games it is in)")
-        ax.grid(axis="y", visible=False)
         ax.set_title(f"Threats behind losses: {ctx.subject}", loc="left")
-        if len(names) > 1:
-            ax.legend(title="crew", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     items = [
-        f"{label(tid)} ({s}): {_pct(iv.estimate)} (95 % CI {_ci_pct(iv)}, {iv.n} games)"
-        for (tid, s), iv in points.items()
+        f"{threats.label(t)} ({s}): {pct(iv.estimate)} (95 % CI {ci(iv, pct=True)}, {iv.n} games)"
+        for (t, s), iv in rates.items()
     ]
     alt = "Loss rate per threat when it is in the mission, with 95 % Wilson intervals. " + "; ".join(
         items[:20]
     )
-    lo, hi = (min(ns), max(ns)) if ns else (0, 0)
+    ns = [iv.n for iv in rates.values()] or [0]
     caption = (
         "The threats behind the most losses (ranked by losses, every cell pooled): the share of the games "
         "holding the threat that it lost, with 95 % Wilson intervals; each point rests on the "
-        f"{lo:,} to {hi:,} games the threat was drawn in."
-        + (" Colour and marker show the crew." if len(names) > 1 else "")
+        f"{min(ns):,} to {max(ns):,} games the threat was drawn in."
+        + (" Colour and marker show the crew." if len(crews) > 1 else "")
     )
-    return charts.save_chart(fig, ctx.out, f"{ctx.name}-sa-threats", "Threats behind losses", alt, caption)
+    name = f"{ctx.name}-sa-threats"
+    return [charts.save_chart(fig, ctx.out, name, "Threats behind losses", alt, caption)]
 
 
 # --- 3. damage by zone --------------------------------------------------------------------------
 
 
-def _damage_section(ctx: AnalysisContext, cells: list[Cell]) -> GameSection | None:
-    cols = [f"damage_{z}" for z in ZONES]
-    games = ctx.dataset.games
-    if not set(cols) <= set(games.columns) or games.height == 0:
-        return None
-    means = {(c.cell, z): _mean(c.games, f"damage_{z}") for c in cells for z in ZONES}
-    rows = []
-    for c in cells:
-        total = c.games.select(sum(pl.col(k).cast(pl.Float64) for k in cols).alias("t"))
-        t_iv = _mean(total, "t")
-        row = [c.difficulty, c.crew, f"{c.games.height:,}"]
-        for z in ZONES:
-            iv = means[(c.cell, z)]
-            row += [_num(iv.estimate), _ci_num(iv)]
-        rows.append([*row, _num(t_iv.estimate), _ci_num(t_iv)])
-    columns = ["difficulty", "crew", "games"]
-    for z in ZONES:
-        columns += [f"{z} tiles", "95 % CI"]
-    columns += ["all zones", "95 % CI"]
-    table = Table(
-        "Mean damage tiles per zone and game (95 % Student t intervals); a lost game counts the tiles drawn "
-        "until the loss.",
-        columns,
-        rows,
-    )
-    findings = []
-    crews = list(dict.fromkeys(c.crew for c in cells))
-    zone_texts = []
-    zone_pairs = len(ZONES) * (len(ZONES) - 1) // 2
-    for crew in crews:
-        frame = pl.concat([c.games.select(cols) for c in cells if c.crew == crew])
-        arr = {z: frame[f"damage_{z}"].cast(pl.Float64).to_numpy() for z in ZONES}
-        mz = {z: float(arr[z].mean()) for z in ZONES}
-        most = max(ZONES, key=lambda z: mz[z])
-        least = min(ZONES, key=lambda z: mz[z])
-        iv = stats.mean_interval(arr[most])
-        text = (
-            f"For the {crew} crew ({frame.height:,} games, every difficulty pooled), the {most} zone "
-            f"takes the most damage: {_num(iv.estimate)} tiles a game (95 % CI {_ci_num(iv)})"
+def _damage(ctx: AnalysisContext) -> Grid | None:
+    """The cells, when the games record the damage tiles of each zone."""
+    return _grid(ctx) if set(DAMAGE) <= set(ctx.dataset.games.columns) else None
+
+
+def _damage_findings(grid: Grid) -> list[str]:
+    """Per crew the most damaged zone and its paired excess over the least damaged one (Bonferroni
+    over the zone pairs, then Holm over the crews), and which zone a 7th tile destroyed."""
+    pairs, zones, findings = len(ZONES) * (len(ZONES) - 1) // 2, [], []
+    for crew in grid.labels("crew"):
+        frame = pl.concat([c.games.select(DAMAGE) for c in grid.cells if c.crew == crew])
+        tiles = {z: frame[f"damage_{z}"].cast(pl.Float64).to_numpy() for z in ZONES}
+        most, least = (pick(ZONES, key=lambda z: float(tiles[z].mean())) for pick in (max, min))
+        gap = tiles[most] - tiles[least]
+        # the most and least damaged zones were picked from every pair of zones
+        p = min(1.0, stats.mean_p_value(gap) * pairs) if most != least else math.nan
+        zones.append((crew, frame.height, most, least, stats.mean_interval(tiles[most]), gap, p))
+    family = stats.family([z[-1] for z in zones])
+    for (crew, n, most, least, iv, tiles_more, p), resolved in zip(zones, family.resolved, strict=True):
+        gap = stats.mean_interval(tiles_more)
+        more = (
+            f", {num(gap.estimate)} more than the {least} zone (95 % CI {ci(gap)}"
+            f"{'' if resolved else ', not resolved'}; paired within games); picked as the most and least "
+            f"damaged of {len(ZONES)} zones, so Bonferroni-adjusted over their {pairs} pairs, then "
+            f"{family.text} (one per crew)"
         )
-        p = math.nan
-        if most != least:
-            d = stats.mean_interval(arr[most] - arr[least])
-            # the most and least damaged zones were picked from every pair of zones
-            p = min(1.0, stats.mean_p_value(arr[most] - arr[least]) * zone_pairs)
-            text += (
-                f", {_num(d.estimate)} more than the {least} zone (95 % CI {_ci_num(d)}{{verdict}}; "
-                "paired within games)"
-            )
-        zone_texts.append((text, p))
-    zone_family = stats.family([p for _, p in zone_texts])
-    for (text, p), resolved in zip(zone_texts, zone_family.resolved, strict=True):
-        if math.isnan(p):
-            findings.append(text + ".")
-            continue
-        verdict = "" if resolved else ", not resolved"
         findings.append(
-            text.replace("{verdict}", verdict)
-            + f"; picked as the most and least damaged of {len(ZONES)} zones, so Bonferroni-adjusted over "
-            f"their {zone_pairs} pairs, then {zone_family.text} (one per crew)."
+            f"For the {crew} crew ({n:,} games, every difficulty pooled), the {most} zone takes the most "
+            f"damage: {num(iv.estimate)} tiles a game (95 % CI {ci(iv)}){'' if math.isnan(p) else more}."
         )
-    lost = (
-        games.filter(pl.col("end_reason") == "zone_destroyed")
-        if "end_reason" in games.columns
-        else games.clear()
-    )
+    ended = "end_reason" in grid.games.columns
+    lost = grid.games.filter(pl.col("end_reason") == "zone_destroyed") if ended else grid.games.clear()
+    full = lost.select([(pl.col(k) >= TILES_PER_ZONE).alias(z) for k, z in zip(DAMAGE, ZONES, strict=True)])
+    only = {z: full.filter(pl.col(z) & (pl.sum_horizontal(ZONES) == 1)).height for z in ZONES}
     if lost.height:
-        full = lost.select([(pl.col(k) >= TILES_PER_ZONE).alias(z) for k, z in zip(cols, ZONES, strict=True)])
-        only = {z: int(full.filter(pl.col(z) & (pl.sum_horizontal(ZONES) == 1)).height) for z in ZONES}
         ties = lost.height - sum(only.values())
-        parts = []
-        for z in ZONES:
-            iv = stats.wilson(only[z], lost.height)
-            parts.append(f"{z} {_pct(iv.estimate)} (95 % CI {_ci_pct(iv)})")
+        shares = [(z, stats.wilson(only[z], lost.height)) for z in ZONES]
+        zones_text = ", ".join(f"{z} {pct(iv.estimate)} (95 % CI {ci(iv, pct=True)})" for z, iv in shares)
         findings.append(
-            f"Of the {lost.height:,} games lost to a 7th damage tile (every cell pooled), the destroyed "
-            "zone is "
-            + ", ".join(parts)
+            f"Of the {lost.height:,} games lost to a 7th damage tile (every cell pooled), the destroyed zone "
+            f"is {zones_text}"
             + (f"; {ties:,} had more than one full zone and are counted apart." if ties else ".")
         )
-    paragraphs = [
-        "Damage tiles drawn per zone (red, white, blue: 6 tiles each; a 7th destroys the ship). Each game "
-        "counts once in its cell; findings pool the cells of a crew over the difficulties."
-    ]
-    return GameSection(
-        "sa-damage",
-        "Space Alert: damage by zone",
-        findings=findings,
-        paragraphs=paragraphs,
-        charts=[_damage_chart(ctx, cells, means)],
-        tables=[table],
+    return findings
+
+
+def _damage_table(grid: Grid) -> list[Table]:
+    """Per cell the mean damage tiles in each zone and in all of them, with t intervals."""
+    rows = []
+    for c in grid.cells:
+        total = _mean(c.games.select(sum(pl.col(k).cast(pl.Float64) for k in DAMAGE).alias("t")), "t")
+        zones = [text for k in DAMAGE for text in _estimate_cells(_mean(c.games, k))]
+        rows.append([c.difficulty, c.crew, f"{c.games.height:,}", *zones, *_estimate_cells(total)])
+    caption = (
+        "Mean damage tiles per zone and game (95 % Student t intervals); a lost game counts the tiles drawn "
+        "until the loss."
     )
+    columns = ["difficulty", "crew", "games", *_with_ci(*(f"{z} tiles" for z in ZONES), "all zones")]
+    return [Table(caption, columns, rows)]
 
 
-def _damage_chart(ctx: AnalysisContext, cells: Sequence[Cell], means: dict) -> charts.Chart:
-    crews = list(dict.fromkeys(c.crew for c in cells))
-    xs = list(dict.fromkeys(c.difficulty for c in cells))
-    width = min(14.0, max(6.5, len(xs) * 0.7 + 3.0))
+def _damage_chart(ctx: AnalysisContext, grid: Grid) -> list[charts.Chart]:
+    """Mean damage tiles per zone of each cell, one panel a crew, difficulties along x."""
+    crews, xs = grid.labels("crew"), grid.labels("difficulty")
+    means = {(c.cell, z): _mean(c.games, f"damage_{z}") for c in grid.cells for z in ZONES}
     with matplotlib.rc_context(charts.STYLE):
-        fig = charts.new_figure(width, min(16.0, 2.6 * len(crews) + 1.6))
+        fig = charts.new_figure(min(14.0, max(6.5, len(xs) * 0.7 + 3.0)), min(16.0, 2.6 * len(crews) + 1.6))
         axes = fig.subplots(len(crews), 1, sharex=True, sharey=True, squeeze=False)[:, 0]
         for ax, crew in zip(axes, crews, strict=True):
-            mine = {c.difficulty: c for c in cells if c.crew == crew}
+            mine = {c.difficulty: c.cell for c in grid.cells if c.crew == crew}
             for zi, z in enumerate(ZONES):
-                bars = [
-                    (xi + (zi - 1) * 0.26, means[(mine[x].cell, z)])
-                    for xi, x in enumerate(xs)
-                    if x in mine and means[(mine[x].cell, z)].n > 0
-                ]
+                bars = [(i + (zi - 1) * 0.26, means[(mine[x], z)]) for i, x in enumerate(xs) if x in mine]
+                bars = [(x, iv) for x, iv in bars if iv.n > 0]
                 charts.interval_bars(
-                    ax,
-                    [x for x, _ in bars],
-                    [iv for _, iv in bars],
-                    0.26,
-                    ZONE_COLOURS[zi],
-                    f"{z} zone",
+                    ax, [x for x, _ in bars], [iv for _, iv in bars], 0.26, ZONE_COLOURS[zi], f"{z} zone"
                 )
             ax.set_ylabel("tiles a game")
             ax.set_title(f"crew: {crew}", loc="left", fontsize=9.5)
-        _xticks(axes[-1], xs)
-        axes[-1].set_xlabel("threat difficulty and mission (settings)")
+        charts.category_ticks(axes[-1], xs)
+        axes[-1].set_xlabel(X_LABEL)
         axes[0].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
         fig.suptitle(f"Damage by zone: {ctx.subject}", x=0.01, ha="left", fontweight="bold", fontsize=11)
     items = [
         f"{c.difficulty}, {c.crew}: "
-        + ", ".join(f"{z} {_num(means[(c.cell, z)].estimate)}" for z in ZONES)
+        + ", ".join(f"{z} {num(means[(c.cell, z)].estimate)}" for z in ZONES)
         + f" (n={c.games.height})"
-        for c in cells
+        for c in grid.cells
     ]
     alt = "Mean damage tiles per zone for each cell, with 95 % intervals. " + "; ".join(items[:16])
     caption = (
         "Mean damage tiles a game in the red, white and blue zones (bars: 95 % Student t intervals), one "
-        f"panel per crew; {_n_text(c.games.height for c in cells)}."
+        f"panel per crew; {_games_per(c.games.height for c in grid.cells)}."
     )
-    return charts.save_chart(fig, ctx.out, f"{ctx.name}-sa-damage", "Damage by zone", alt, caption)
+    return [charts.save_chart(fig, ctx.out, f"{ctx.name}-sa-damage", "Damage by zone", alt, caption)]
 
 
 # --- 4. the transcribed missions ----------------------------------------------------------------
 
 
-def _missions_section(ctx: AnalysisContext, cells: list[Cell], varied: list[str]) -> GameSection | None:
-    mine = [c for c in cells if c.settings.get("mission") in TRANSCRIBED]
+@dataclass(frozen=True)
+class Missions:
+    """The transcribed missions of each strategy, pooled over the other settings and ranked."""
+
+    cells: list[CrewCell]  # the cells playing a transcribed mission
+    crews: list[tuple[str, list[CrewCell], list[CrewCell]]]  # strategy, its cells, its missions ranked
+    others: list[str]  # the other settings the grid varies (not the mission, not the strategy)
+
+
+def _missions(ctx: AnalysisContext) -> Missions | None:
+    """Per strategy each transcribed mission's games pooled over the other settings, ranked hardest
+    (lowest survival) first."""
+    grid = _grid(ctx)
+    mine = [c for c in grid.cells if c.settings.get("mission") in TRANSCRIBED]
     if not mine:
         return None
-    strategies = list(dict.fromkeys(c.settings.get("strategy", "") for c in mine))
-    others = [k for k in varied if k not in ("mission", "strategy")]
-    keys = list(mine[0].settings)
-    findings: list[str] = []
-    rows = []
-    points: dict = {}
-    order: list[str] = []
-    for s in strategies:
-        group = [c for c in mine if c.settings.get("strategy", "") == s]
-        missions = list(dict.fromkeys(c.settings["mission"] for c in group))
-        frames = {m: pl.concat([c.games for c in group if c.settings["mission"] == m]) for m in missions}
-        surv = {m: _survival(frames[m]) for m in missions}
-        score = {m: _mean(frames[m], "score") for m in missions}
-        ranked = sorted(missions, key=lambda m: (surv[m].estimate, int(m)))
-        if not order:
-            order = ranked
-        margins = [(k, v) for k in others for v in _values(group, k)]
-        for rank, m in enumerate(ranked, 1):
-            iv, sc = surv[m], score[m]
-            row = [
-                f"mission {m}",
-                s,
-                str(rank),
-                f"{iv.n:,}",
-                _pct(iv.estimate),
-                _ci_pct(iv),
-                _num(sc.estimate),
-                _ci_num(sc),
-            ]
-            for k, v in margins:
-                sub = _survival(frames[m].filter(pl.col(k).cast(pl.String) == v))
-                row.append(f"{_pct(sub.estimate)} ({_ci_pct(sub)}; n={sub.n:,})")
-            rows.append(row)
-            points[(m, s)] = iv
-        who = f"the {s} crew" if s else "the crew"
-        over = f", pooled over {', '.join(others)}" if others else ""
-        if len(ranked) >= 2:
-            hard, easy = ranked[0], ranked[-1]
-            p = _paired(group, "mission", hard, easy, keys)
-            text = (
-                f"For {who}{over}, the hardest transcribed mission is mission {hard}: survival "
-                f"{_pct(surv[hard].estimate)} (95 % CI {_ci_pct(surv[hard])}; {surv[hard].n:,} games); "
-                f"the easiest is mission {easy}: {_pct(surv[easy].estimate)} (95 % CI {_ci_pct(surv[easy])}; "
-                f"{surv[easy].n:,} games)"
+    crews = []
+    for s in _strategies(mine):
+        cells = [c for c in mine if c.settings.get("strategy", "") == s]
+        games = {
+            mission: pl.concat([c.games for c in cells if c.settings["mission"] == mission])
+            for mission in kit.values(cells, "mission")
+        }
+        pools = [CrewCell(mission, {}, frame, f"mission {mission}", s) for mission, frame in games.items()]
+        crews.append((s, cells, sorted(pools, key=lambda p: (p.surv.estimate, int(p.cell)))))
+    return Missions(mine, crews, [k for k in grid.varied if k not in ("mission", "strategy")])
+
+
+def _missions_findings(missions: Missions) -> list[str]:
+    """Per strategy the hardest and easiest mission and their paired gap (Bonferroni over the
+    missions' pairs), and how many steps between neighbouring ranks are resolved (Holm)."""
+    findings, keys = [], list(missions.cells[0].settings)
+    over = f", pooled over {', '.join(missions.others)}" if missions.others else ""
+    for s, cells, ranked in missions.crews:
+        who, hard, easy = f"the {s} crew" if s else "the crew", ranked[0], ranked[-1]
+        if len(ranked) < 2:
+            findings.append(f"For {who}, mission {hard.cell} is survived in {_rate(hard.surv, ' of games')}.")
+            continue
+        text = (
+            f"For {who}{over}, the hardest transcribed mission is mission {hard.cell}: survival "
+            f"{_rate(hard.surv)}; the easiest is mission {easy.cell}: {_rate(easy.surv)}"
+        )
+        gap = kit.paired_along(cells, "mission", hard.cell, easy.cell, keys)
+        if gap is not None:
+            w = gap.wins
+            # hardest and easiest were picked from every pair of the missions
+            picked_from = len(ranked) * (len(ranked) - 1) // 2
+            text += (
+                f"; the gap is {points(w.difference)} points (95 % CI {points(w.low)} to {points(w.high)}"
+                f"{'' if min(1.0, w.p_value * picked_from) < stats.ALPHA else '; not resolved'}; "
+                f"{w.n:,} pairs of games, paired by seed; picked as the extremes of {len(ranked)} missions, "
+                f"so Bonferroni-adjusted over their {picked_from} pairs)"
             )
-            if p is not None:
-                w = p.wins
-                # hardest and easiest were picked from every pair of the missions
-                picked_from = len(ranked) * (len(ranked) - 1) // 2
-                adjusted = min(1.0, w.p_value * picked_from)
-                verdict = "" if adjusted < stats.ALPHA else "; not resolved"
-                text += (
-                    f"; the gap is {_pp(w.difference)} points "
-                    f"(95 % CI {_pp(w.low)} to {_pp(w.high)}{verdict}; {w.n:,} pairs of games, "
-                    f"paired by seed; picked as the extremes of {len(ranked)} missions, so "
-                    f"Bonferroni-adjusted over their {picked_from} pairs)"
-                )
-            findings.append(text + ".")
-            steps = [_paired(group, "mission", a, b, keys) for a, b in zip(ranked, ranked[1:], strict=False)]
-            steps = [p for p in steps if p is not None]
-            step_family = stats.family([p.wins.p_value for p in steps])
-            resolved = int(step_family.resolved.sum())
-            pairs = sorted({p.wins.n for p in steps})
-            if steps:
-                findings.append(
-                    f"For {who}, {resolved} of the {len(steps)} steps between neighbouring ranks are "
-                    f"resolved (the paired 95 % CI of their survival difference, judged after "
-                    f"{step_family.text}; "
-                    f"{pairs[0]:,}{'' if len(pairs) == 1 else f' to {pairs[-1]:,}'} pairs of games a step); "
-                    "the others could swap with more games."
-                )
-        else:
-            m = ranked[0]
+        findings.append(text + ".")
+        steps = [kit.paired_along(cells, "mission", a.cell, b.cell, keys) for a, b in pairwise(ranked)]
+        steps = [p for p in steps if p is not None]
+        if steps:
+            family = stats.family([p.wins.p_value for p in steps])
             findings.append(
-                f"For {who}, mission {m} is survived in {_pct(surv[m].estimate)} of games (95 % CI "
-                f"{_ci_pct(surv[m])}; {surv[m].n:,} games)."
+                f"For {who}, {int(family.resolved.sum())} of the {len(steps)} steps between neighbouring "
+                f"ranks are resolved (the paired 95 % CI of their survival difference, judged after "
+                f"{family.text}; {count_range([p.wins.n for p in steps], 'pairs of games a step')}); the "
+                "others could swap with more games."
             )
-    margin_cols = []
-    if mine:
-        margin_cols = [f"survival at {k}={v}" for k in others for v in _values(mine, k)]
-    table = Table(
+    return findings
+
+
+def _missions_table(missions: Missions) -> list[Table]:
+    """Per strategy and mission, hardest first: games, survival and mean score with their intervals,
+    and survival at each value of the other varied settings."""
+    rows = []
+    for s, cells, ranked in missions.crews:
+        margins = [(k, v) for k in missions.others for v in kit.values(cells, k)]
+        for rank, p in enumerate(ranked, 1):
+            subs = [_survival(p.games.filter(pl.col(k).cast(pl.String) == v)) for k, v in margins]
+            at_margins = [f"{pct(iv.estimate)} ({ci(iv, pct=True)}; n={iv.n:,})" for iv in subs]
+            row = [p.difficulty, s, str(rank), f"{p.surv.n:,}", *_estimate_cells(p.surv, rate=True)]
+            rows.append(row + _estimate_cells(p.score) + at_margins)
+    caption = (
         "The transcribed missions ranked from hardest to easiest by survival (95 % Wilson interval; "
-        "mean score with its 95 % Student t interval; survival at each value of the other settings).",
-        ["mission", "crew", "rank", "games", "survival", "95 % CI", "mean score", "95 % CI", *margin_cols],
-        rows,
+        "mean score with its 95 % Student t interval; survival at each value of the other settings)."
     )
-    chart = _missions_chart(ctx, order, strategies, points)
-    return GameSection(
-        "sa-missions",
-        "Space Alert: the transcribed missions ranked by difficulty",
-        findings=findings,
-        paragraphs=[
-            "Missions 1-8 as transcribed (threat cards drawn from the chosen decks on the mission's fixed "
-            "turns and zones). Rank 1 is the hardest (lowest survival). Neighbouring missions are compared "
-            "as pairs of games played on the same seeds."
-        ],
-        charts=[chart],
-        tables=[table],
-    )
+    margin_columns = [f"survival at {k}={v}" for k in missions.others for v in kit.values(missions.cells, k)]
+    columns = ["mission", "crew", "rank", "games", *_with_ci("survival", "mean score"), *margin_columns]
+    return [Table(caption, columns, rows)]
 
 
-def _missions_chart(
-    ctx: AnalysisContext, order: list[str], strategies: list[str], points: dict
-) -> charts.Chart:
+def _missions_chart(ctx: AnalysisContext, missions: Missions) -> list[charts.Chart]:
+    """Survival of each transcribed mission per strategy, in the first strategy's ranking."""
+    order, strategies = [p.cell for p in missions.crews[0][2]], [s for s, *_ in missions.crews]
+    survival = {(p.cell, s): p.surv for s, _, ranked in missions.crews for p in ranked}
     with matplotlib.rc_context(charts.STYLE):
         fig = charts.new_figure(8.0, max(3.2, 0.4 * len(order) + 1.6))
         ax = fig.add_subplot()
-        charts.grouped_interval_dots(
-            ax, order, strategies, points, 100.0, band=0.6, horizontal=True, suffix=" crew"
-        )
-        ax.set_yticks(range(len(order)), [f"mission {m}" for m in order])
-        ax.invert_yaxis()
-        top = max((100 * iv.high for iv in points.values() if not math.isnan(iv.high)), default=100.0)
+        charts.ranked_rates(ax, order, [f"mission {x}" for x in order], strategies, survival, 0.6, "crew")
+        top = max((100 * iv.high for iv in survival.values() if not math.isnan(iv.high)), default=100.0)
         ax.set_xlim(-1, min(101, max(10.0, top * 1.1)))
         ax.set_xlabel("survival (% of games)")
-        ax.grid(axis="y", visible=False)
         ax.set_title(f"Transcribed missions, hardest first: {ctx.subject}", loc="left")
-        if len(strategies) > 1:
-            ax.legend(title="crew", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     items = [
-        f"mission {m} ({s}): {_pct(iv.estimate)} (95 % CI {_ci_pct(iv)}, {iv.n} games)"
-        for (m, s), iv in points.items()
+        f"mission {x} ({s}): {pct(iv.estimate)} (95 % CI {ci(iv, pct=True)}, {iv.n} games)"
+        for (x, s), iv in survival.items()
     ]
-    alt = "Survival of each transcribed mission, hardest first, with 95 % Wilson intervals. " + "; ".join(
-        items
-    )
+    alt = "Survival of each transcribed mission, hardest first, with 95 % Wilson intervals. "
     caption = (
         "Share of games survived per transcribed mission, hardest at the top (bars: 95 % Wilson intervals), "
-        f"every other setting pooled; {_n_text(iv.n for iv in points.values())}".replace(
-            "per cell", "per mission"
-        )
-        + "."
+        f"every other setting pooled; {_games_per((iv.n for iv in survival.values()), 'mission')}."
     )
-    return charts.save_chart(
-        fig, ctx.out, f"{ctx.name}-sa-missions", "Transcribed missions ranked", alt, caption
-    )
+    name = f"{ctx.name}-sa-missions"
+    return [
+        charts.save_chart(fig, ctx.out, name, "Transcribed missions ranked", alt + "; ".join(items), caption)
+    ]
 
 
 # --- the hook -----------------------------------------------------------------------------------
 
+SECTIONS = [
+    kit.Section(
+        "sa-survival",
+        "Space Alert: survival and score by difficulty, mission type, crew size and crew",
+        _grid,
+        _survival_findings,
+        _survival_chart,
+        _survival_table,
+        paragraphs=(
+            "Each cell plays the same seeds, so game i of one cell meets the same mission draws, decks and "
+            "damage-tile order as game i of another: the findings compare settings as pairs of games "
+            "(Tango's paired interval for survival, a paired t interval for the score). Differences are "
+            "in percentage points of survival. A difference is resolved only after the Holm adjustment over "
+            "every comparison listed (survival and score each a family), so that the chance of any false "
+            "resolved among them is at most 5 %.",
+        ),
+    ),
+    kit.Section(
+        "sa-threats",
+        "Space Alert: the threats behind losses",
+        _threats,
+        _threats_findings,
+        _threats_chart,
+        _threats_table,
+        paragraphs=(
+            "A loss is put down to the threat whose attack or action destroyed the ship (record column "
+            "lost_to). Share of losses: that threat's losses over all losses. Loss rate when present: games "
+            "lost to it over the games whose mission held it (threat_ids), which corrects for how often it "
+            "is drawn. Destroyed when present: games in which the crew destroyed it (destroyed_ids) over the "
+            "same. All rates carry 95 % Wilson intervals.",
+        ),
+    ),
+    kit.Section(
+        "sa-damage",
+        "Space Alert: damage by zone",
+        _damage,
+        _damage_findings,
+        _damage_chart,
+        _damage_table,
+        paragraphs=(
+            "Damage tiles drawn per zone (red, white, blue: 6 tiles each; a 7th destroys the ship). Each "
+            "game counts once in its cell; findings pool the cells of a crew over the difficulties.",
+        ),
+    ),
+    kit.Section(
+        "sa-missions",
+        "Space Alert: the transcribed missions ranked by difficulty",
+        _missions,
+        _missions_findings,
+        _missions_chart,
+        _missions_table,
+        paragraphs=(
+            "Missions 1-8 as transcribed (threat cards drawn from the chosen decks on the mission's fixed "
+            "turns and zones). Rank 1 is the hardest (lowest survival). Neighbouring missions are compared "
+            "as pairs of games played on the same seeds.",
+        ),
+    ),
+]
+
 
 def sections(ctx: AnalysisContext) -> list[GameSection]:
+    """Space Alert's sections: none without games that carry a cell, a verdict and a score."""
     games = ctx.dataset.games
     if games.height == 0 or not {"cell", "won", "score"} <= set(games.columns):
         return []
-    cells, varied = _cells(ctx)
-    if not cells:
-        return []
-    out = [_survival_section(ctx, cells, varied)]
-    for build in (
-        lambda: _threat_section(ctx, cells),
-        lambda: _damage_section(ctx, cells),
-        lambda: _missions_section(ctx, cells, varied),
-    ):
-        section = build()
-        if section is not None:
-            out.append(section)
-    return out
+    return kit.build(ctx, SECTIONS)
