@@ -90,3 +90,19 @@ def count_range(ns: Any, what: str = "games", none: str = "no games") -> str:
         return none
     lo, hi = min(values), max(values)
     return f"{lo:,} {what}" if lo == hi else f"{lo:,} to {hi:,} {what}"
+
+
+# --- added for ohno
+
+
+def interval_of(iv: Any, rate: bool = True, digits: int = 2) -> str:
+    """The interval of `iv` (a `stats.Interval`): "10.1 to 14.5 %" for a rate, "0.90 to 1.60"
+    otherwise; "n/a" without one."""
+    return fmt_interval(iv.low, iv.high, digits, pct=rate, none="n/a")
+
+
+def with_interval(iv: Any, rate: bool = True, digits: int = 2) -> str:
+    """An estimate and its interval: "12.3 % (10.1 to 14.5 %)" for a rate, "1.25 (0.90 to 1.60)"
+    otherwise."""
+    estimate = pct(iv.estimate) if rate else f"{iv.estimate:,.{digits}f}"
+    return f"{estimate} ({interval_of(iv, rate, digits)})"
