@@ -733,3 +733,37 @@ SLUG = re.compile(r"[^A-Za-z0-9._-]+")
 def slug(text: str) -> str:
     """A file- and id-safe name: letters, digits, '.', '_' and '-'."""
     return SLUG.sub("-", text).strip("-.") or "dataset"
+
+
+# --- added for ohno
+
+
+def panel_chart(
+    out: Path,
+    name: str,
+    title: str,
+    subject: str,
+    items: Sequence[Any],
+    size: tuple[float, float],
+    draw: Any,
+    ylabel: str,
+    alt: str,
+    caption: str,
+    legend: dict[str, Any] | None = None,
+    ylim: tuple[float, float] | None = None,
+) -> Chart:
+    """A chart of one panel per item of `items`, each `size` inches (`panels` lays them out),
+    filled by `draw(ax, item)`; the y label (and limits, shared) on the first; `legend` (the
+    figure legend's keyword arguments) below them all; titled "title: subject" and saved as
+    `out/name`."""
+    with matplotlib.rc_context(STYLE):
+        fig, axes = panels(len(items), *size)
+        for ax, item in zip(axes, items, strict=True):
+            draw(ax, item)
+        axes[0].set_ylabel(ylabel)
+        if ylim:
+            axes[0].set_ylim(*ylim)
+        if legend:
+            fig.legend(loc="outside lower center", **legend)
+        fig.suptitle(f"{title}: {subject}", x=0.01, ha="left", weight="bold")
+    return save_chart(fig, out, name, title, alt, caption)

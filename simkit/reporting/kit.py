@@ -204,3 +204,13 @@ def win_grid(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, stats.Inte
     return {
         tuple(row[:-2]): stats.wilson(int(row[-2] or 0), int(row[-1])) for row in agg.iter_rows() if row[-1]
     }
+
+
+# --- added for ohno
+
+
+def cells_by(games: pl.DataFrame, keys: Sequence[str]) -> list[Cell]:
+    """The games (any part of the table) as cells by the values of `keys` rather than by cell id:
+    one for each combination played, its values as text, ready for `paired_along`."""
+    parts = games.partition_by(*keys, as_dict=True).items()
+    return [Cell(" ".join(map(str, k)), dict(zip(keys, map(str, k), strict=True)), p) for k, p in parts]
