@@ -809,3 +809,37 @@ def ranked_rates(
     ax.grid(axis="y", visible=False)
     if len(groups) > 1:
         ax.legend(title=legend, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+
+
+# --- added for ohno
+
+
+def panel_chart(
+    out: Path,
+    name: str,
+    title: str,
+    subject: str,
+    items: Sequence[Any],
+    size: tuple[float, float],
+    draw: Any,
+    ylabel: str,
+    alt: str,
+    caption: str,
+    legend: dict[str, Any] | None = None,
+    ylim: tuple[float, float] | None = None,
+) -> Chart:
+    """A chart of one panel per item of `items`, each `size` inches (`panels` lays them out),
+    filled by `draw(ax, item)`; the y label (and limits, shared) on the first; `legend` (the
+    figure legend's keyword arguments) below them all; titled "title: subject" and saved as
+    `out/name`."""
+    with matplotlib.rc_context(STYLE):
+        fig, axes = panels(len(items), *size)
+        for ax, item in zip(axes, items, strict=True):
+            draw(ax, item)
+        axes[0].set_ylabel(ylabel)
+        if ylim:
+            axes[0].set_ylim(*ylim)
+        if legend:
+            fig.legend(loc="outside lower center", **legend)
+        fig.suptitle(f"{title}: {subject}", x=0.01, ha="left", weight="bold")
+    return save_chart(fig, out, name, title, alt, caption)

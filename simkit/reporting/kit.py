@@ -227,3 +227,13 @@ def paired_outcome(
     columns = [pl.col("game_index"), outcome.alias("x")]
     pairs = a.select(columns).join(b.select(columns), on="game_index", suffix="_b").drop_nulls()
     return stats.paired_difference(pairs["x"].to_numpy(), pairs["x_b"].to_numpy()) if pairs.height else None
+
+
+# --- added for ohno
+
+
+def cells_by(games: pl.DataFrame, keys: Sequence[str]) -> list[Cell]:
+    """The games (any part of the table) as cells by the values of `keys` rather than by cell id:
+    one for each combination played, its values as text, ready for `paired_along`."""
+    parts = games.partition_by(*keys, as_dict=True).items()
+    return [Cell(" ".join(map(str, k)), dict(zip(keys, map(str, k), strict=True)), p) for k, p in parts]

@@ -126,3 +126,19 @@ def ci(iv: Any, digits: int = 2, pct: bool = False, none: str = "n/a") -> str:
     """A `stats.Interval`'s bounds as `fmt_interval` writes them ("10.1 to 14.5 %" for a rate);
     `none` when it rests on no games or has no bounds."""
     return fmt_interval(iv.low, iv.high, digits, pct, none) if iv.n else none
+
+
+# --- added for ohno
+
+
+def interval_of(iv: Any, rate: bool = True, digits: int = 2) -> str:
+    """The interval of `iv` (a `stats.Interval`): "10.1 to 14.5 %" for a rate, "0.90 to 1.60"
+    otherwise; "n/a" without one."""
+    return fmt_interval(iv.low, iv.high, digits, pct=rate, none="n/a")
+
+
+def with_interval(iv: Any, rate: bool = True, digits: int = 2) -> str:
+    """An estimate and its interval: "12.3 % (10.1 to 14.5 %)" for a rate, "1.25 (0.90 to 1.60)"
+    otherwise."""
+    estimate = pct(iv.estimate) if rate else f"{iv.estimate:,.{digits}f}"
+    return f"{estimate} ({interval_of(iv, rate, digits)})"

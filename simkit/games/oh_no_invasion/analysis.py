@@ -1,1104 +1,816 @@
-"""Oh no... INVASION!!!'s own report sections (issue 4 point 5).
+"""Oh no... INVASION!!!'s own report sections (issue 4 point 5), as specs on the analysis kit: win
+rate by level, crew size and crew with paired comparisons; why games are lost (outcomes, and players
+eliminated by cause); the Final Conflict threshold sweep (when the dataset varies `final_conflict`);
+the score distribution.
 
-1. Win rate by level x player count x crew, with 95 % Wilson intervals (chart and table), and
-   paired comparisons by seed between levels, player counts and crews.
-2. Why games are lost: the outcome of each game by level and crew (the Spawnmonster destroyed,
-   eight shields complete, the crew eliminated before or during the Final Conflict) and the
-   players eliminated per game by cause (Invaliens, sabotage, kamikaze; level 0's setbacks).
-3. The Final Conflict threshold sweep (only when the dataset varies `final_conflict`): win rate
-   against the threshold per level with interval bands, the best threshold per level and crew
-   with its interval, and whether it is resolved against its neighbouring thresholds (paired by
-   seed: game i deals the same decks at every threshold, level, player count and crew).
-4. The score distribution (points per survivor x survivors; 0 when the crew loses).
-
-Everything is read from the games table (RULES.md, "Records"); nothing calls the engine. The
-settings come from the games columns `level`, `players`, `strategy`, `final_conflict` (a column
-the dataset lacks counts as one value). When the threshold varies, sections 1, 2 and 4 use only
-the games at the default threshold (or the middle swept value if the default was not played), so
-that they do not average over thresholds; section 3 covers the sweep.
-
-Pairs: two cells are compared on the games with the same game_index and the same value of every
-other setting (so a level comparison pooled over player counts pairs game i at 3 players with
-game i at 3 players, and so on).
+Everything is read from the games table (RULES.md, "Records"); a setting column the dataset lacks
+counts as one value. When the threshold varies, the sections other than the sweep use only the games
+at the default threshold (or the middle swept value if the default was not played), so that they do
+not average over thresholds. Two cells are compared on the games with the same game_index and the same
+value of every other setting (game i deals the same decks in every cell: paired by seed).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
-import matplotlib
 import numpy as np
 import polars as pl
 
 from simkit.core import stats
-from simkit.core.compare import paired_scores
 from simkit.games.oh_no_invasion import DEFAULT_THRESHOLD, LEVEL
-from simkit.reporting import charts
+from simkit.reporting import charts, kit
 from simkit.reporting.sections import AnalysisContext, GameSection, Table, point_decimals
-from simkit.reporting.text import count_range as _counts
-from simkit.reporting.text import fmt_interval as _interval
-from simkit.reporting.text import pct as _pct
-from simkit.reporting.text import points as _pp
+from simkit.reporting.text import count_range, interval_of, pct, points, with_interval
 
 SETTINGS = ("level", "players", "strategy", "final_conflict", "data")
-DIMENSIONS = ("level", "players", "strategy")  # the win-rate grid
+# each setting's type, its value where the dataset lacks the column, and where a game lacks one
+TYPED = (
+    ("level", pl.Int64, -1, -1),
+    ("players", pl.Int64, -1, -1),
+    ("strategy", pl.String, "crew", ""),
+    ("final_conflict", pl.Float64, math.nan, math.nan),
+    ("data", pl.String, "", ""),
+)
 WON = "won (Spawnmonster destroyed)"
 SHIELDS = "lost: eight shields complete"
 ELIM_BEFORE = "lost: crew eliminated before the Final Conflict"
 ELIM_DURING = "lost: crew eliminated in the Final Conflict"
 ELIM = "lost: crew eliminated"
 OUTCOME_ORDER = (WON, SHIELDS, ELIM_BEFORE, ELIM_DURING, ELIM)
-CAUSE_TEXT = {
-    "eliminated_kamikaze": "players to kamikazes",
-    "eliminated_invaliens": "to the Invaliens' attack orders",
-    "eliminated_sabotage": "to sabotage",
-    "setbacks_level0": "setbacks (level 0: the player stays in)",
-}
+# the games column, its legend label, and what a finding calls it
 CAUSES = (
-    ("eliminated_kamikaze", "kamikaze (Final Conflict)"),
-    ("eliminated_invaliens", "Invaliens' attack order"),
-    ("eliminated_sabotage", "sabotage (no module left)"),
-    ("setbacks_level0", "level 0 setback (stays in)"),
+    ("eliminated_kamikaze", "kamikaze (Final Conflict)", "players to kamikazes"),
+    ("eliminated_invaliens", "Invaliens' attack order", "to the Invaliens' attack orders"),
+    ("eliminated_sabotage", "sabotage (no module left)", "to sabotage"),
+    ("setbacks_level0", "level 0 setback (stays in)", "setbacks (level 0: the player stays in)"),
 )
+POOLED = (("players", "{} to {} players"), ("level", "levels {} to {}"))
 
 
-# --- preparing the games table --------------------------------------------------------------------
+# --- the games, and the words and charts for them ------------------------------------------------
 
 
-def _prepare(games: pl.DataFrame) -> pl.DataFrame:
-    """The games with typed columns; a setting column the dataset lacks becomes one constant."""
-    fill = {
-        "level": pl.lit(-1, pl.Int64),
-        "players": pl.lit(-1, pl.Int64),
-        "strategy": pl.lit("crew"),
-        "final_conflict": pl.lit(float("nan")),
-        "data": pl.lit(""),
-    }
-    cols = [fill[c].alias(c) for c in SETTINGS if c not in games.columns]
-    g = games.with_columns(cols) if cols else games
-    return g.with_columns(
-        pl.col("level").cast(pl.Int64).fill_null(-1),
-        pl.col("players").cast(pl.Int64).fill_null(-1),
-        pl.col("strategy").cast(pl.String).fill_null(""),
-        pl.col("final_conflict").cast(pl.Float64).fill_null(float("nan")),
-        pl.col("data").cast(pl.String).fill_null(""),
-        pl.col("won").cast(pl.Boolean),
-        pl.col("score").cast(pl.Float64),
+@dataclass(frozen=True)
+class Games:
+    """The games with typed settings; `base` those at one threshold where the threshold varies
+    (every section but the sweep uses these), and the paragraph that says so."""
+
+    all: pl.DataFrame
+    base: pl.DataFrame
+    note: tuple[str, ...] = ()
+
+
+def _games(ctx: AnalysisContext) -> Games:
+    """The dataset's games, typed, and those at one threshold."""
+    g = ctx.dataset.games
+    g = g.with_columns(pl.lit(absent).alias(k) for k, _, absent, _ in TYPED if k not in g.columns)
+    typed = [pl.col(k).cast(t).fill_null(none) for k, t, _, none in TYPED]
+    g = g.with_columns(*typed, pl.col("won").cast(pl.Boolean), pl.col("score").cast(pl.Float64))
+    if g["final_conflict"].n_unique() < 2:
+        return Games(g, g)
+    swept = [t for t in _values(g, "final_conflict") if not math.isnan(t)]
+    chosen = DEFAULT_THRESHOLD if DEFAULT_THRESHOLD in swept else swept[len(swept) // 2]
+    which = "the default" if chosen == DEFAULT_THRESHOLD else "the middle value"
+    note = (
+        "This dataset sweeps the Final Conflict threshold; this section uses only the games at threshold "
+        f"{chosen:g} ({which}), so that it does not average over thresholds. The sweep has its own section."
     )
+    return Games(g, g.filter(pl.col("final_conflict") == chosen), (note,))
 
 
 def _values(g: pl.DataFrame, col: str) -> list:
     return sorted(g[col].unique().to_list())
 
 
-def _varies(g: pl.DataFrame, col: str) -> bool:
-    return g[col].n_unique() > 1
+def _grid(g: pl.DataFrame, *keys: str) -> dict[tuple, stats.Interval]:
+    """The win rate of each combination of `keys` played, in the order of their values."""
+    return dict(sorted(kit.win_grid(g, keys).items()))
 
 
-def _base(g: pl.DataFrame) -> tuple[pl.DataFrame, str, float | None]:
-    """The games at one threshold (the default if played) when the threshold varies."""
-    if not _varies(g, "final_conflict"):
-        return g, "", None
-    values = [v for v in _values(g, "final_conflict") if not math.isnan(v)]
-    chosen = DEFAULT_THRESHOLD if DEFAULT_THRESHOLD in values else values[len(values) // 2]
-    note = (
-        f"This dataset sweeps the Final Conflict threshold; this section uses only the games at "
-        f"threshold {_num(chosen)} ({'the default' if chosen == DEFAULT_THRESHOLD else 'the middle value'}"
-        "), so that it does not average over thresholds. The sweep has its own section."
-    )
-    return g.filter(pl.col("final_conflict") == chosen), note, chosen
+def _wins(w: stats.Interval) -> int:
+    return round(w.estimate * w.n)
 
 
-# --- text -----------------------------------------------------------------------------------------
-
-
-def _num(x: float) -> str:
-    return f"{x:g}"
-
-
-def _ci(iv: stats.Interval, pct: bool = True) -> str:
-    return _interval(iv.low, iv.high, pct=pct, none="n/a")
+def _along(g: pl.DataFrame, key: str, a: object, b: object) -> kit.Paired | None:
+    """B against A along `key` in the games of `g` with a verdict, paired by seed and other settings."""
+    cells = kit.cells_by(g.filter(pl.col("won").is_not_null()), SETTINGS)
+    return kit.paired_along(cells, key, str(a), str(b), SETTINGS)
 
 
 def _level(v: int) -> str:
     return f"level {v}" if v >= 0 else "the level played"
 
 
-def _crew(s: str) -> str:
-    return f"the {s} crew"
-
-
 def _players(p: int) -> str:
     return f"{p} players" if p >= 0 else "the crew size played"
 
 
-def _resolved(low: float, high: float) -> bool:
-    return low > 0 or high < 0
+def _crew(s: str) -> str:
+    return f"the {s} crew"
 
 
-def _win_diff(
-    b: str, a: str, d: stats.PairedDifference, extra: str = "", resolved: bool = False, family: str = ""
-) -> str:
-    """'Games at B are won 3.1 points more often than at A (95 % CI ...; n games each, paired by
-    seed)': `b` names games ("games at level 3"), `a` the other cell ("at level 1")."""
-    digits = point_decimals(d.difference, d.low, d.high)
-    if d.difference == 0:
-        head = f"{b} are won as often as {a}"
-    else:
-        word = "more" if d.difference > 0 else "less"
-        head = f"{b} are won {100 * abs(d.difference):.{digits}f} percentage points {word} often than {a}"
-    lo, hi = (d.low, d.high) if d.difference >= 0 else (-d.high, -d.low)
-    tail = (
-        f" (95 % CI {100 * lo:.{digits}f} to {100 * hi:.{digits}f} points; {d.n:,} games each, "
-        f"paired by seed{extra})"
-    )
-    tail += f": {'resolved' if resolved else 'not resolved'} after {family}" if family else ""
-    return head + tail + "."
-
-
-def _score_diff(b: str, a: str, iv: stats.Interval, extra: str = "", resolved: bool | None = None) -> str:
-    if iv.estimate == 0:
-        head = f"{b} scores as much as {a}"
-    else:
-        word = "more" if iv.estimate > 0 else "fewer"
-        head = f"{b} scores {abs(iv.estimate):.2f} points a game {word} than {a}"
-    lo, hi = (iv.low, iv.high) if iv.estimate >= 0 else (-iv.high, -iv.low)
-    tail = f" (95 % CI {lo:.2f} to {hi:.2f}; {iv.n:,} games each, paired by seed{extra})"
-    if resolved is None:
-        resolved = not math.isnan(iv.low) and _resolved(iv.low, iv.high)
-    if not resolved:
-        tail += ": not resolved"
-    return head + tail + "."
-
-
-# --- pairs ----------------------------------------------------------------------------------------
-
-
-def _pairs(g: pl.DataFrame, key: str, a: object, b: object) -> pl.DataFrame:
-    """Games of setting `key` = a joined with those at b on game_index and every other setting."""
-    on = [c for c in SETTINGS if c != key] + ["game_index"]
-    cols = [*on, "won", "score"]
-    left = g.filter(pl.col(key) == a).select(cols)
-    right = g.filter(pl.col(key) == b).select(cols)
-    # NaN never equals NaN in a join key: the threshold is compared as text
-    if key != "final_conflict":
-        left = left.with_columns(pl.col("final_conflict").cast(pl.String))
-        right = right.with_columns(pl.col("final_conflict").cast(pl.String))
-    return left.join(right, on=on, suffix="_b").drop_nulls(["won", "won_b"])
-
-
-def _paired_win(g: pl.DataFrame, key: str, a: object, b: object) -> stats.PairedDifference | None:
-    j = _pairs(g, key, a, b)
-    if j.height == 0:
-        return None
-    return stats.paired_difference(j["won"].to_numpy(), j["won_b"].to_numpy())
-
-
-def _paired_score(g: pl.DataFrame, key: str, a: object, b: object) -> tuple[stats.Interval, float] | None:
-    """B's score minus A's, paired by seed: the paired t interval and its test's p-value."""
-    j = _pairs(g, key, a, b).drop_nulls(["score", "score_b"])
-    if j.height < 2:
-        return None
-    a_score, b_score = j["score"].to_numpy(), j["score_b"].to_numpy()
-    return paired_scores(a_score, b_score)[0], stats.mean_p_value(b_score - a_score)
-
-
-def _pooled_over(g: pl.DataFrame, fixed: Sequence[str]) -> str:
-    """', pooled over 3 to 5 players' when a setting not held fixed varies."""
-    parts = []
-    if "players" not in fixed and _varies(g, "players"):
-        ps = _values(g, "players")
-        parts.append(f"{ps[0]} to {ps[-1]} players")
-    if "level" not in fixed and _varies(g, "level"):
-        ls = _values(g, "level")
-        parts.append(f"levels {ls[0]} to {ls[-1]}")
+def _pooled_over(g: pl.DataFrame, held: str) -> str:
+    """', pooled over 3 to 5 players and levels 0 to 3': the settings besides `held` varied in `g`."""
+    parts = [form.format(g[k].min(), g[k].max()) for k, form in POOLED if k != held and g[k].n_unique() > 1]
     return f", pooled over {' and '.join(parts)}" if parts else ""
 
 
-# --- chart helpers --------------------------------------------------------------------------------
+def _difference(b: str, a: str, iv: stats.Interval, pooled: str = "", rate: bool = True) -> str:
+    """'Games at B are won 3.1 percentage points more often than at A (95 % CI ...; n games each,
+    paired by seed)', or of scores 'B scores 1.29 points a game more than A (...)'."""
+    scale, digits = (100, point_decimals(iv.estimate, iv.low, iv.high)) if rate else (1, 2)
+    size, up = f"{scale * abs(iv.estimate):.{digits}f}", iv.estimate > 0
+    if rate:
+        head = f"are won {size} percentage points {'more' if up else 'less'} often than"
+    else:
+        head = f"scores {size} points a game {'more' if up else 'fewer'} than"
+    if iv.estimate == 0:
+        head = "are won as often as" if rate else "scores as much as"
+    lo, hi = (iv.low, iv.high) if iv.estimate >= 0 else (-iv.high, -iv.low)
+    ci = f"{scale * lo:.{digits}f} to {scale * hi:.{digits}f}{' points' if rate else ''}"
+    return f"{b} {head} {a} (95 % CI {ci}; {iv.n:,} games each, paired by seed{pooled})"
 
 
-def _n_range(ns: Sequence[int]) -> str:
-    return _counts(ns, "games per point")
+def _bounds(ws: Sequence[stats.Interval], scale: float = 1) -> tuple[list[float], ...]:
+    """The estimates, lower and upper bounds of `ws`, times `scale`."""
+    return tuple([scale * getattr(w, b) for w in ws] for b in ("estimate", "low", "high"))
 
 
-def _panels(n: int, width_each: float, height: float, sharey: bool = True):
-    cols = min(n, 4)
-    rows = math.ceil(n / cols)
-    fig = charts.new_figure(min(14.0, 1.2 + width_each * cols), height * rows)
-    axes = fig.subplots(rows, cols, sharey=sharey, squeeze=False).ravel().tolist()
-    for ax in axes[n:]:
-        ax.set_visible(False)
-    return fig, axes[:n]
+def _level_axis(ax, levels: Sequence[int], crew: str) -> None:
+    ax.set_xticks(range(len(levels)), [str(v) if v >= 0 else "-" for v in levels])
+    ax.set_xlabel("level")
+    ax.set_title(f"{crew} crew", loc="left", fontsize=10)
+    ax.grid(axis="x", visible=False)
 
 
-# --- 1. win rate by level x players x crew ---------------------------------------------------------
+def _rate_top(ws: Sequence[stats.Interval]) -> float:
+    """The top of a win-rate axis: a tenth above the highest interval, on a multiple of 5 %."""
+    return min(100.0, max(5.0, math.ceil(max(w.high for w in ws) * 100 * 1.1 / 5) * 5))
 
 
-def _cells(g: pl.DataFrame, keys: Sequence[str]) -> list[dict]:
-    agg = (
-        g.filter(pl.col("won").is_not_null())
-        .group_by(*keys)
-        .agg(n=pl.len(), wins=pl.col("won").sum())
-        .sort(*keys)
-    )
-    rows = agg.to_dicts()
-    for r in rows:
-        r["w"] = stats.wilson(int(r["wins"]), int(r["n"]))
-    return rows
+def _chart(ctx: AnalysisContext, stem: str, title: str, *rest, **more) -> list[charts.Chart]:
+    """`charts.panel_chart` (`rest`: its arguments after the subject) saved as `<name>-ohno-<stem>`."""
+    return [charts.panel_chart(ctx.out, f"{ctx.name}-ohno-{stem}", title, ctx.subject, *rest, **more)]
 
 
-def _win_section(ctx: AnalysisContext, g: pl.DataFrame, note: str) -> GameSection | None:
-    cells = _cells(g, DIMENSIONS)
-    if not cells:
+# --- 1. win rate by level x players x crew -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WinGrid:
+    """The win-rate grid and its comparisons, each with its verdict in the section's family."""
+
+    grid: dict[tuple, stats.Interval]  # (level, players, crew) -> win rate
+    levels: list[int]
+    counts: list[int]  # player counts
+    crews: list[str]
+    said: list  # the findings in order: a text, or a comparison's name and words (lead, B, A, pooled)
+    rows: list[tuple]  # the comparison table: (name, what, crew)
+    compared: dict[tuple, tuple[stats.PairedDifference, bool]]  # name -> (B minus A, resolved)
+    family: str
+
+
+def _win_grid(ctx: AnalysisContext) -> WinGrid | None:
+    """The win rate of each level, crew size and crew, and comparisons paired by seed: each crew's
+    adjacent levels (table), level 1 against 3 and 0 against 1 (findings), the fewest against the most
+    players, and each crew against the one that won most. All are one Holm family; the crews' p-values
+    enter times (pairs of crews) / (comparisons made), as the top crew was picked from every pair."""
+    g = _games(ctx).base
+    grid = _grid(g, "level", "players", "strategy")
+    if not grid:
         return None
-    crews = _values(g, "strategy")
-    levels = _values(g, "level")
-    counts = _values(g, "players")
-    with matplotlib.rc_context(charts.STYLE):
-        fig, axes = _panels(len(crews), 3.4, 3.8)
-        for ax, crew in zip(axes, crews, strict=True):
-            for pi, p in enumerate(counts):
-                mine = [c for c in cells if c["strategy"] == crew and c["players"] == p]
-                if not mine:
-                    continue
-                off = charts.dodge(pi, len(counts), 0.6)
-                charts.interval_dots(
-                    ax,
-                    [levels.index(c["level"]) + off for c in mine],
-                    [c["w"].estimate for c in mine],
-                    [c["w"].low for c in mine],
-                    [c["w"].high for c in mine],
-                    group=pi,
-                    label=_players(p),
-                    scale=100,
-                    joined=True,
-                )
-            ax.set_xticks(range(len(levels)), [str(v) if v >= 0 else "-" for v in levels])
-            ax.set_xlim(-0.5, len(levels) - 0.5)
-            ax.set_xlabel("level")
-            ax.set_title(f"{crew} crew", loc="left", fontsize=10)
-            ax.grid(axis="x", visible=False)
-        axes[0].set_ylabel("win rate (%)")
-        top = max(c["w"].high for c in cells)
-        axes[0].set_ylim(-1, min(100.0, max(5.0, math.ceil(top * 100 * 1.1 / 5) * 5)))
-        axes[-1].legend(title="crew size", loc="upper left", bbox_to_anchor=(1.0, 1.0))
-        fig.suptitle(
-            f"Win rate by level, crew size and crew: {ctx.subject}", x=0.01, ha="left", weight="bold"
+    levels, counts, crews = (_values(g, k) for k in ("level", "players", "strategy"))
+    said, rows, found = [], [], {}  # found: name -> (B - A, its p-value in the family)
+
+    def compare(key: str, a: object, b: object, crew: str | None = None, weight: float = 1.0) -> tuple | None:
+        """The name of B against A along `key` for one crew (or all), None where no games pair."""
+        name, mine = (key, a, b, crew), g if crew is None else g.filter(pl.col("strategy") == crew)
+        if name not in found and (paired := _along(mine, key, a, b)):
+            found[name] = (paired.wins, min(1.0, paired.wins.p_value * weight))
+        return name if name in found else None
+
+    for word, pick, sign in (("highest", max, -1), ("lowest", min, 1)) if len(grid) > 1 else ():
+        lv, p, crew = pick(grid, key=lambda k, s=sign: (grid[k].estimate, s * k[0]))  # ties: lower level
+        w = grid[(lv, p, crew)]
+        said.append(
+            f"The {word} win rate is {pct(w.estimate)} ({_level(lv)}, {_players(p)}, {crew} crew; "
+            f"95 % CI {interval_of(w)}, {w.n:,} games)."
         )
-    items = [
-        f"level {c['level']}, {c['players']} players, {c['strategy']}: {_pct(c['w'].estimate)} "
-        f"(95 % CI {_ci(c['w'])}, {c['wins']} of {c['n']} games)"
-        for c in cells
-    ]
-    chart = charts.save_chart(
-        fig,
-        ctx.out,
-        f"{ctx.name}-ohno-win-grid",
-        "Win rate by level, crew size and crew",
-        "Win rate by level, crew size and crew, with 95 % Wilson intervals. " + "; ".join(items[:24]),
-        "Share of games won, one panel per crew, level on the x axis, one marker per crew size; bars are "
-        f"95 % Wilson intervals; {_n_range([c['n'] for c in cells])}.",
-    )
-    table = Table(
-        "Win rate per level, crew size and crew (95 % Wilson intervals)",
-        ["level", "players", "crew", "games", "wins", "win rate", "95 % CI"],
-        [
-            [
-                str(c["level"]),
-                str(c["players"]),
-                c["strategy"],
-                f"{c['n']:,}",
-                f"{c['wins']:,}",
-                _pct(c["w"].estimate),
-                _ci(c["w"]),
-            ]
-            for c in cells
-        ],
-    )
-    findings, comp_rows = _win_findings(g, cells, crews, levels, counts)
-    tables = [table]
-    if comp_rows:
-        tables.append(
-            Table(
-                "Paired comparisons (B minus A, percentage points; game i of A and B share the deal)",
-                ["comparison", "crew", "games paired", "B - A", "95 % CI", "resolved"],
-                comp_rows,
-            )
-        )
-    paragraphs = [
-        "Each point is one cell of the grid: a level, a crew size and a crew. Cells share seeds, so "
-        "game i deals the same decks in every cell and two cells are compared game by game (paired "
-        "by seed). A difference is resolved only after the Holm adjustment over every comparison of this "
-        "section (table and findings together; the findings name the family's size), so that the "
-        "chance of any false resolved among them is at most 5 %."
-    ]
-    if 0 in levels and 1 in levels:
-        paragraphs.append(
-            f"Level {LEVEL.label(0)} differs from level 1 in three rules (RULES.md, Levels): open "
-            "hands, a Teleporter partner may strike for the active player, and an Invalien "
-            "elimination is a setback (the player discards hand, extra modules and aliens, keeps the "
-            "Hub and stays in). The scripted crews already share hand knowledge at levels 0 to 2, so "
-            "open hands give them nothing; a player set back stays in without cards or modules, takes "
-            "Spawn cards and faces kamikazes, where at level 1 that player and their station are gone. "
-            "So level 0 need not be won more often than level 1: the paired comparison says whether it is."
-        )
-    if note:
-        paragraphs.append(note)
-    return GameSection(
-        "ohno-win-grid",
-        "Win rate by level, crew size and crew",
-        findings=findings,
-        paragraphs=paragraphs,
-        charts=[chart],
-        tables=tables,
-    )
-
-
-def _comp_row(what: str, crew: str, d: stats.PairedDifference, resolved: bool) -> list[str]:
-    return [
-        what,
-        crew,
-        f"{d.n:,}",
-        _pp(d.difference),
-        f"{_pp(d.low)} to {_pp(d.high)}",
-        "yes" if resolved else "no",
-    ]
-
-
-def _win_findings(
-    g: pl.DataFrame, cells: list[dict], crews: list, levels: list, counts: list
-) -> tuple[list[str], list[list[str]]]:
-    """The section's findings and its table of paired comparisons. Every comparison made here (table
-    rows and findings alike) is one family: resolved means after Holm over all of them. The crews
-    are compared with the one that won most, picked from every pair of crews, so those p-values
-    enter Bonferroni-multiplied by (pairs of crews) / (comparisons made)."""
-    findings: list[str] = []
-    if len(cells) > 1:
-        best = max(cells, key=lambda c: (c["w"].estimate, -c["level"]))
-        worst = min(cells, key=lambda c: (c["w"].estimate, c["level"]))
-        for word, c in (("highest", best), ("lowest", worst)):
-            findings.append(
-                f"The {word} win rate is {_pct(c['w'].estimate)} ({_level(c['level'])}, "
-                f"{_players(c['players'])}, {c['strategy']} crew; 95 % CI {_ci(c['w'])}, "
-                f"{c['n']:,} games)."
-            )
-    # (key, d, p for the family, how to write it: ("row", what, crew) or ("finding", text parts))
-    members: dict[tuple, tuple[stats.PairedDifference, float]] = {}
-    plan: list[tuple] = []  # in page order: ("finding", index into `findings`, ...) or ("row", ...)
-
-    def member(key: tuple, d: stats.PairedDifference, weight: float = 1.0) -> tuple:
-        members.setdefault(key, (d, min(1.0, d.p_value * weight)))
-        return key
-
+    played = {crew: [w for k, w in grid.items() if k[2] == crew] for crew in crews}
     for crew in crews:
-        mine = g.filter(pl.col("strategy") == crew)
-        total = [c for c in cells if c["strategy"] == crew]
-        n, wins = sum(c["n"] for c in total), sum(c["wins"] for c in total)
+        n, wins, whom = sum(w.n for w in played[crew]), sum(map(_wins, played[crew])), _crew(crew)
         if n and wins == 0:
-            w = stats.wilson(0, n)
-            findings.append(
-                f"{_crew(crew).capitalize()} won none of its {n:,} games (95 % CI 0.0 to "
-                f"{100 * w.high:.1f} %)."
-            )
+            high = 100 * stats.wilson(0, n).high
+            said.append(f"{whom.capitalize()} won none of its {n:,} games (95 % CI 0.0 to {high:.1f} %).")
             continue
-        pooled = _pooled_over(mine, ("level",))
-        # level steps: each adjacent pair in the table, the headline 1 -> 3 in the findings
+        mine = g.filter(pl.col("strategy") == crew)
+        pooled = _pooled_over(mine, "level")
         for a, b in zip(levels, levels[1:], strict=False):
-            d = _paired_win(mine, "level", a, b)
-            if d is not None:
-                plan.append(
-                    ("row", member(("level", crew, a, b), d), f"level {b} vs level {a}{pooled}", crew)
-                )
+            if name := compare("level", a, b, crew):
+                rows.append((name, f"level {b} vs level {a}{pooled}", crew))
         if 1 in levels and 3 in levels:
-            pairs = [(1, 3)] + ([(0, 1)] if 0 in levels else [])
-        elif len(levels) > 1:
-            pairs = [(levels[0], levels[-1])]
+            headline = [(1, 3)] + ([(0, 1)] if 0 in levels else [])
         else:
-            pairs = []
-        for a, b in pairs:
-            d = _paired_win(mine, "level", a, b)
-            if d is not None:
-                key = member(("level", crew, a, b), d)
-                findings.append("")
-                plan.append(
-                    ("finding", key, len(findings) - 1, f"For {_crew(crew)}, ",
-                     (f"games at {_level(b)}", f"at {_level(a)}", pooled))
-                )  # fmt: skip
-        if len(counts) > 1:
-            a, b = counts[0], counts[-1]
-            d = _paired_win(mine, "players", a, b)
-            if d is not None:
-                extra = _pooled_over(mine, ("players",))
-                key = member(("players", crew, a, b), d)
-                plan.append(("row", key, f"{b} players vs {a} players{extra}", crew))
-                findings.append("")
-                plan.append(
-                    ("finding", key, len(findings) - 1, f"For {_crew(crew)}, ",
-                     (f"games with {_players(b)}", f"with {_players(a)}", extra))
-                )  # fmt: skip
+            headline = [(levels[0], levels[-1])] if len(levels) > 1 else []
+        for a, b in headline:
+            if name := compare("level", a, b, crew):
+                said.append((name, f"For {whom}, ", f"games at {_level(b)}", f"at {_level(a)}", pooled))
+        a, b, extra = counts[0], counts[-1], _pooled_over(mine, "players")
+        if len(counts) > 1 and (name := compare("players", a, b, crew)):
+            rows.append((name, f"{b} players vs {a} players{extra}", crew))
+            said.append((name, f"For {whom}, ", f"games with {_players(b)}", f"with {_players(a)}", extra))
     if len(crews) > 1:
-        rate = {
-            crew: sum(c["wins"] for c in cells if c["strategy"] == crew)
-            / max(1, sum(c["n"] for c in cells if c["strategy"] == crew))
-            for crew in crews
-        }
-        top = max(crews, key=lambda c: rate[c])
-        extra = _pooled_over(g, ("strategy",)) + f"; {_crew(top)} picked as the crew that won most"
+        top = max(crews, key=lambda c: sum(map(_wins, played[c])) / max(1, sum(w.n for w in played[c])))
+        extra = _pooled_over(g, "strategy") + f"; {_crew(top)} picked as the crew that won most"
         for crew in crews:
-            if crew == top:
-                continue
-            d = _paired_win(g, "strategy", crew, top)
-            if d is not None:
-                key = member(("strategy", crew, top), d, len(crews) / 2)  # pairs / comparisons
-                plan.append(("row", key, f"{top} crew vs {crew} crew{extra}", "-"))
-                findings.append("")
-                plan.append(
-                    ("finding", key, len(findings) - 1, "",
-                     (f"Games played by {_crew(top)}", f"by {_crew(crew)}", extra))
-                )  # fmt: skip
-    keys = list(members)
-    family = stats.family([members[k][1] for k in keys])
-    resolved = dict(zip(keys, family.resolved, strict=True))
-    rows: list[list[str]] = []
-    for item in plan:
-        d = members[item[1]][0]
-        if item[0] == "row":
-            rows.append(_comp_row(item[2], item[3], d, bool(resolved[item[1]])))
-        else:
-            _, key, index, lead, (b, a, extra) = item
-            findings[index] = lead + _win_diff(b, a, d, extra, bool(resolved[key]), family.text)
-    return findings, rows
+            if crew != top and (name := compare("strategy", crew, top, weight=len(crews) / 2)):
+                rows.append((name, f"{top} crew vs {crew} crew{extra}", "-"))
+                said.append((name, "", f"Games played by {_crew(top)}", f"by {_crew(crew)}", extra))
+    family = stats.family([p for _, p in found.values()])
+    compared = {name: (d, bool(r)) for (name, (d, _)), r in zip(found.items(), family.resolved, strict=True)}
+    return WinGrid(grid, levels, counts, crews, said, rows, compared, family.text)
 
 
-# --- 2. why games are lost ------------------------------------------------------------------------
+def _win_findings(m: WinGrid) -> list[str]:
+    """The extremes, and each comparison as a sentence with its verdict after the family."""
+    out = []
+    for item in m.said:
+        if isinstance(item, tuple):
+            name, lead, b, a, pooled = item
+            d, resolved = m.compared[name]
+            sentence = _difference(b, a, stats.Interval(d.difference, d.low, d.high, d.n), pooled)
+            item = f"{lead}{sentence}: {'resolved' if resolved else 'not resolved'} after {m.family}."
+        out.append(item)
+    return out
+
+
+def _win_chart(ctx: AnalysisContext, m: WinGrid) -> list[charts.Chart]:
+    """One panel per crew: the win rate by level, one line per crew size, with Wilson intervals."""
+
+    def draw(ax, crew: str) -> None:
+        for pi, p in enumerate(m.counts):
+            mine = [(m.levels.index(lv), w) for (lv, p_, c), w in m.grid.items() if (p_, c) == (p, crew)]
+            xs = [x + charts.dodge(pi, len(m.counts), 0.6) for x, _ in mine]
+            if mine:
+                ws = _bounds([w for _, w in mine])
+                charts.interval_dots(ax, xs, *ws, group=pi, label=_players(p), scale=100, joined=True)
+        _level_axis(ax, m.levels, crew)
+        ax.set_xlim(-0.5, len(m.levels) - 0.5)
+        if crew == m.crews[-1]:
+            ax.legend(title="crew size", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+
+    items = [
+        f"level {lv}, {p} players, {crew}: {pct(w.estimate)} "
+        f"(95 % CI {interval_of(w)}, {_wins(w)} of {w.n} games)"
+        for (lv, p, crew), w in m.grid.items()
+    ]
+    title, ws = "Win rate by level, crew size and crew", list(m.grid.values())
+    alt = f"{title}, with 95 % Wilson intervals. " + "; ".join(items[:24])
+    caption = (
+        "Share of games won, one panel per crew, level on the x axis, one marker per crew size; bars are "
+        f"95 % Wilson intervals; {count_range([w.n for w in ws], 'games per point')}."
+    )
+    size, ylim = (3.4, 3.8), (-1, _rate_top(ws))
+    return _chart(ctx, "win-grid", title, m.crews, size, draw, "win rate (%)", alt, caption, ylim=ylim)
+
+
+def _win_tables(m: WinGrid) -> list[Table]:
+    """The win rate of every cell, and the paired comparisons (B minus A) with their verdicts."""
+    cells = [
+        [str(lv), str(p), crew, f"{w.n:,}", f"{_wins(w):,}", pct(w.estimate), interval_of(w)]
+        for (lv, p, crew), w in m.grid.items()
+    ]
+    columns = ["level", "players", "crew", "games", "wins", "win rate", "95 % CI"]
+    tables = [Table("Win rate per level, crew size and crew (95 % Wilson intervals)", columns, cells)]
+    rows = []
+    for name, what, crew in m.rows:
+        d, resolved = m.compared[name]
+        ci = f"{points(d.low)} to {points(d.high)}"
+        rows.append([what, crew, f"{d.n:,}", points(d.difference), ci, "yes" if resolved else "no"])
+    if rows:
+        caption = "Paired comparisons (B minus A, percentage points; game i of A and B share the deal)"
+        columns = ["comparison", "crew", "games paired", "B - A", "95 % CI", "resolved"]
+        tables.append(Table(caption, columns, rows))
+    return tables
+
+
+# --- 2. why games are lost -----------------------------------------------------------------------
 
 
 def _outcomes(g: pl.DataFrame) -> pl.DataFrame:
-    reason = pl.col("end_reason").cast(pl.String).fill_null("(none)")
-    split = "final_conflict_called" in g.columns
-    called = pl.col("final_conflict_called").cast(pl.Boolean).fill_null(False) if split else pl.lit(False)
-    outcome = (
-        pl.when(pl.col("won") & (reason == "spawnmonster_destroyed"))
-        .then(pl.lit(WON))
-        .when(pl.col("won"))
-        .then(pl.lit("won: ") + reason)
-        .when(reason == "shields_complete")
-        .then(pl.lit(SHIELDS))
-        .when((reason == "crew_eliminated") & pl.lit(split) & called)
-        .then(pl.lit(ELIM_DURING))
-        .when((reason == "crew_eliminated") & pl.lit(split))
-        .then(pl.lit(ELIM_BEFORE))
-        .when(reason == "crew_eliminated")
-        .then(pl.lit(ELIM))
-        .otherwise(pl.lit("lost: ") + reason)
-    )
-    return g.filter(pl.col("won").is_not_null()).with_columns(outcome.alias("outcome"))
+    """The games with a verdict, each with its outcome: one of `OUTCOME_ORDER`, or its end reason."""
+    reason, won = pl.col("end_reason").cast(pl.String).fill_null("(none)"), pl.col("won")
+    eliminated = reason == "crew_eliminated"
+    if "final_conflict_called" in g.columns:  # the crew-eliminated losses split by the call
+        called = pl.col("final_conflict_called").cast(pl.Boolean).fill_null(False)
+        lost = [(eliminated & called, pl.lit(ELIM_DURING)), (eliminated, pl.lit(ELIM_BEFORE))]
+    else:
+        lost = [(eliminated, pl.lit(ELIM))]
+    rules = [
+        (won & (reason == "spawnmonster_destroyed"), pl.lit(WON)),
+        (won, pl.lit("won: ") + reason),
+        (reason == "shields_complete", pl.lit(SHIELDS)),
+        *lost,
+    ]
+    outcome = pl.lit("lost: ") + reason
+    for when, then in reversed(rules):  # the first rule that holds decides
+        outcome = pl.when(when).then(then).otherwise(outcome)
+    return g.filter(won.is_not_null()).with_columns(outcome.alias("outcome"))
 
 
-def _loss_section(ctx: AnalysisContext, g: pl.DataFrame, note: str) -> GameSection | None:
-    g = _outcomes(g)
+@dataclass(frozen=True)
+class Losses:
+    """How the games of each level and crew end, and their players eliminated per game by cause."""
+
+    games: dict[tuple, int]  # (level, crew) -> games
+    ended: dict[tuple, int]  # (level, crew, outcome) -> games
+    outcomes: list[str]  # in page order
+    causes: list[tuple[str, str, str]]  # the rows of CAUSES the dataset records
+    eliminated: dict[tuple, dict[str, stats.Interval]]  # (level, crew) -> cause -> players per game
+    levels: list[int]
+    crews: list[str]
+
+    @property
+    def losses(self) -> list[str]:
+        return [o for o in self.outcomes if o != WON and not o.startswith("won:")]
+
+
+def _losses(ctx: AnalysisContext) -> Losses | None:
+    """How the games of each level and crew end, and the players eliminated per game by cause (level
+    0's setbacks only where there were any)."""
+    g, keys = _outcomes(_games(ctx).base), ("level", "strategy")
     if g.height == 0:
         return None
-    keys = ("level", "strategy")
     present = g["outcome"].unique().to_list()
     outcomes = [o for o in OUTCOME_ORDER if o in present] + sorted(set(present) - set(OUTCOME_ORDER))
-    counts = g.group_by(*keys, "outcome").len("k")
-    k_of = {(r["level"], r["strategy"], r["outcome"]): int(r["k"]) for r in counts.iter_rows(named=True)}
-    totals = g.group_by(*keys).len("n").sort(*keys).to_dicts()
-    crews, levels = _values(g, "strategy"), _values(g, "level")
-    causes = [(c, label) for c, label in CAUSES if c in g.columns]
-    if "setbacks_level0" in g.columns and g["setbacks_level0"].sum() == 0:
-        causes = [(c, label) for c, label in causes if c != "setbacks_level0"]
-    elim: dict[tuple, dict[str, stats.Interval]] = {}
-    if causes:
-        parts = g.partition_by(*keys, as_dict=True)
-        for key, part in parts.items():
-            elim[key] = {
-                c: stats.mean_interval(part[c].cast(pl.Float64).drop_nulls().to_numpy()) for c, _ in causes
-            }
-
-    charts_out = []
-    with matplotlib.rc_context(charts.STYLE):
-        fig, axes = _panels(len(crews), 3.0, 3.6)
-        for ax, crew in zip(axes, crews, strict=True):
-            bottom = [0.0] * len(levels)
-            for oi, o in enumerate(outcomes):
-                shares = []
-                for lv in levels:
-                    n = next((t["n"] for t in totals if t["level"] == lv and t["strategy"] == crew), 0)
-                    shares.append(100 * k_of.get((lv, crew, o), 0) / n if n else 0.0)
-                ax.bar(
-                    range(len(levels)),
-                    shares,
-                    bottom=bottom,
-                    color=charts.colour(oi),
-                    edgecolor="white",
-                    width=0.7,
-                    label=o if crew == crews[0] else None,
-                )
-                bottom = [a + b for a, b in zip(bottom, shares, strict=True)]
-            ax.set_xticks(range(len(levels)), [str(v) if v >= 0 else "-" for v in levels])
-            ax.set_xlabel("level")
-            ax.set_ylim(0, 100)
-            ax.set_title(f"{crew} crew", loc="left", fontsize=10)
-            ax.grid(axis="x", visible=False)
-        axes[0].set_ylabel("share of games (%)")
-        fig.legend(title="outcome", loc="outside lower center", ncols=2, fontsize=8)
-        fig.suptitle(f"How games end, by level and crew: {ctx.subject}", x=0.01, ha="left", weight="bold")
-    items = []
-    for t in totals:
-        shares = ", ".join(
-            f"{o} {_pct(k_of.get((t['level'], t['strategy'], o), 0) / t['n'])}" for o in outcomes
-        )
-        items.append(f"level {t['level']}, {t['strategy']} (n={t['n']}): {shares}")
-    charts_out.append(
-        charts.save_chart(
-            fig,
-            ctx.out,
-            f"{ctx.name}-ohno-outcomes",
-            "How games end, by level and crew",
-            "Share of games per outcome, by level and crew. " + "; ".join(items[:24]),
-            "Share of games per outcome, one panel per crew, one stacked bar per level (pooled over the "
-            "crew sizes played); the table below gives each share with its 95 % Wilson interval; "
-            f"{_n_range([t['n'] for t in totals]).replace('point', 'bar')}.",
-        )
-    )
-    if causes:
-        with matplotlib.rc_context(charts.STYLE):
-            fig, axes = _panels(len(crews), 3.0, 3.6)
-            width = 0.8 / len(causes)
-            for ax, crew in zip(axes, crews, strict=True):
-                for ci, (c, label) in enumerate(causes):
-                    bars = [
-                        (li + charts.dodge(ci, len(causes), 0.8), elim[(lv, crew)][c])
-                        for li, lv in enumerate(levels)
-                        if elim.get((lv, crew), {}).get(c) is not None and elim[(lv, crew)][c].n > 0
-                    ]
-                    charts.interval_bars(
-                        ax,
-                        [x for x, _ in bars],
-                        [iv for _, iv in bars],
-                        width,
-                        charts.colour(ci),
-                        label if crew == crews[0] else None,
-                    )
-                ax.set_xticks(range(len(levels)), [str(v) if v >= 0 else "-" for v in levels])
-                ax.set_xlabel("level")
-                ax.set_title(f"{crew} crew", loc="left", fontsize=10)
-                ax.grid(axis="x", visible=False)
-            axes[0].set_ylabel("players eliminated per game")
-            fig.legend(title="cause", loc="outside lower center", ncols=2, fontsize=8)
-            fig.suptitle(
-                f"Players eliminated per game, by cause: {ctx.subject}", x=0.01, ha="left", weight="bold"
-            )
-        items = [
-            f"level {lv}, {crew}: " + ", ".join(f"{label} {iv[c].estimate:.2f}" for c, label in causes)
-            for (lv, crew), iv in sorted(elim.items())
-        ]
-        charts_out.append(
-            charts.save_chart(
-                fig,
-                ctx.out,
-                f"{ctx.name}-ohno-eliminations",
-                "Players eliminated per game, by cause",
-                "Mean players eliminated per game by cause, by level and crew. " + "; ".join(items[:24]),
-                "Mean number of players eliminated per game by each cause, one panel per crew, bars by "
-                "level; whiskers are 95 % Student t intervals of the mean; a level 0 setback is the "
-                "Invalien order that would eliminate at other levels (the player stays in); "
-                f"{_n_range([t['n'] for t in totals]).replace('point', 'bar group')}.",
-            )
-        )
-
-    rows = []
-    for t in totals:
-        lv, crew, n = t["level"], t["strategy"], t["n"]
-        lost = (
-            n
-            - k_of.get((lv, crew, WON), 0)
-            - sum(k_of.get((lv, crew, o), 0) for o in outcomes if o.startswith("won:"))
-        )
-        row = [str(lv), crew, f"{n:,}", f"{_pct(lost / n)} ({_ci(stats.wilson(lost, n))})"]
-        for o in outcomes:
-            if o == WON or o.startswith("won:"):
-                continue
-            k = k_of.get((lv, crew, o), 0)
-            row.append(f"{_pct(k / n)} ({_ci(stats.wilson(k, n))})")
-        for c, _ in causes:
-            iv = elim[(lv, crew)][c]
-            row.append(f"{iv.estimate:.2f} ({_ci(iv, pct=False)})")
-        rows.append(row)
-    loss_names = [o for o in outcomes if o != WON and not o.startswith("won:")]
-    table = Table(
-        "Losses by level and crew: share of games (95 % Wilson interval) and players eliminated per "
-        "game by cause (95 % t interval)",
-        ["level", "crew", "games", "lost"]
-        + [o.removeprefix("lost: ") for o in loss_names]
-        + [f"eliminated per game: {label}" for _, label in causes],
-        rows,
-    )
-    findings = _loss_findings(g, totals, k_of, loss_names, elim, causes, crews, levels)
-    paragraphs = [
-        "A game is lost when the eighth Shield alien reaches the Spawnmonster or when every player "
-        "is eliminated; the crew-eliminated losses are split by whether the Final Conflict had been "
-        "called. Eliminations count players: by the Invaliens' attack order (threshold reached), by "
-        "sabotage (level 2 and up: the last module destroyed) and by an uncountered kamikaze in the "
-        "Final Conflict. At level 0 an Invalien elimination is a setback and the player stays in."
-    ]
-    if note:
-        paragraphs.append(note)
-    return GameSection(
-        "ohno-losses",
-        "Why games are lost",
-        findings=findings,
-        paragraphs=paragraphs,
-        charts=charts_out,
-        tables=[table],
-    )
+    played = {r[:-1]: r[-1] for r in g.group_by(*keys).len("n").sort(*keys).iter_rows()}
+    ended = {r[:-1]: r[-1] for r in g.group_by(*keys, "outcome").len("k").iter_rows()}
+    causes = [c for c in CAUSES if c[0] in g.columns and (c[0] != "setbacks_level0" or g[c[0]].sum())]
+    per_game = {}  # (level, crew) -> cause -> players eliminated per game
+    for key, part in g.partition_by(*keys, as_dict=True).items():
+        counted = {c: part[c].cast(pl.Float64).drop_nulls().to_numpy() for c, *_ in causes}
+        per_game[key] = {c: stats.mean_interval(v) for c, v in counted.items()}
+    return Losses(played, ended, outcomes, causes, per_game, *(_values(g, k) for k in keys))
 
 
-def _loss_findings(g, totals, k_of, loss_names, elim, causes, crews, levels) -> list[str]:
-    findings = []
-    for crew in crews:
-        tops = []  # (level, outcome, k, n) per level
-        for t in (t for t in totals if t["strategy"] == crew):
-            lv, n = t["level"], t["n"]
-            if not loss_names:
-                continue
-            top = max(loss_names, key=lambda o: k_of.get((lv, crew, o), 0))
-            if k_of.get((lv, crew, top), 0):
-                tops.append((lv, top, k_of[(lv, crew, top)], n))
-        if tops:
-
-            def share(lv, k, n):
-                w = stats.wilson(k, n)
-                return f"{_pct(w.estimate)} of games at {_level(lv)} (95 % CI {_ci(w)}, {n:,} games)"
-
-            names = {o for _, o, _, _ in tops}
-            if len(names) == 1:
-                what = next(iter(names)).removeprefix("lost: ")
-                where = "at every level" if len(tops) > 1 else f"at {_level(tops[0][0])}"
-                findings.append(
-                    f"{_crew(crew).capitalize()} most often loses with the {what} {where}: "
-                    + "; ".join(share(lv, k, n) for lv, _, k, n in tops)
-                    + "."
-                )
-            else:
-                findings.append(
-                    f"{_crew(crew).capitalize()} most often loses with: "
-                    + "; ".join(f"the {o.removeprefix('lost: ')}, {share(lv, k, n)}" for lv, o, k, n in tops)
-                    + "."
-                )
+def _loss_findings(m: Losses) -> list[str]:
+    """For each crew, the most frequent loss at each level, and the players lost per game by cause at
+    the highest level."""
+    out = []
+    for crew in m.crews:
+        tops = []  # (level, loss, its share) where the crew lost any
+        for (lv, c), n in m.games.items():
+            lost = {o.removeprefix("lost: "): m.ended.get((lv, c, o), 0) for o in m.losses if c == crew}
+            if lost and lost[top := max(lost, key=lost.get)]:
+                w = stats.wilson(lost[top], n)
+                share = f"{pct(w.estimate)} of games at {_level(lv)} (95 % CI {interval_of(w)}, {n:,} games)"
+                tops.append((lv, top, share))
+        if len({top for _, top, _ in tops}) == 1:
+            where = "at every level" if len(tops) > 1 else f"at {_level(tops[0][0])}"
+            said = "; ".join(share for _, _, share in tops)
+            out.append(f"{_crew(crew).capitalize()} most often loses with the {tops[0][1]} {where}: {said}.")
+        elif tops:
+            said = "; ".join(f"the {top}, {share}" for _, top, share in tops)
+            out.append(f"{_crew(crew).capitalize()} most often loses with: {said}.")
+        per_game = m.eliminated.get((m.levels[-1], crew)) or {}
+        causes = [(per_game[c], what) for c, _, what in m.causes if per_game and per_game[c].estimate > 0]
         if causes:
-            lv = levels[-1]
-            iv = elim.get((lv, crew))
-            if iv:
-                n = next(iter(iv.values())).n
-                text = ", ".join(
-                    f"{iv[c].estimate:.2f} {CAUSE_TEXT[c]} (95 % CI {_ci(iv[c], pct=False)})"
-                    for c, _ in causes
-                    if iv[c].estimate > 0
-                )
-                if text:
-                    findings.append(f"At {_level(lv)}, {_crew(crew)} loses per game {text}; {n:,} games.")
-    return findings
+            per = [f"{iv.estimate:.2f} {what} (95 % CI {interval_of(iv, False)})" for iv, what in causes]
+            text = ", ".join(per)
+            n = per_game[m.causes[0][0]].n
+            out.append(f"At {_level(m.levels[-1])}, {_crew(crew)} loses per game {text}; {n:,} games.")
+    return out
 
 
-# --- 3. the Final Conflict threshold sweep --------------------------------------------------------
+def _loss_charts(ctx: AnalysisContext, m: Losses) -> list[charts.Chart]:
+    """Per crew: the share of each outcome by level (stacked bars), and the players eliminated per
+    game by cause (bars with Student t intervals)."""
+
+    def outcomes(ax, crew: str) -> None:
+        bottom = [0.0] * len(m.levels)
+        for oi, o in enumerate(m.outcomes):
+            ns = [(m.ended.get((lv, crew, o), 0), m.games.get((lv, crew), 0)) for lv in m.levels]
+            shares, label = [100 * k / n if n else 0.0 for k, n in ns], o if crew == m.crews[0] else None
+            look = {"color": charts.colour(oi), "edgecolor": "white", "width": 0.7, "label": label}
+            ax.bar(range(len(m.levels)), shares, bottom=bottom, **look)
+            bottom = [a + b for a, b in zip(bottom, shares, strict=True)]
+        _level_axis(ax, m.levels, crew)
+        ax.set_ylim(0, 100)
+
+    def eliminations(ax, crew: str) -> None:
+        for ci, (c, label, _) in enumerate(m.causes):
+            mine = [(li, m.eliminated.get((lv, crew), {}).get(c)) for li, lv in enumerate(m.levels)]
+            xs = [li + charts.dodge(ci, len(m.causes), 0.8) for li, iv in mine if iv and iv.n > 0]
+            ivs, width = [iv for _, iv in mine if iv and iv.n > 0], 0.8 / len(m.causes)
+            charts.interval_bars(ax, xs, ivs, width, charts.colour(ci), label if crew == m.crews[0] else None)
+        _level_axis(ax, m.levels, crew)
+
+    items = []
+    for (lv, crew), n in m.games.items():
+        shares = [f"{o} {pct(m.ended.get((lv, crew, o), 0) / n)}" for o in m.outcomes]
+        items.append(f"level {lv}, {crew} (n={n}): {', '.join(shares)}")
+    caption = (
+        "Share of games per outcome, one panel per crew, one stacked bar per level (pooled over the crew "
+        "sizes played); the table below gives each share with its 95 % Wilson interval; "
+        f"{count_range(m.games.values(), 'games per bar')}."
+    )
+    alt = "Share of games per outcome, by level and crew. " + "; ".join(items[:24])
+    how, title = (m.crews, (3.0, 3.6)), "How games end, by level and crew"
+    legend = {"title": "outcome", "ncols": 2, "fontsize": 8}
+    out = _chart(ctx, "outcomes", title, *how, outcomes, "share of games (%)", alt, caption, legend)
+    if not m.causes:
+        return out
+    items = [
+        f"level {lv}, {crew}: " + ", ".join(f"{label} {iv[c].estimate:.2f}" for c, label, _ in m.causes)
+        for (lv, crew), iv in sorted(m.eliminated.items())
+    ]
+    caption = (
+        "Mean number of players eliminated per game by each cause, one panel per crew, bars by level; "
+        "whiskers are 95 % Student t intervals of the mean; a level 0 setback is the Invalien order that "
+        "would eliminate at other levels (the player stays in); "
+        f"{count_range(m.games.values(), 'games per bar group')}."
+    )
+    alt = "Mean players eliminated per game by cause, by level and crew. " + "; ".join(items[:24])
+    title, legend = "Players eliminated per game, by cause", legend | {"title": "cause"}
+    ylabel = "players eliminated per game"
+    return out + _chart(ctx, "eliminations", title, *how, eliminations, ylabel, alt, caption, legend)
 
 
-def _threshold_section(ctx: AnalysisContext, g: pl.DataFrame) -> GameSection | None:
-    g = g.filter(pl.col("won").is_not_null() & pl.col("final_conflict").is_not_nan())
+def _loss_tables(m: Losses) -> list[Table]:
+    """Each level and crew: the share of games lost in all and in each way (Wilson intervals), and
+    the players eliminated per game by cause (t intervals)."""
+    rows = []
+    for (lv, crew), n in m.games.items():
+        lost = [m.ended.get((lv, crew, o), 0) for o in m.losses]
+        rates = [with_interval(stats.wilson(k, n)) for k in [sum(lost), *lost]]
+        per_game = [with_interval(m.eliminated[(lv, crew)][c], rate=False) for c, _, _ in m.causes]
+        rows.append([str(lv), crew, f"{n:,}", *rates, *per_game])
+    columns = ["level", "crew", "games", "lost", *(o.removeprefix("lost: ") for o in m.losses)]
+    columns += [f"eliminated per game: {label}" for _, label, _ in m.causes]
+    caption = (
+        "Losses by level and crew: share of games (95 % Wilson interval) and players eliminated per game "
+        "by cause (95 % t interval)"
+    )
+    return [Table(caption, columns, rows)]
+
+
+# --- 3. the Final Conflict threshold sweep -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """One level, crew and crew size over the thresholds: the best, and each other against it."""
+
+    group: tuple  # (level, crew, players)
+    best: float
+    others: int  # the thresholds played besides the best
+    near: dict[str, float]  # "lower" / "higher": the next threshold that way, where there is one
+    against: dict[float, tuple[stats.PairedDifference, bool]]  # threshold -> (best minus it, resolved)
+
+    def tied(self) -> list[float]:
+        return [t for t, (_, resolved) in self.against.items() if not resolved]
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The win rate at every threshold, and each group's sweep."""
+
+    grid: dict[tuple, stats.Interval]  # (level, crew, players, threshold) -> win rate
+    sweeps: list[Sweep]
+    family: str
+    levels: list[int]
+    show_players: bool  # whether the crew size varies
+    ended: dict[tuple, int]  # (level, crew, players, threshold, outcome) -> games
+
+
+def _thresholds(ctx: AnalysisContext) -> Thresholds | None:
+    """The win rate at every threshold of each level, crew and crew size, its best threshold, and
+    every other against that, paired by seed: one Holm family over all groups, each p-value times
+    (pairs) / (comparisons) = T / 2, as the best was picked from every pair of the T thresholds."""
+    g = _games(ctx).all.filter(pl.col("won").is_not_null() & pl.col("final_conflict").is_not_nan())
     if g.height == 0 or g["final_conflict"].n_unique() < 2:
         return None
-    keys = ["level", "strategy", "players"]
-    cells = _cells(g, [*keys, "final_conflict"])
-    groups = list(dict.fromkeys((c["level"], c["strategy"], c["players"]) for c in cells))
-    levels = _values(g, "level")
-    series = list(dict.fromkeys((c["strategy"], c["players"]) for c in cells))
-    show_players = _varies(g, "players")
+    keys = ("level", "strategy", "players")
+    grid, found = _grid(g, *keys, "final_conflict"), []
+    for group in dict.fromkeys(k[:3] for k in grid):
+        rates = {k[3]: w for k, w in grid.items() if k[:3] == group}
+        ts, best = list(rates), max(rates, key=lambda t, rates=rates: (rates[t].estimate, -t))
+        mine = g.filter(*(pl.col(k) == v for k, v in zip(keys, group, strict=True)))
+        paired = {t: _along(mine, "final_conflict", t, best) for t in ts if t != best}
+        against = {t: p.wins for t, p in paired.items() if p}
+        i = ts.index(best)
+        near = {side: ts[j] for side, j in (("lower", i - 1), ("higher", i + 1)) if 0 <= j < len(ts)}
+        if len(ts) > 1:
+            found.append((group, best, len(ts) - 1, near, against))
+    family = stats.family([min(1.0, d.p_value * (n + 1) / 2) for *_, n, _, vs in found for d in vs.values()])
+    verdicts = iter(family.resolved)
+    sweeps = [Sweep(*head, {t: (d, bool(next(verdicts))) for t, d in vs.items()}) for *head, vs in found]
+    ended = _outcomes(g).group_by(*keys, "final_conflict", "outcome").len("k").iter_rows()
+    ended = {r[:-1]: r[-1] for r in ended}
+    return Thresholds(grid, sweeps, family.text, _values(g, "level"), g["players"].n_unique() > 1, ended)
 
-    def series_label(crew: str, p: int) -> str:
-        return f"{crew}, {p} players" if show_players else crew
 
-    best_rows, findings, sweeps = [], [], []
-    best_of: dict[tuple, dict] = {}
-    for grp in groups:
-        lv, crew, p = grp
-        mine = [c for c in cells if (c["level"], c["strategy"], c["players"]) == grp]
-        ts = [c["final_conflict"] for c in mine]
-        if len(ts) < 2:
-            continue
-        best = max(mine, key=lambda c: (c["w"].estimate, -c["final_conflict"]))
-        best_of[grp] = best
-        sub = g.filter((pl.col("level") == lv) & (pl.col("strategy") == crew) & (pl.col("players") == p))
-        against = {
-            t: _paired_win(sub, "final_conflict", t, best["final_conflict"])
-            for t in ts
-            if t != best["final_conflict"]
-        }
-        sweeps.append((grp, ts, best, against))
-    # every threshold against its group's best is one family (Holm); the best was picked from every
-    # pair of thresholds, so each p-value enters multiplied by (pairs) / (comparisons) = T / 2
-    compared = [
-        (i, t) for i, (_, ts, _, against) in enumerate(sweeps) for t in against if against[t] is not None
-    ]
-    family = stats.family([min(1.0, sweeps[i][3][t].p_value * len(sweeps[i][1]) / 2) for i, t in compared])
-    apart = {key: bool(r) for key, r in zip(compared, family.resolved, strict=True)}
-    for i, (grp, ts, best, against) in enumerate(sweeps):
-        lv, crew, p = grp
-        bi = ts.index(best["final_conflict"])
-        neighbours = {}
-        for side, j in (("lower", bi - 1), ("higher", bi + 1)):
-            if 0 <= j < len(ts):
-                neighbours[side] = (ts[j], against[ts[j]])
-        tied = [t for t, d in against.items() if d is not None and not apart[(i, t)]]
-        resolved = all(d is not None and apart[(i, t)] for t, d in neighbours.values())
-        w = best["w"]
-        row = [
-            str(lv),
-            crew,
-            *([str(p)] if show_players else []),
-            _num(best["final_conflict"]),
-            _pct(w.estimate),
-            _ci(w),
-            f"{w.n:,}",
-        ]
-        for side in ("lower", "higher"):
-            if side in neighbours and neighbours[side][1] is not None:
-                t, d = neighbours[side]
-                row.append(f"vs {_num(t)}: {_pp(d.difference)} ({_pp(d.low)} to {_pp(d.high)})")
-            else:
-                row.append("none (end of the sweep)")
-        row.append("yes" if resolved else "no")
-        row.append(", ".join(_num(t) for t in tied) or "none")
-        best_rows.append(row)
-
-        who = f"{_level(lv).capitalize()}, {crew} crew" + (f", {p} players" if show_players else "")
+def _threshold_findings(m: Thresholds) -> list[str]:
+    """Each group's best threshold with its win rate, against its neighbours, and the thresholds not
+    resolved from it."""
+    out = []
+    for s in m.sweeps:
+        (lv, crew, p), w, tied = s.group, m.grid[(*s.group, s.best)], s.tied()
+        who = f"{_level(lv).capitalize()}, {crew} crew" + (f", {p} players" if m.show_players else "")
         text = (
-            f"{who}: the best threshold is {_num(best['final_conflict'])} with a win rate of "
-            f"{_pct(w.estimate)} (95 % CI {_ci(w)}; {w.n:,} games)."
+            f"{who}: the best threshold is {s.best:g} with a win rate of {pct(w.estimate)} "
+            f"(95 % CI {interval_of(w)}; {w.n:,} games)."
         )
         comps = []
-        for _side, (t, d) in neighbours.items():
-            if d is None:
-                continue
-            state = "resolved" if apart[(i, t)] else "not resolved"
-            comps.append(
-                f"{_pp(d.difference)} points against threshold {_num(t)} "
-                f"(95 % CI {_pp(d.low)} to {_pp(d.high)}, {state})"
-            )
+        for t in (t for t in s.near.values() if t in s.against):
+            d, resolved = s.against[t]
+            verdict, ci = "resolved" if resolved else "not resolved", f"{points(d.low)} to {points(d.high)}"
+            comps.append(f"{points(d.difference)} points against threshold {t:g} (95 % CI {ci}, {verdict})")
         if comps:
             text += " Paired by seed, its win rate is " + " and ".join(comps) + "."
+        listed = ", ".join(f"{t:g}" for t in tied)
         if tied:
-            text += (
-                f" Thresholds not resolved from it: {', '.join(_num(t) for t in tied)}"
-                f" ({len(tied)} of {len(ts) - 1})."
-            )
+            text += f" Thresholds not resolved from it: {listed} ({len(tied)} of {s.others})."
         else:
             text += " Every other threshold is resolved below it."
-        findings.append(text + f" (Resolved: after {family.text}, each against the best of its group.)")
+        out.append(text + f" (Resolved: after {m.family}, each against the best of its group.)")
+    return out
 
-    # chart: one panel per level, win rate against the threshold, one line per crew with its band
-    ts_all = _values(g, "final_conflict")
-    with matplotlib.rc_context(charts.STYLE):
-        fig, axes = _panels(len(levels), 3.3, 3.6)
-        for ax, lv in zip(axes, levels, strict=True):
-            for si, (crew, p) in enumerate(series):
-                mine = [c for c in cells if c["level"] == lv and c["strategy"] == crew and c["players"] == p]
-                if not mine:
-                    continue
-                xs = [c["final_conflict"] for c in mine]
-                col = charts.colour(si)
-                ax.fill_between(
-                    xs,
-                    [100 * c["w"].low for c in mine],
-                    [100 * c["w"].high for c in mine],
-                    color=col,
-                    alpha=0.2,
-                    linewidth=0,
-                )
-                ax.plot(
-                    xs,
-                    [100 * c["w"].estimate for c in mine],
-                    color=col,
-                    marker=charts.MARKERS[si % len(charts.MARKERS)],
-                    linestyle=charts.LINESTYLES[si % len(charts.LINESTYLES)],
-                    markersize=4,
-                    linewidth=1.4,
-                    label=series_label(crew, p) if lv == levels[0] else None,
-                )
-                best = best_of.get((lv, crew, p))
-                if best is not None:
-                    ax.plot(
-                        [best["final_conflict"]],
-                        [100 * best["w"].estimate],
-                        marker="*",
-                        markersize=13,
-                        color=col,
-                        markeredgecolor="black",
-                        linestyle="none",
-                    )
-            ax.set_title(f"level {lv}" if lv >= 0 else "", loc="left", fontsize=10)
-            ax.set_xlabel("threshold (crew weapons per strike needed)")
-        axes[0].set_ylabel("win rate (%)")
-        top = max(c["w"].high for c in cells)
-        axes[0].set_ylim(0, min(100.0, max(5.0, math.ceil(top * 100 * 1.1 / 5) * 5)))
-        fig.legend(title="crew (star: best threshold)", loc="outside lower center", ncols=max(1, len(series)))
-        fig.suptitle(
-            f"Win rate against the Final Conflict threshold: {ctx.subject}", x=0.01, ha="left", weight="bold"
-        )
+
+def _threshold_chart(ctx: AnalysisContext, m: Thresholds) -> list[charts.Chart]:
+    """One panel per level: the win rate against the threshold, one line per crew (and crew size)
+    with its Wilson band, a star at the best threshold."""
+    series = list(dict.fromkeys((crew, p) for _, crew, p, _ in m.grid))
+    best = {s.group: s.best for s in m.sweeps}
+
+    def draw(ax, lv: int) -> None:
+        for si, (crew, p) in enumerate(series):
+            mine = {t: w for (lv_, c, p_, t), w in m.grid.items() if (lv_, c, p_) == (lv, crew, p)}
+            if not mine:
+                continue
+            (est, low, high), color = _bounds(list(mine.values()), 100), charts.colour(si)
+            label = (f"{crew}, {p} players" if m.show_players else crew) if lv == m.levels[0] else None
+            look = {"marker": charts.MARKERS[si % len(charts.MARKERS)], "markersize": 4, "linewidth": 1.4}
+            ax.fill_between(list(mine), low, high, color=color, alpha=0.2, linewidth=0)
+            style = charts.LINESTYLES[si % len(charts.LINESTYLES)]
+            ax.plot(list(mine), est, color=color, linestyle=style, **look, label=label)
+            if (t := best.get((lv, crew, p))) is not None:
+                star = {"marker": "*", "markersize": 13, "markeredgecolor": "black", "linestyle": "none"}
+                ax.plot([t], [100 * mine[t].estimate], color=color, **star)
+        ax.set_title(f"level {lv}" if lv >= 0 else "", loc="left", fontsize=10)
+        ax.set_xlabel("threshold (crew weapons per strike needed)")
+
     items = [
-        f"level {c['level']}, {c['strategy']}, threshold {_num(c['final_conflict'])}: "
-        f"{_pct(c['w'].estimate)} (95 % CI {_ci(c['w'])}, n={c['n']})"
-        for c in cells
+        f"level {lv}, {crew}, threshold {t:g}: {pct(w.estimate)} (95 % CI {interval_of(w)}, n={w.n})"
+        for (lv, crew, _, t), w in m.grid.items()
     ]
-    chart = charts.save_chart(
-        fig,
-        ctx.out,
-        f"{ctx.name}-ohno-threshold",
-        "Win rate against the Final Conflict threshold",
-        "Win rate against the Final Conflict threshold, one panel per level, one line per crew, with 95 % "
-        "Wilson bands. " + "; ".join(items[:30]) + ("; and more (see the table)" if len(items) > 30 else ""),
-        "Share of games won at each threshold (the crews call the Final Conflict when their weapons reach "
-        "threshold x strikes still needed), one panel per level; the shaded bands are 95 % Wilson "
-        f"intervals and a star marks the best threshold; thresholds swept: "
-        f"{', '.join(_num(t) for t in ts_all)}; {_n_range([c['n'] for c in cells])}.",
+    title, ws = "Win rate against the Final Conflict threshold", list(m.grid.values())
+    alt = f"{title}, one panel per level, one line per crew, with 95 % Wilson bands. " + "; ".join(items[:30])
+    alt += "; and more (see the table)" if len(items) > 30 else ""
+    swept = ", ".join(f"{t:g}" for t in sorted({k[3] for k in m.grid}))
+    caption = (
+        "Share of games won at each threshold (the crews call the Final Conflict when their weapons "
+        "reach threshold x strikes still needed), one panel per level; the shaded bands are 95 % Wilson "
+        f"intervals and a star marks the best threshold; thresholds swept: {swept}; "
+        f"{count_range([w.n for w in ws], 'games per point')}."
     )
-    head = ["level", "crew", *(["players"] if show_players else [])]
-    best_table = Table(
+    how = (m.levels, (3.3, 3.6), draw, "win rate (%)", alt, caption)
+    legend = {"title": "crew (star: best threshold)", "ncols": max(1, len(series))}
+    return _chart(ctx, "threshold", title, *how, legend, (0, _rate_top(ws)))
+
+
+def _threshold_tables(m: Thresholds) -> list[Table]:
+    """The best threshold of each group against its neighbours, and at every threshold the win rate
+    and the share of games lost in the Final Conflict or to the eighth shield."""
+    head = ["level", "crew", *(["players"] if m.show_players else [])]
+
+    def who(lv: int, crew: str, p: int) -> list[str]:
+        return [str(lv), crew, *([str(p)] if m.show_players else [])]
+
+    def vs(s: Sweep, side: str) -> str:
+        """The best against the next threshold on `side`, paired."""
+        if (t := s.near.get(side)) not in s.against:
+            return "none (end of the sweep)"
+        d = s.against[t][0]
+        return f"vs {t:g}: {points(d.difference)} ({points(d.low)} to {points(d.high)})"
+
+    best = []
+    for s in m.sweeps:
+        w, tied = m.grid[(*s.group, s.best)], ", ".join(f"{t:g}" for t in s.tied()) or "none"
+        apart = "yes" if all(t in s.against and s.against[t][1] for t in s.near.values()) else "no"
+        rate = [f"{s.best:g}", pct(w.estimate), interval_of(w), f"{w.n:,}", vs(s, "lower"), vs(s, "higher")]
+        best.append(who(*s.group) + rate + [apart, tied])
+    every = []
+    for (lv, crew, p, t), w in m.grid.items():
+        lost = [stats.wilson(m.ended.get((lv, crew, p, t, o), 0), w.n) for o in (ELIM_DURING, SHIELDS)]
+        rate = [f"{t:g}", f"{w.n:,}", f"{_wins(w):,}", pct(w.estimate), interval_of(w)]
+        every.append(who(lv, crew, p) + rate + [with_interval(iv) for iv in lost])
+    columns = [*head, "best threshold", "win rate", "95 % CI", "games", "vs next lower", "vs next higher"]
+    columns += ["resolved from both", "thresholds not resolved from it"]
+    caption = (
         "Best threshold per level and crew, and the paired difference (percentage points, 95 % CI) "
-        "against its neighbouring thresholds",
-        [
-            *head,
-            "best threshold",
-            "win rate",
-            "95 % CI",
-            "games",
-            "vs next lower",
-            "vs next higher",
-            "resolved from both",
-            "thresholds not resolved from it",
-        ],
-        best_rows,
+        "against its neighbouring thresholds"
     )
-    # how the games at each threshold end: too early a call loses to kamikazes, too late to shields
-    ends = _outcomes(g).group_by(*keys, "final_conflict", "outcome").len("k")
-    end_of = {
-        (r["level"], r["strategy"], r["players"], r["final_conflict"], r["outcome"]): int(r["k"])
-        for r in ends.iter_rows(named=True)
-    }
-
-    def end_share(c: dict, outcome: str) -> str:
-        k = end_of.get((c["level"], c["strategy"], c["players"], c["final_conflict"], outcome), 0)
-        w = stats.wilson(k, c["n"])
-        return f"{_pct(w.estimate)} ({_ci(w)})"
-
-    sweep_table = Table(
+    tables = [Table(caption, columns, best)]
+    columns = [*head, "threshold", "games", "wins", "win rate", "95 % CI"]
+    columns += ["crew eliminated in the Final Conflict", "eight shields complete"]
+    caption = (
         "Win rate at every threshold (95 % Wilson intervals), and the share of games lost in the Final "
-        "Conflict or to the eighth shield",
-        [
-            *head,
-            "threshold",
-            "games",
-            "wins",
-            "win rate",
-            "95 % CI",
-            "crew eliminated in the Final Conflict",
-            "eight shields complete",
-        ],
-        [
-            [
-                str(c["level"]),
-                c["strategy"],
-                *([str(c["players"])] if show_players else []),
-                _num(c["final_conflict"]),
-                f"{c['n']:,}",
-                f"{c['wins']:,}",
-                _pct(c["w"].estimate),
-                _ci(c["w"]),
-                end_share(c, ELIM_DURING),
-                end_share(c, SHIELDS),
-            ]
-            for c in cells
-        ],
+        "Conflict or to the eighth shield"
     )
-    paragraphs = [
-        "The scripted crews call the Final Conflict when the weapons they hold reach the threshold "
-        "times the strikes still needed (Shield aliens in play + 1), or in a panic when the shields "
-        "are nearly complete. Every threshold plays the same decks (game i is paired with game i), so "
-        "the best threshold is compared with every other by seed: 'resolved' means the difference "
-        "stays below 5 % after the Holm adjustment over all these comparisons (every group), each "
-        "p-value first multiplied by half the number of thresholds because the best was picked from "
-        "every pair of them; the table's column asks it of both neighbours.",
-        "The best threshold is picked from the same games it is measured on, so its win rate is a "
-        "little optimistic; thresholds not resolved from it are as good on this evidence.",
-    ]
-    return GameSection(
-        "ohno-final-conflict",
-        "When to call the Final Conflict: the threshold sweep",
-        findings=findings,
-        paragraphs=paragraphs,
-        charts=[chart],
-        tables=[best_table, sweep_table],
-    )
+    return [*tables, Table(caption, columns, every)]
 
 
-# --- 4. the score distribution --------------------------------------------------------------------
+# --- 4. the score distribution -------------------------------------------------------------------
 
 
-def _score_section(ctx: AnalysisContext, g: pl.DataFrame, note: str) -> GameSection | None:
-    g = g.filter(pl.col("score").is_not_null() & pl.col("score").is_not_nan())
+@dataclass(frozen=True)
+class Scores:
+    """The scored games, and for each crew that scored the level it scores most at."""
+
+    games: pl.DataFrame  # the games with a score
+    tops: list[tuple]  # per crew that scored: its finding, and (top level, second, difference, resolved)
+    family: str
+
+    def levels(self) -> list[int]:
+        return _values(self.games, "level")
+
+
+def _scores(ctx: AnalysisContext) -> Scores | None:
+    """The scored games, and for each crew that scored the level it scores most at against the second,
+    paired by seed: Bonferroni over the pairs of levels they were picked from, then Holm over crews."""
+    g = _games(ctx).base.filter(pl.col("score").is_not_null() & pl.col("score").is_not_nan())
     if g.height == 0:
         return None
-    crews, levels = _values(g, "strategy"), _values(g, "level")
-    dist = g.group_by("level", "strategy", "score").len("k")
-    k_of = {(r["level"], r["strategy"], r["score"]): int(r["k"]) for r in dist.iter_rows(named=True)}
-    n_of = {
-        (r["level"], r["strategy"]): int(r["n"])
-        for r in g.group_by("level", "strategy").len("n").iter_rows(named=True)
-    }
-    with matplotlib.rc_context(charts.STYLE):
-        fig, axes = _panels(len(levels), 3.4, 3.4)
-        width = 0.8 / len(crews)
-        for ax, lv in zip(axes, levels, strict=True):
-            scores = sorted({s for (lv_, _, s) in k_of if lv_ == lv})  # the scores seen at this level
-            for ci, crew in enumerate(crews):
-                n = n_of.get((lv, crew), 0)
-                if not n:
-                    continue
-                ws = [stats.wilson(k_of.get((lv, crew, s), 0), n) for s in scores]
-                xs = [i + (ci - (len(crews) - 1) / 2) * width for i in range(len(scores))]
-                ax.bar(
-                    xs,
-                    [100 * w.estimate for w in ws],
-                    width=width,
-                    color=charts.colour(ci),
-                    yerr=[
-                        [max(0.0, 100 * (w.estimate - w.low)) for w in ws],
-                        [max(0.0, 100 * (w.high - w.estimate)) for w in ws],
-                    ],
-                    error_kw={"elinewidth": 0.8, "capsize": 1.5},
-                    label=crew if lv == levels[0] else None,
-                )
-            step = max(1, math.ceil(len(scores) / 12))
-            ax.set_xticks(range(0, len(scores), step), [_num(s) for s in scores[::step]])
-            ax.set_xlabel("score (points)")
-            ax.set_title(f"level {lv}" if lv >= 0 else "", loc="left", fontsize=10)
-            ax.grid(axis="x", visible=False)
-        axes[0].set_ylabel("share of games (%)")
-        fig.legend(title="crew", loc="outside lower center", ncols=max(1, len(crews)))
-        fig.suptitle(f"Score distribution by level and crew: {ctx.subject}", x=0.01, ha="left", weight="bold")
-    alt_items = []
-    for (lv, crew), n in sorted(n_of.items()):
-        parts = ", ".join(
-            f"{_num(sc)}: {_pct(k / n)}"
-            for (lv_, crew_, sc), k in sorted(k_of.items())
-            if (lv_, crew_) == (lv, crew)
-        )
-        alt_items.append(f"level {lv}, {crew} (n={n}): {parts}")
-    chart = charts.save_chart(
-        fig,
-        ctx.out,
-        f"{ctx.name}-ohno-scores",
-        "Score distribution by level and crew",
-        "Share of games at each score, by level and crew. " + "; ".join(alt_items[:24]),
-        "Share of games at each score (points per survivor x survivors; 0 = lost), one panel per level, "
-        "one bar per crew (pooled over the crew sizes played; more players can score more); whiskers "
-        f"are 95 % Wilson intervals; {_n_range(list(n_of.values())).replace('point', 'crew and level')}.",
-    )
-    keys = ["level", "players", "strategy"]
-    rows = []
-    for key, part in sorted(g.partition_by(*keys, as_dict=True).items()):
-        lv, p, crew = key
-        s = part["score"].to_numpy()
-        won = part.filter(pl.col("won").fill_null(False))["score"].to_numpy()
-        m = stats.mean_interval(s)
-        mw = stats.mean_interval(won)
-        zero = stats.wilson(int(np.sum(s == 0)), len(s))
-        rows.append(
-            [
-                str(lv),
-                str(p),
-                crew,
-                f"{len(s):,}",
-                f"{m.estimate:.2f} ({_ci(m, pct=False)})",
-                f"{_pct(zero.estimate)} ({_ci(zero)})",
-                f"{len(won):,}",
-                f"{mw.estimate:.2f} ({_ci(mw, pct=False)})" if len(won) else "-",
-            ]
-        )
-    table = Table(
-        "Score per level, crew size and crew: mean with its 95 % t interval, share of games scoring 0 "
-        "(lost) with its Wilson interval, and the mean score of the games won",
-        ["level", "players", "crew", "games", "mean score", "scored 0", "games won", "mean score when won"],
-        rows,
-    )
-    findings, tops = [], []
-    for crew in crews:
+    levels, found = _values(g, "level"), []
+    for crew in _values(g, "strategy"):
         mine = g.filter(pl.col("strategy") == crew)
         if mine["score"].max() == 0:
             continue
-        means = {
-            lv: stats.mean_interval(mine.filter(pl.col("level") == lv)["score"].to_numpy()) for lv in levels
-        }
-        ranked = sorted(levels, key=lambda lv: -means[lv].estimate)
-        top = ranked[0]
-        m = means[top]
+        scores = {lv: mine.filter(pl.col("level") == lv)["score"].to_numpy() for lv in levels}
+        means = {lv: stats.mean_interval(s) for lv, s in scores.items()}
+        ranked = sorted(levels, key=lambda lv, means=means: -means[lv].estimate)
+        m, pooled = means[ranked[0]], _pooled_over(mine, "level")
         text = (
-            f"{_crew(crew).capitalize()} scores most at {_level(top)}: {m.estimate:.2f} points a game "
-            f"(95 % CI {_ci(m, pct=False)}; {m.n:,} games{_pooled_over(mine, ('level',))})."
+            f"{_crew(crew).capitalize()} scores most at {_level(ranked[0])}: {m.estimate:.2f} points a game "
+            f"(95 % CI {interval_of(m, rate=False)}; {m.n:,} games{pooled})."
         )
-        found = _paired_score(mine, "level", ranked[1], top) if len(ranked) > 1 else None
-        if found is None:
-            findings.append(text)
-            continue
-        # the top two levels were picked from every pair of levels: Bonferroni over them
-        picked_from = len(ranked) * (len(ranked) - 1) // 2
-        findings.append("")  # written below, once the family is known
-        tops.append(
-            (len(findings) - 1, text, top, ranked[1], found[0], min(1.0, found[1] * picked_from), picked_from)
-        )
-    family = stats.family([t[5] for t in tops])  # one per crew: Holm over the crews
-    for (i, text, top, second, d, _, picked_from), resolved in zip(tops, family.resolved, strict=True):
-        findings[i] = (
-            text
-            + " "
-            + _score_diff(_level(top).capitalize(), _level(second), d, "", bool(resolved))[:-1]
-            + f" (the top two of {len(levels)} levels, Bonferroni-adjusted over their {picked_from} pairs, "
-            f"then {family.text})."
-        )
-    paragraphs = [
-        "The score of a won game is the level's points per survivor (2, 3, 5 and 7 at levels 0 to 3) "
-        "times the survivors; a lost game scores 0. A harder level can score more per game even when "
-        "it is won less often."
-    ]
-    if note:
-        paragraphs.append(note)
-    return GameSection(
-        "ohno-scores",
-        "Score distribution",
-        findings=findings,
-        paragraphs=paragraphs,
-        charts=[chart],
-        tables=[table],
+        paired = _along(mine, "level", ranked[1], ranked[0]) if len(ranked) > 1 else None
+        found.append((text, ranked[:2], paired if paired and paired.score.n >= 2 else None))
+    pairs = len(levels) * (len(levels) - 1) // 2  # the top two were picked from every pair of levels
+    family = stats.family([min(1.0, p.score_p * pairs) for *_, p in found if p])
+    verdicts = iter(family.resolved)
+    tops = [(text, p and (*two, p.score, bool(next(verdicts)))) for text, two, p in found]
+    return Scores(g, tops, family.text)
+
+
+def _score_findings(m: Scores) -> list[str]:
+    """Where each crew scores most, and whether that is resolved from the second."""
+    out, levels = [], len(m.levels())
+    for text, compared in m.tops:
+        if compared:
+            top, second, d, resolved = compared
+            sentence = _difference(_level(top).capitalize(), _level(second), d, rate=False)
+            pairs = f"Bonferroni-adjusted over their {levels * (levels - 1) // 2} pairs"
+            family = f"the top two of {levels} levels, {pairs}"
+            text += f" {sentence}{'' if resolved else ': not resolved'} ({family}, then {m.family})."
+        out.append(text)
+    return out
+
+
+def _score_chart(ctx: AnalysisContext, m: Scores) -> list[charts.Chart]:
+    """One panel per level: the share of games at each score, one bar per crew with its Wilson
+    interval."""
+    levels, crews = m.levels(), _values(m.games, "strategy")
+    seen = {r[:-1]: r[-1] for r in m.games.group_by("level", "strategy", "score").len("k").iter_rows()}
+    played = {r[:-1]: r[-1] for r in m.games.group_by("level", "strategy").len("n").iter_rows()}
+
+    def draw(ax, lv: int) -> None:
+        scores = sorted({s for (lv_, _, s) in seen if lv_ == lv})  # the scores seen at this level
+        for ci, crew in enumerate(crews):
+            if n := played.get((lv, crew), 0):
+                ws = [stats.wilson(seen.get((lv, crew, s), 0), n) for s in scores]
+                xs = [i + charts.dodge(ci, len(crews), 0.8) for i in range(len(scores))]
+                arms, label = charts.interval_arms(*_bounds(ws), 100), crew if lv == levels[0] else None
+                look = {"width": 0.8 / len(crews), "color": charts.colour(ci), "label": label}
+                errors = {"yerr": arms, "error_kw": {"elinewidth": 0.8, "capsize": 1.5}}
+                ax.bar(xs, [100 * w.estimate for w in ws], **look, **errors)
+        step = max(1, math.ceil(len(scores) / 12))
+        ax.set_xticks(range(0, len(scores), step), [f"{s:g}" for s in scores[::step]])
+        ax.set_xlabel("score (points)")
+        ax.set_title(f"level {lv}" if lv >= 0 else "", loc="left", fontsize=10)
+        ax.grid(axis="x", visible=False)
+
+    items = []
+    for (lv, crew), n in sorted(played.items()):
+        shares = [f"{s:g}: {pct(k / n)}" for (lv_, c, s), k in sorted(seen.items()) if (lv_, c) == (lv, crew)]
+        items.append(f"level {lv}, {crew} (n={n}): {', '.join(shares)}")
+    alt = "Share of games at each score, by level and crew. " + "; ".join(items[:24])
+    caption = (
+        "Share of games at each score (points per survivor x survivors; 0 = lost), one panel per level, "
+        "one bar per crew (pooled over the crew sizes played; more players can score more); whiskers are "
+        f"95 % Wilson intervals; {count_range(played.values(), 'games per crew and level')}."
     )
+    title, legend = "Score distribution by level and crew", {"title": "crew", "ncols": max(1, len(crews))}
+    return _chart(ctx, "scores", title, levels, (3.4, 3.4), draw, "share of games (%)", alt, caption, legend)
 
 
-# --- the hook -------------------------------------------------------------------------------------
+def _score_tables(m: Scores) -> list[Table]:
+    """Each level, crew size and crew: the mean score (t interval), the share of games scoring 0
+    (Wilson interval), and the mean score of the games won."""
+    rows = []
+    groups = m.games.partition_by("level", "players", "strategy", as_dict=True)
+    for (lv, p, crew), part in sorted(groups.items()):
+        s, won = part["score"].to_numpy(), part.filter(pl.col("won").fill_null(False))["score"].to_numpy()
+        mean, zero = stats.mean_interval(s), stats.wilson(int(np.sum(s == 0)), len(s))
+        when_won = with_interval(stats.mean_interval(won), rate=False) if len(won) else "-"
+        cells = [with_interval(mean, rate=False), with_interval(zero), f"{len(won):,}", when_won]
+        rows.append([str(lv), str(p), crew, f"{len(s):,}", *cells])
+    caption = (
+        "Score per level, crew size and crew: mean with its 95 % t interval, share of games scoring 0 "
+        "(lost) with its Wilson interval, and the mean score of the games won"
+    )
+    columns = ["level", "players", "crew", "games", "mean score", "scored 0", "games won"]
+    columns.append("mean score when won")
+    return [Table(caption, columns, rows)]
+
+
+# --- the sections --------------------------------------------------------------------------------
+
+WIN_READING = (
+    "Each point is one cell of the grid: a level, a crew size and a crew. Cells share seeds, so game i "
+    "deals the same decks in every cell and two cells are compared game by game (paired by seed). A "
+    "difference is resolved only after the Holm adjustment over every comparison of this section (table "
+    "and findings together; the findings name the family's size), so that the chance of any false "
+    "resolved among them is at most 5 %."
+)
+LEVEL0 = (
+    f"Level {LEVEL.label(0)} differs from level 1 in three rules (RULES.md, Levels): open hands, a "
+    "Teleporter partner may strike for the active player, and an Invalien elimination is a setback (the "
+    "player discards hand, extra modules and aliens, keeps the Hub and stays in). The scripted crews "
+    "already share hand knowledge at levels 0 to 2, so open hands give them nothing; a player set back "
+    "stays in without cards or modules, takes Spawn cards and faces kamikazes, where at level 1 that "
+    "player and their station are gone. So level 0 need not be won more often than level 1: the paired "
+    "comparison says whether it is."
+)
+LOSS_READING = (
+    "A game is lost when the eighth Shield alien reaches the Spawnmonster or when every player is "
+    "eliminated; the crew-eliminated losses are split by whether the Final Conflict had been called. "
+    "Eliminations count players: by the Invaliens' attack order (threshold reached), by sabotage (level 2 "
+    "and up: the last module destroyed) and by an uncountered kamikaze in the Final Conflict. At level 0 "
+    "an Invalien elimination is a setback and the player stays in."
+)
+SWEEP_READING = (
+    "The scripted crews call the Final Conflict when the weapons they hold reach the threshold times the "
+    "strikes still needed (Shield aliens in play + 1), or in a panic when the shields are nearly "
+    "complete. Every threshold plays the same decks (game i is paired with game i), so the best threshold "
+    "is compared with every other by seed: 'resolved' means the difference stays below 5 % after the Holm "
+    "adjustment over all these comparisons (every group), each p-value first multiplied by half the "
+    "number of thresholds because the best was picked from every pair of them; the table's column asks it "
+    "of both neighbours.",
+    "The best threshold is picked from the same games it is measured on, so its win rate is a little "
+    "optimistic; thresholds not resolved from it are as good on this evidence.",
+)
+SCORE_READING = (
+    "The score of a won game is the level's points per survivor (2, 3, 5 and 7 at levels 0 to 3) times "
+    "the survivors; a lost game scores 0. A harder level can score more per game even when it is won less "
+    "often."
+)
+
+
+SECTIONS = [
+    kit.Section(
+        "ohno-win-grid", "Win rate by level, crew size and crew", _win_grid, _win_findings, _win_chart,
+        _win_tables, (WIN_READING,),
+    ),
+    kit.Section(
+        "ohno-losses", "Why games are lost", _losses, _loss_findings, _loss_charts, _loss_tables,
+        (LOSS_READING,),
+    ),
+    kit.Section(
+        "ohno-final-conflict", "When to call the Final Conflict: the threshold sweep", _thresholds,
+        _threshold_findings, _threshold_chart, _threshold_tables, SWEEP_READING,
+    ),
+    kit.Section(
+        "ohno-scores", "Score distribution", _scores, _score_findings, _score_chart, _score_tables,
+        (SCORE_READING,),
+    ),
+]  # fmt: skip
+
+
+def _notes(games: Games) -> dict[str, tuple[str, ...]]:
+    """What holds only for this dataset, after a section's own paragraphs: level 0's rules where levels
+    0 and 1 were both played, and which games a section uses where the threshold varies."""
+    level0 = (LEVEL0,) if {0, 1} <= set(games.base["level"].to_list()) else ()
+    return {"ohno-win-grid": level0 + games.note, "ohno-losses": games.note, "ohno-scores": games.note}
 
 
 def sections(ctx: AnalysisContext) -> list[GameSection]:
     games = ctx.dataset.games
     if games.height == 0 or not {"won", "score", "end_reason", "game_index"} <= set(games.columns):
-        return []
-    g = _prepare(games)
-    base, note, _ = _base(g)
-    built = [
-        _win_section(ctx, base, note),
-        _loss_section(ctx, base, note),
-        _threshold_section(ctx, g),
-        _score_section(ctx, base, note),
-    ]
-    return [s for s in built if s is not None]
+        return []  # nothing these sections can read
+    notes = _notes(_games(ctx))
+    return [replace(s, paragraphs=[*s.paragraphs, *notes.get(s.key, ())]) for s in kit.build(ctx, SECTIONS)]
