@@ -66,8 +66,9 @@ def fmt_pct(x: Any, digits: int = 1) -> str:
     return pct(x, digits, none="–")
 
 
-def fmt_num(x: Any, digits: int = 2) -> str:
-    return "–" if missing(x) else f"{x:,.{digits}f}"
+def fmt_num(x: Any, digits: int = 2, none: str = "–") -> str:
+    """A number with thousands separators ("1,234.50"); `none` without one."""
+    return none if missing(x) else f"{x:,.{digits}f}"
 
 
 def fmt_int(x: Any) -> str:
@@ -117,11 +118,6 @@ def estimate_cell(iv: Any, digits: int = 1, as_pct: bool = False, none: str = "�
 # --- added for sa
 
 
-def num(x: Any, digits: int = 2, none: str = "n/a") -> str:
-    """A number with thousands separators ("1,234.50"); `none` without one."""
-    return none if missing(x) else f"{x:,.{digits}f}"
-
-
 def ci(iv: Any, digits: int = 2, pct: bool = False, none: str = "n/a") -> str:
     """A `stats.Interval`'s bounds as `fmt_interval` writes them ("10.1 to 14.5 %" for a rate);
     `none` when it rests on no games or has no bounds."""
@@ -131,14 +127,8 @@ def ci(iv: Any, digits: int = 2, pct: bool = False, none: str = "n/a") -> str:
 # --- added for ohno
 
 
-def interval_of(iv: Any, rate: bool = True, digits: int = 2) -> str:
-    """The interval of `iv` (a `stats.Interval`): "10.1 to 14.5 %" for a rate, "0.90 to 1.60"
-    otherwise; "n/a" without one."""
-    return fmt_interval(iv.low, iv.high, digits, pct=rate, none="n/a")
-
-
 def with_interval(iv: Any, rate: bool = True, digits: int = 2) -> str:
     """An estimate and its interval: "12.3 % (10.1 to 14.5 %)" for a rate, "1.25 (0.90 to 1.60)"
     otherwise."""
     estimate = pct(iv.estimate) if rate else f"{iv.estimate:,.{digits}f}"
-    return f"{estimate} ({interval_of(iv, rate, digits)})"
+    return f"{estimate} ({ci(iv, digits, pct=rate)})"

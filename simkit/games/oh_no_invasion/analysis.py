@@ -23,7 +23,7 @@ from simkit.core import stats
 from simkit.games.oh_no_invasion import DEFAULT_THRESHOLD, LEVEL
 from simkit.reporting import charts, kit
 from simkit.reporting.sections import AnalysisContext, GameSection, Table, point_decimals
-from simkit.reporting.text import count_range, interval_of, pct, points, with_interval
+from simkit.reporting.text import ci, count_range, pct, points, with_interval
 
 SETTINGS = ("level", "players", "strategy", "final_conflict", "data")
 # each setting's type, its value where the dataset lacks the column, and where a game lacks one
@@ -130,8 +130,8 @@ def _difference(b: str, a: str, iv: stats.Interval, pooled: str = "", rate: bool
     if iv.estimate == 0:
         head = "are won as often as" if rate else "scores as much as"
     lo, hi = (iv.low, iv.high) if iv.estimate >= 0 else (-iv.high, -iv.low)
-    ci = f"{scale * lo:.{digits}f} to {scale * hi:.{digits}f}{' points' if rate else ''}"
-    return f"{b} {head} {a} (95 % CI {ci}; {iv.n:,} games each, paired by seed{pooled})"
+    bounds = f"{scale * lo:.{digits}f} to {scale * hi:.{digits}f}{' points' if rate else ''}"
+    return f"{b} {head} {a} (95 % CI {bounds}; {iv.n:,} games each, paired by seed{pooled})"
 
 
 def _bounds(ws: Sequence[stats.Interval], scale: float = 1) -> tuple[list[float], ...]:
@@ -197,7 +197,7 @@ def _win_grid(ctx: AnalysisContext) -> WinGrid | None:
         w = grid[(lv, p, crew)]
         said.append(
             f"The {word} win rate is {pct(w.estimate)} ({_level(lv)}, {_players(p)}, {crew} crew; "
-            f"95 % CI {interval_of(w)}, {w.n:,} games)."
+            f"95 % CI {ci(w, pct=True)}, {w.n:,} games)."
         )
     played = {crew: [w for k, w in grid.items() if k[2] == crew] for crew in crews}
     for crew in crews:
@@ -264,7 +264,7 @@ def _win_chart(ctx: AnalysisContext, m: WinGrid) -> list[charts.Chart]:
 
     items = [
         f"level {lv}, {p} players, {crew}: {pct(w.estimate)} "
-        f"(95 % CI {interval_of(w)}, {_wins(w)} of {w.n} games)"
+        f"(95 % CI {ci(w, pct=True)}, {_wins(w)} of {w.n} games)"
         for (lv, p, crew), w in m.grid.items()
     ]
     title, ws = "Win rate by level, crew size and crew", list(m.grid.values())
@@ -280,7 +280,7 @@ def _win_chart(ctx: AnalysisContext, m: WinGrid) -> list[charts.Chart]:
 def _win_tables(m: WinGrid) -> list[Table]:
     """The win rate of every cell, and the paired comparisons (B minus A) with their verdicts."""
     cells = [
-        [str(lv), str(p), crew, f"{w.n:,}", f"{_wins(w):,}", pct(w.estimate), interval_of(w)]
+        [str(lv), str(p), crew, f"{w.n:,}", f"{_wins(w):,}", pct(w.estimate), ci(w, pct=True)]
         for (lv, p, crew), w in m.grid.items()
     ]
     columns = ["level", "players", "crew", "games", "wins", "win rate", "95 % CI"]
@@ -288,8 +288,8 @@ def _win_tables(m: WinGrid) -> list[Table]:
     rows = []
     for name, what, crew in m.rows:
         d, resolved = m.compared[name]
-        ci = f"{points(d.low)} to {points(d.high)}"
-        rows.append([what, crew, f"{d.n:,}", points(d.difference), ci, "yes" if resolved else "no"])
+        bounds = f"{points(d.low)} to {points(d.high)}"
+        rows.append([what, crew, f"{d.n:,}", points(d.difference), bounds, "yes" if resolved else "no"])
     if rows:
         caption = "Paired comparisons (B minus A, percentage points; game i of A and B share the deal)"
         columns = ["comparison", "crew", "games paired", "B - A", "95 % CI", "resolved"]
@@ -366,7 +366,7 @@ def _loss_findings(m: Losses) -> list[str]:
             lost = {o.removeprefix("lost: "): m.ended.get((lv, c, o), 0) for o in m.losses if c == crew}
             if lost and lost[top := max(lost, key=lost.get)]:
                 w = stats.wilson(lost[top], n)
-                share = f"{pct(w.estimate)} of games at {_level(lv)} (95 % CI {interval_of(w)}, {n:,} games)"
+                share = f"{pct(w.estimate)} of games at {_level(lv)} (95 % CI {ci(w, pct=True)}, {n:,} games)"
                 tops.append((lv, top, share))
         if len({top for _, top, _ in tops}) == 1:
             where = "at every level" if len(tops) > 1 else f"at {_level(tops[0][0])}"
@@ -378,7 +378,7 @@ def _loss_findings(m: Losses) -> list[str]:
         per_game = m.eliminated.get((m.levels[-1], crew)) or {}
         causes = [(per_game[c], what) for c, _, what in m.causes if per_game and per_game[c].estimate > 0]
         if causes:
-            per = [f"{iv.estimate:.2f} {what} (95 % CI {interval_of(iv, False)})" for iv, what in causes]
+            per = [f"{iv.estimate:.2f} {what} (95 % CI {ci(iv)})" for iv, what in causes]
             text = ", ".join(per)
             n = per_game[m.causes[0][0]].n
             out.append(f"At {_level(m.levels[-1])}, {_crew(crew)} loses per game {text}; {n:,} games.")
@@ -401,11 +401,11 @@ def _loss_charts(ctx: AnalysisContext, m: Losses) -> list[charts.Chart]:
         ax.set_ylim(0, 100)
 
     def eliminations(ax, crew: str) -> None:
-        for ci, (c, label, _) in enumerate(m.causes):
+        for k, (c, label, _) in enumerate(m.causes):
             mine = [(li, m.eliminated.get((lv, crew), {}).get(c)) for li, lv in enumerate(m.levels)]
-            xs = [li + charts.dodge(ci, len(m.causes), 0.8) for li, iv in mine if iv and iv.n > 0]
+            xs = [li + charts.dodge(k, len(m.causes), 0.8) for li, iv in mine if iv and iv.n > 0]
             ivs, width = [iv for _, iv in mine if iv and iv.n > 0], 0.8 / len(m.causes)
-            charts.interval_bars(ax, xs, ivs, width, charts.colour(ci), label if crew == m.crews[0] else None)
+            charts.interval_bars(ax, xs, ivs, width, charts.colour(k), label if crew == m.crews[0] else None)
         _level_axis(ax, m.levels, crew)
 
     items = []
@@ -522,13 +522,14 @@ def _threshold_findings(m: Thresholds) -> list[str]:
         who = f"{_level(lv).capitalize()}, {crew} crew" + (f", {p} players" if m.show_players else "")
         text = (
             f"{who}: the best threshold is {s.best:g} with a win rate of {pct(w.estimate)} "
-            f"(95 % CI {interval_of(w)}; {w.n:,} games)."
+            f"(95 % CI {ci(w, pct=True)}; {w.n:,} games)."
         )
         comps = []
         for t in (t for t in s.near.values() if t in s.against):
             d, resolved = s.against[t]
-            verdict, ci = "resolved" if resolved else "not resolved", f"{points(d.low)} to {points(d.high)}"
-            comps.append(f"{points(d.difference)} points against threshold {t:g} (95 % CI {ci}, {verdict})")
+            verdict = "resolved" if resolved else "not resolved"
+            span = f"{points(d.low)} to {points(d.high)}"
+            comps.append(f"{points(d.difference)} points against threshold {t:g} (95 % CI {span}, {verdict})")
         if comps:
             text += " Paired by seed, its win rate is " + " and ".join(comps) + "."
         listed = ", ".join(f"{t:g}" for t in tied)
@@ -564,7 +565,7 @@ def _threshold_chart(ctx: AnalysisContext, m: Thresholds) -> list[charts.Chart]:
         ax.set_xlabel("threshold (crew weapons per strike needed)")
 
     items = [
-        f"level {lv}, {crew}, threshold {t:g}: {pct(w.estimate)} (95 % CI {interval_of(w)}, n={w.n})"
+        f"level {lv}, {crew}, threshold {t:g}: {pct(w.estimate)} (95 % CI {ci(w, pct=True)}, n={w.n})"
         for (lv, crew, _, t), w in m.grid.items()
     ]
     title, ws = "Win rate against the Final Conflict threshold", list(m.grid.values())
@@ -601,12 +602,12 @@ def _threshold_tables(m: Thresholds) -> list[Table]:
     for s in m.sweeps:
         w, tied = m.grid[(*s.group, s.best)], ", ".join(f"{t:g}" for t in s.tied()) or "none"
         apart = "yes" if all(t in s.against and s.against[t][1] for t in s.near.values()) else "no"
-        rate = [f"{s.best:g}", pct(w.estimate), interval_of(w), f"{w.n:,}", vs(s, "lower"), vs(s, "higher")]
+        rate = [f"{s.best:g}", pct(w.estimate), ci(w, pct=True), f"{w.n:,}", vs(s, "lower"), vs(s, "higher")]
         best.append(who(*s.group) + rate + [apart, tied])
     every = []
     for (lv, crew, p, t), w in m.grid.items():
         lost = [stats.wilson(m.ended.get((lv, crew, p, t, o), 0), w.n) for o in (ELIM_DURING, SHIELDS)]
-        rate = [f"{t:g}", f"{w.n:,}", f"{_wins(w):,}", pct(w.estimate), interval_of(w)]
+        rate = [f"{t:g}", f"{w.n:,}", f"{_wins(w):,}", pct(w.estimate), ci(w, pct=True)]
         every.append(who(lv, crew, p) + rate + [with_interval(iv) for iv in lost])
     columns = [*head, "best threshold", "win rate", "95 % CI", "games", "vs next lower", "vs next higher"]
     columns += ["resolved from both", "thresholds not resolved from it"]
@@ -656,7 +657,7 @@ def _scores(ctx: AnalysisContext) -> Scores | None:
         m, pooled = means[ranked[0]], _pooled_over(mine, "level")
         text = (
             f"{_crew(crew).capitalize()} scores most at {_level(ranked[0])}: {m.estimate:.2f} points a game "
-            f"(95 % CI {interval_of(m, rate=False)}; {m.n:,} games{pooled})."
+            f"(95 % CI {ci(m)}; {m.n:,} games{pooled})."
         )
         paired = _along(mine, "level", ranked[1], ranked[0]) if len(ranked) > 1 else None
         found.append((text, ranked[:2], paired if paired and paired.score.n >= 2 else None))
@@ -690,12 +691,12 @@ def _score_chart(ctx: AnalysisContext, m: Scores) -> list[charts.Chart]:
 
     def draw(ax, lv: int) -> None:
         scores = sorted({s for (lv_, _, s) in seen if lv_ == lv})  # the scores seen at this level
-        for ci, crew in enumerate(crews):
+        for k, crew in enumerate(crews):
             if n := played.get((lv, crew), 0):
                 ws = [stats.wilson(seen.get((lv, crew, s), 0), n) for s in scores]
-                xs = [i + charts.dodge(ci, len(crews), 0.8) for i in range(len(scores))]
+                xs = [i + charts.dodge(k, len(crews), 0.8) for i in range(len(scores))]
                 arms, label = charts.interval_arms(*_bounds(ws), 100), crew if lv == levels[0] else None
-                look = {"width": 0.8 / len(crews), "color": charts.colour(ci), "label": label}
+                look = {"width": 0.8 / len(crews), "color": charts.colour(k), "label": label}
                 errors = {"yerr": arms, "error_kw": {"elinewidth": 0.8, "capsize": 1.5}}
                 ax.bar(xs, [100 * w.estimate for w in ws], **look, **errors)
         step = max(1, math.ceil(len(scores) / 12))

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property, reduce
+from functools import cached_property, partial, reduce
 from itertools import pairwise
 
 import matplotlib
@@ -37,7 +37,9 @@ from simkit.games.space_alert import components
 from simkit.games.space_alert.components import ZONES
 from simkit.reporting import charts, kit
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import ci, count_range, num, pct, points, signed
+from simkit.reporting.text import ci, count_range, fmt_num, pct, points, signed
+
+num = partial(fmt_num, none="n/a")  # a mean no game gives reads "n/a" on this page
 
 CREW_KEYS = ("strategy", "players", "figures")
 ZONE_COLOURS = ("#D55E00", "#000000", "#0072B2")  # Okabe-Ito vermillion, black, blue
