@@ -199,8 +199,10 @@ def paired_along(
 
 def win_grid(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, stats.Interval]:
     """The Wilson interval of the win rate for each combination of `keys` the games hold, over
-    the games with a verdict (keyed by the values as the table holds them)."""
-    agg = games.group_by(*keys).agg(wins=pl.col("won").cast(pl.Boolean).sum(), n=pl.col("won").count())
+    the games with a verdict (keyed by the values as the table holds them, in their sorted order:
+    a chart's alt text that lists them reads the same from one build to the next)."""
+    won = pl.col("won").cast(pl.Boolean)
+    agg = games.group_by(*keys).agg(wins=won.sum(), n=won.count()).sort(*keys)
     return {
         tuple(row[:-2]): stats.wilson(int(row[-2] or 0), int(row[-1])) for row in agg.iter_rows() if row[-1]
     }
