@@ -204,3 +204,82 @@ def win_grid(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, stats.Inte
     return {
         tuple(row[:-2]): stats.wilson(int(row[-2] or 0), int(row[-1])) for row in agg.iter_rows() if row[-1]
     }
+
+
+# --- added for aa
+
+
+def _no_title(_: Any) -> str:
+    return ""
+
+
+@dataclass(frozen=True)
+class Described(Section[Model]):
+    """A section whose reading notes, and at times its title, depend on what `compute` found:
+    `notes(model)` follow the fixed `paragraphs`; `retitle(model)`, where not empty, replaces
+    `title`."""
+
+    notes: Callable[[Model], list[str]] = _nothing
+    retitle: Callable[[Model], str] = _no_title
+
+
+def build_described(ctx: AnalysisContext, specs: Sequence[Section]) -> list[GameSection]:
+    """`build` for specs of which some are `Described`: each of those is computed once and built
+    with the title and the paragraphs its model gives."""
+    fixed: list[Section] = []
+    for spec in specs:
+        if not isinstance(spec, Described):
+            fixed.append(spec)
+            continue
+        model = spec.compute(ctx)
+        if model is not None:  # a plain spec that returns the model: build must not compute it again
+            fixed.append(
+                Section(
+                    spec.key,
+                    spec.retitle(model) or spec.title,
+                    lambda _, found=model: found,
+                    spec.findings,
+                    spec.charts,
+                    spec.tables,
+                    (*spec.paragraphs, *spec.notes(model)),
+                )
+            )
+    return build(ctx, fixed)
+
+
+class SectionModel:
+    """A section's model as a class: the classmethod `read(ctx)` computes it from the dataset
+    (None: the section has nothing to say) and the methods write the page's parts, none unless
+    the class says otherwise. `section(key, title, *paragraphs)` is the section's spec."""
+
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> SectionModel | None:
+        raise NotImplementedError
+
+    def findings(self) -> list[str]:
+        return []
+
+    def notes(self) -> list[str]:
+        """Paragraphs that depend on what was found, after the fixed ones."""
+        return []
+
+    def charts(self, ctx: AnalysisContext) -> list[Chart]:
+        return []
+
+    def tables(self) -> list[Table]:
+        return []
+
+    def retitle(self) -> str:
+        """The title where it depends on what was found ("": the spec's)."""
+        return ""
+
+    @classmethod
+    def section(cls, key: str, title: str, *paragraphs: str) -> Described:
+        """The spec of the section this class models; `paragraphs` come before its notes."""
+        return Described(
+            key, title, cls.read, cls.findings, _charts_of, cls.tables, paragraphs, cls.notes, cls.retitle
+        )
+
+
+def _charts_of(ctx: AnalysisContext, model: SectionModel) -> list[Chart]:
+    return model.charts(ctx)
