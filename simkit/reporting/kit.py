@@ -42,7 +42,8 @@ class Section(Generic[Model]):
     """One report section of a game. `compute(ctx)` reads the dataset into the section's model
     (None: the dataset holds nothing for this section); the others turn the model into the
     page's findings (sentences with their intervals), charts (files under `ctx.out`) and tables.
-    `paragraphs` say how to read the section."""
+    `paragraphs` say how to read the section; `notes(model)` add what depends on the model, and
+    `retitle(model)`, where not empty, replaces the title."""
 
     key: str
     title: str
@@ -51,6 +52,9 @@ class Section(Generic[Model]):
     charts: Callable[[AnalysisContext, Model], list[Chart]] = _nothing
     tables: Callable[[Model], list[Table]] = _nothing
     paragraphs: tuple[str, ...] = ()
+    # what depends on the model: paragraphs after the fixed ones, and a title ("": `title`)
+    notes: Callable[[Model], list[str]] = _nothing
+    retitle: Callable[[Model], str] = lambda _: ""
 
 
 def build(ctx: AnalysisContext, specs: Sequence[Section]) -> list[GameSection]:
@@ -63,9 +67,9 @@ def build(ctx: AnalysisContext, specs: Sequence[Section]) -> list[GameSection]:
         out.append(
             GameSection(
                 spec.key,
-                spec.title,
+                spec.retitle(model) or spec.title,
                 findings=spec.findings(model),
-                paragraphs=list(spec.paragraphs),
+                paragraphs=[*spec.paragraphs, *spec.notes(model)],
                 charts=spec.charts(ctx, model),
                 tables=spec.tables(model),
             )
@@ -209,44 +213,6 @@ def win_grid(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, stats.Inte
 # --- added for aa
 
 
-def _no_title(_: Any) -> str:
-    return ""
-
-
-@dataclass(frozen=True)
-class Described(Section[Model]):
-    """A section whose reading notes, and at times its title, depend on what `compute` found:
-    `notes(model)` follow the fixed `paragraphs`; `retitle(model)`, where not empty, replaces
-    `title`."""
-
-    notes: Callable[[Model], list[str]] = _nothing
-    retitle: Callable[[Model], str] = _no_title
-
-
-def build_described(ctx: AnalysisContext, specs: Sequence[Section]) -> list[GameSection]:
-    """`build` for specs of which some are `Described`: each of those is computed once and built
-    with the title and the paragraphs its model gives."""
-    fixed: list[Section] = []
-    for spec in specs:
-        if not isinstance(spec, Described):
-            fixed.append(spec)
-            continue
-        model = spec.compute(ctx)
-        if model is not None:  # a plain spec that returns the model: build must not compute it again
-            fixed.append(
-                Section(
-                    spec.key,
-                    spec.retitle(model) or spec.title,
-                    lambda _, found=model: found,
-                    spec.findings,
-                    spec.charts,
-                    spec.tables,
-                    (*spec.paragraphs, *spec.notes(model)),
-                )
-            )
-    return build(ctx, fixed)
-
-
 class SectionModel:
     """A section's model as a class: the classmethod `read(ctx)` computes it from the dataset
     (None: the section has nothing to say) and the methods write the page's parts, none unless
@@ -274,9 +240,9 @@ class SectionModel:
         return ""
 
     @classmethod
-    def section(cls, key: str, title: str, *paragraphs: str) -> Described:
+    def section(cls, key: str, title: str, *paragraphs: str) -> Section:
         """The spec of the section this class models; `paragraphs` come before its notes."""
-        return Described(
+        return Section(
             key, title, cls.read, cls.findings, _charts_of, cls.tables, paragraphs, cls.notes, cls.retitle
         )
 

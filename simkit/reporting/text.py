@@ -101,7 +101,7 @@ def number(x: Any, digits: int = 1, none: str = "n/a") -> str:
     return none if missing(x) else f"{x:.{digits}f}"
 
 
-def ci(low: Any, high: Any, fmt: Any = number) -> str:
+def ci_text(low: Any, high: Any, fmt: Any = number) -> str:
     """A 95 % interval in a sentence, its bounds written by `fmt` (one of the formatters here):
     "95 % CI 1.2 to 3.4", or "95 % CI n/a" without one."""
     if missing(low) or missing(high):
@@ -114,7 +114,7 @@ def bounds(low: Any, high: Any, fmt: Any = number) -> str:
     return f"[{fmt(low)}, {fmt(high)}]"
 
 
-def estimate_cell(iv: Any, fmt: Any = number) -> str:
+def bracketed(iv: Any, fmt: Any = number) -> str:
     """An estimate with its interval (a `stats.Interval`) in a table cell, written by `fmt`:
     "55.6 % [48.9 %, 62.1 %]"."""
     return f"{fmt(iv.estimate)} {bounds(iv.low, iv.high, fmt)}"
@@ -123,4 +123,4 @@ def estimate_cell(iv: Any, fmt: Any = number) -> str:
 def rate_text(iv: Any) -> str:
     """A rate with its interval and its games (a `stats.Interval`) in a sentence:
     "12.3 % (95 % CI 10.1 % to 14.5 %; 1,000 games)"."""
-    return f"{pct(iv.estimate)} ({ci(iv.low, iv.high, pct)}; {iv.n:,} games)"
+    return f"{pct(iv.estimate)} ({ci_text(iv.low, iv.high, pct)}; {iv.n:,} games)"

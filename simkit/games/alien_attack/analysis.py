@@ -30,7 +30,7 @@ from simkit.games.alien_attack.game import SEMI_COOP_BASES
 from simkit.reporting import charts, kit
 from simkit.reporting import text as page_text
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import bounds, ci, count_range, estimate_cell, number, pct, points, rate_text
+from simkit.reporting.text import bounds, bracketed, ci_text, count_range, number, pct, points, rate_text
 
 COMPONENTS = {  # the seat rows' score components: column, name
     "placement_points": "placements",
@@ -262,13 +262,14 @@ class Cards(kit.SectionModel):
                 f"{' > '.join(short[c.card] for c in ranked)}. Picked as the highest and lowest of "
                 f"{len(d.cards)} cards, {_card_name(d.deck, best)} scores {number(abs(diff))} points "
                 f"{'more' if diff >= 0 else 'less'} than {_card_name(d.deck, worst)} "
-                f"({ci(low, high, signed1)}; {pair.points.n:,} games that dealt both, paired within the game)"
+                f"({ci_text(low, high, signed1)}; {pair.points.n:,} games that dealt both, "
+                "paired within the game)"
             )
             if (w := pair.wins) is not None:
                 wd, wl, wh = (w.difference, w.low, w.high) if sign == 1 else (-w.difference, -w.high, -w.low)
                 more = "higher" if wd >= 0 else "lower"
                 text += f"; its win rate is {number(abs(100 * wd))} percentage points {more} "
-                text += f"({ci(wl, wh, points)})"
+                text += f"({ci_text(wl, wh, points)})"
             settled = d.family.resolved[picked]
             text += "; resolved in points." if settled else "; the difference in points is not resolved."
             resolved = [
@@ -347,7 +348,7 @@ class Cards(kit.SectionModel):
         alt = "Mean final points of each card's holder minus the average seat of the same game, with 95 % t "
         alt += "intervals, per cell. " + "; ".join(
             f"{d.info.label}, {_card_name(d.deck, c.card)}: {signed1(c.rel.estimate)} points "
-            f"({ci(c.rel.low, c.rel.high, signed1)}, {c.rel.n} games)"
+            f"({ci_text(c.rel.low, c.rel.high, signed1)}, {c.rel.n} games)"
             for d in self.decks
             for c in d.cards
         )
@@ -364,14 +365,14 @@ class Cards(kit.SectionModel):
         if not self.decks:
             return []
         cards = [
-            [d.info.label, _card_name(d.deck, c.card), f"{c.points.n:,}", estimate_cell(c.win, pct)]
-            + [estimate_cell(c.points), estimate_cell(c.rel, signed1), estimate_cell(c.first_seat, pct)]
+            [d.info.label, _card_name(d.deck, c.card), f"{c.points.n:,}", bracketed(c.win, pct)]
+            + [bracketed(c.points), bracketed(c.rel, signed1), bracketed(c.first_seat, pct)]
             for d in self.decks
             for c in d.cards
         ]
         pairs = [
             [d.info.label, f"{_card_name(d.deck, p.b)} − {_short_card(d.deck, p.a)}", f"{p.points.n:,}"]
-            + [estimate_cell(p.points, signed1), bounds(p.unpaired.low, p.unpaired.high, signed1)]
+            + [bracketed(p.points, signed1), bounds(p.unpaired.low, p.unpaired.high, signed1)]
             + [
                 "n/a"
                 if p.wins is None
@@ -461,7 +462,8 @@ class HeadToHead(kit.SectionModel):
                 f"{info.label}: {verdict}. In its seat-games {a.name} wins {rate_text(a.wins)}, against "
                 f"{pct(b.wins.estimate)} for {b.name} and {pct(fair.estimate)} for an average seat, and "
                 f"scores {signed1(diff.estimate)} points a game more than {b.name} "
-                f"({ci(diff.low, diff.high, signed1)}; {diff.n:,} games, paired within the game; resolved or "
+                f"({ci_text(diff.low, diff.high, signed1)}; {diff.n:,} games, paired within the game; "
+                "resolved or "
                 f"not after {self.family.text})."
             )
         return out
@@ -473,8 +475,8 @@ class HeadToHead(kit.SectionModel):
                 info.label,
                 s.name,
                 f"{s.seat_games:,}",
-                estimate_cell(s.wins, pct),
-                estimate_cell(s.rel, signed1),
+                bracketed(s.wins, pct),
+                bracketed(s.rel, signed1),
             ]
             for info, strategies in self.cells
             for s in strategies
@@ -531,9 +533,9 @@ class SeatEffects(kit.SectionModel):
             )
             out.append(
                 f"{c.info.label}: the first seat wins {rate_text(c.wins[0])} against {pct(fair.estimate)} "
-                f"({ci(fair.low, fair.high, pct)}; each game one unit) for an average seat, and scores "
+                f"({ci_text(fair.low, fair.high, pct)}; each game one unit) for an average seat, and scores "
                 f"{signed1(first.estimate)} points above the table average "
-                f"({ci(first.low, first.high, signed1)}; {first.n:,} games): {verdict} "
+                f"({ci_text(first.low, first.high, signed1)}; {first.n:,} games): {verdict} "
                 f"(after {self.family.text})."
             )
         return out
@@ -556,7 +558,7 @@ class SeatEffects(kit.SectionModel):
             ax.set_title(f"Seat effect: {ctx.subject}", loc="left")
             ax.legend(**CELL_LEGEND)
         alt = "Points above the table average by seat, with 95 % t intervals, per cell. " + "; ".join(
-            f"{c.info.label}, seat {s + 1}: {signed1(r.estimate)} points ({ci(r.low, r.high, signed1)})"
+            f"{c.info.label}, seat {s + 1}: {signed1(r.estimate)} points ({ci_text(r.low, r.high, signed1)})"
             for c in self.cells
             for s, r in enumerate(c.rel)
         )
@@ -569,7 +571,7 @@ class SeatEffects(kit.SectionModel):
     def tables(self) -> list[Table]:
         """Each seat of each cell: its win rate and points above the table average."""
         rows = [
-            [c.info.label, str(s + 1), f"{c.games:,}", estimate_cell(w, pct), estimate_cell(r, signed1)]
+            [c.info.label, str(s + 1), f"{c.games:,}", bracketed(w, pct), bracketed(r, signed1)]
             for c in self.cells
             for s, (w, r) in enumerate(zip(c.wins, c.rel, strict=True))
         ]
@@ -619,12 +621,13 @@ class Components(kit.SectionModel):
         for g in (g for g in self.groups if g.mission is not None):
             text = (
                 f"With {g.players}, {g.strategy} seats score {number(g.total.estimate)} points "
-                f"({ci(g.total.low, g.total.high)}; {g.seat_games:,} seat-games in {g.total.n:,} games, each "
+                f"({ci_text(g.total.low, g.total.high)}; {g.seat_games:,} seat-games in {g.total.n:,} "
+                "games, each "
                 f"game one unit), of which their two mission cards bring {number(g.mission.estimate)} "
-                f"({ci(g.mission.low, g.mission.high)})"
+                f"({ci_text(g.mission.low, g.mission.high)})"
             )
             if (place := g.parts.get("placements")) is not None:
-                text += f" and placements {number(place.estimate)} ({ci(place.low, place.high)})"
+                text += f" and placements {number(place.estimate)} ({ci_text(place.low, place.high)})"
             out.append(text + ".")
         return out
 
@@ -667,8 +670,8 @@ class Components(kit.SectionModel):
                 g.players,
                 g.strategy,
                 f"{g.total.n:,}",
-                estimate_cell(g.total),
-                *map(estimate_cell, g.parts.values()),
+                bracketed(g.total),
+                *map(bracketed, g.parts.values()),
             ]
             for g in self.groups
         ]
@@ -713,7 +716,8 @@ class Protection(kit.SectionModel):
         """The success rate of each strategy at each player count."""
         return [
             f"With {players}, {strategy} seats earn Global Protection in {pct(iv.estimate)} of their "
-            f"games ({ci(iv.low, iv.high, pct)}; {n:,} seat-games in {iv.n:,} games, each game one unit)."
+            f"games ({ci_text(iv.low, iv.high, pct)}; {n:,} seat-games in {iv.n:,} games, "
+            "each game one unit)."
             for players, strategy, n, iv in self.rates
         ]
 
@@ -729,9 +733,7 @@ class Protection(kit.SectionModel):
 
     def tables(self) -> list[Table]:
         """The success rate by player count and strategy."""
-        rows = [
-            [players, strategy, f"{n:,}", estimate_cell(iv, pct)] for players, strategy, n, iv in self.rates
-        ]
+        rows = [[players, strategy, f"{n:,}", bracketed(iv, pct)] for players, strategy, n, iv in self.rates]
         caption = "Global Protection success rate by player count and strategy."
         return [Table(caption, ["players", "strategy", "seat-games", "success rate"], rows)]
 
@@ -783,7 +785,7 @@ class Semicoop(kit.SectionModel):
             )
             if destroyed is not None:
                 text += f"; the players destroy {number(destroyed.estimate)} bases a game "
-                text += f"({ci(destroyed.low, destroyed.high)})"
+                text += f"({ci_text(destroyed.low, destroyed.high)})"
             out.append(text + ".")
         for (strategy, a, b, w), resolved in zip(self.steps, self.family.resolved, strict=True):
             than = f"often than {a.players}"
@@ -792,7 +794,7 @@ class Semicoop(kit.SectionModel):
             )
             out.append(
                 f"{strategy} mirror, semi-coop: {b.players} players hold Earth {verdict}: "
-                f"{points(w.difference)} percentage points ({ci(w.low, w.high, points)}; {w.n:,} games "
+                f"{points(w.difference)} percentage points ({ci_text(w.low, w.high, points)}; {w.n:,} games "
                 "paired by game index, which draws the same Mothership order at every player count)"
                 + ("; resolved" if resolved else "; not resolved")
                 + f" after {self.family.text}."
@@ -826,7 +828,7 @@ class Semicoop(kit.SectionModel):
     def tables(self) -> list[Table]:
         """Per cell, the share of games Earth holds and the bases destroyed a game."""
         rows = [
-            [info.label, f"{iv.n:,}", estimate_cell(iv, pct), "n/a" if d is None else estimate_cell(d)]
+            [info.label, f"{iv.n:,}", bracketed(iv, pct), "n/a" if d is None else bracketed(d)]
             for info, iv, d in self.cells
         ]
         caption = "Team success rate (95 % Wilson interval) and bases destroyed a game (95 % t interval)."
@@ -918,8 +920,9 @@ class BoardMaps(kit.SectionModel):
             lo, per_game = m.shares[least], m.per_game
             out.append(
                 f"Space {most} {m.heat.does} most often: in {rate_text(m.shares[most])}; space {least} least "
-                f"often: {pct(lo.estimate)} ({ci(lo.low, lo.high, pct)}). A game has "
-                f"{number(per_game.estimate)} such spaces on average ({ci(per_game.low, per_game.high)})."
+                f"often: {pct(lo.estimate)} ({ci_text(lo.low, lo.high, pct)}). A game has "
+                f"{number(per_game.estimate)} such spaces on average "
+                f"({ci_text(per_game.low, per_game.high)})."
             )
         return out
 
@@ -974,7 +977,7 @@ class BoardMaps(kit.SectionModel):
                 "intervals).",
                 ["space", "share of games", "games"],
                 [
-                    [str(s), estimate_cell(m.shares[s], pct), f"{int(m.counts[s]):,}"]
+                    [str(s), bracketed(m.shares[s], pct), f"{int(m.counts[s]):,}"]
                     for s in m.order[:TOP_SPACES]
                 ],
             )
@@ -1026,4 +1029,4 @@ SECTIONS = (
 
 
 def sections(ctx: AnalysisContext) -> list[GameSection]:
-    return kit.build_described(ctx, SECTIONS)
+    return kit.build(ctx, SECTIONS)
