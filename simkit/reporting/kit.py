@@ -42,7 +42,8 @@ class Section(Generic[Model]):
     """One report section of a game. `compute(ctx)` reads the dataset into the section's model
     (None: the dataset holds nothing for this section); the others turn the model into the
     page's findings (sentences with their intervals), charts (files under `ctx.out`) and tables.
-    `paragraphs` say how to read the section."""
+    `paragraphs` say how to read the section; `notes(model)` add what depends on the model, and
+    `retitle(model)`, where not empty, replaces the title."""
 
     key: str
     title: str
@@ -51,6 +52,9 @@ class Section(Generic[Model]):
     charts: Callable[[AnalysisContext, Model], list[Chart]] = _nothing
     tables: Callable[[Model], list[Table]] = _nothing
     paragraphs: tuple[str, ...] = ()
+    # what depends on the model: paragraphs after the fixed ones, and a title ("": `title`)
+    notes: Callable[[Model], list[str]] = _nothing
+    retitle: Callable[[Model], str] = lambda _: ""
 
 
 def build(ctx: AnalysisContext, specs: Sequence[Section]) -> list[GameSection]:
@@ -63,9 +67,9 @@ def build(ctx: AnalysisContext, specs: Sequence[Section]) -> list[GameSection]:
         out.append(
             GameSection(
                 spec.key,
-                spec.title,
+                spec.retitle(model) or spec.title,
                 findings=spec.findings(model),
-                paragraphs=list(spec.paragraphs),
+                paragraphs=[*spec.paragraphs, *spec.notes(model)],
                 charts=spec.charts(ctx, model),
                 tables=spec.tables(model),
             )
@@ -239,3 +243,44 @@ def cells_by(games: pl.DataFrame, keys: Sequence[str]) -> list[Cell]:
     one for each combination played, its values as text, ready for `paired_along`."""
     parts = games.partition_by(*keys, as_dict=True).items()
     return [Cell(" ".join(map(str, k)), dict(zip(keys, map(str, k), strict=True)), p) for k, p in parts]
+
+
+# --- added for aa
+
+
+class SectionModel:
+    """A section's model as a class: the classmethod `read(ctx)` computes it from the dataset
+    (None: the section has nothing to say) and the methods write the page's parts, none unless
+    the class says otherwise. `section(key, title, *paragraphs)` is the section's spec."""
+
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> SectionModel | None:
+        raise NotImplementedError
+
+    def findings(self) -> list[str]:
+        return []
+
+    def notes(self) -> list[str]:
+        """Paragraphs that depend on what was found, after the fixed ones."""
+        return []
+
+    def charts(self, ctx: AnalysisContext) -> list[Chart]:
+        return []
+
+    def tables(self) -> list[Table]:
+        return []
+
+    def retitle(self) -> str:
+        """The title where it depends on what was found ("": the spec's)."""
+        return ""
+
+    @classmethod
+    def section(cls, key: str, title: str, *paragraphs: str) -> Section:
+        """The spec of the section this class models; `paragraphs` come before its notes."""
+        return Section(
+            key, title, cls.read, cls.findings, _charts_of, cls.tables, paragraphs, cls.notes, cls.retitle
+        )
+
+
+def _charts_of(ctx: AnalysisContext, model: SectionModel) -> list[Chart]:
+    return model.charts(ctx)

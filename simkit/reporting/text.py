@@ -132,3 +132,37 @@ def with_interval(iv: Any, rate: bool = True, digits: int = 2) -> str:
     otherwise."""
     estimate = pct(iv.estimate) if rate else f"{iv.estimate:,.{digits}f}"
     return f"{estimate} ({ci(iv, digits, pct=rate)})"
+
+
+# --- added for aa
+
+
+def number(x: Any, digits: int = 1, none: str = "n/a") -> str:
+    """A plain number in a sentence or a table cell ("12.3", no thousands separator); `none`
+    without one."""
+    return none if missing(x) else f"{x:.{digits}f}"
+
+
+def ci_text(low: Any, high: Any, fmt: Any = number) -> str:
+    """A 95 % interval in a sentence, its bounds written by `fmt` (one of the formatters here):
+    "95 % CI 1.2 to 3.4", or "95 % CI n/a" without one."""
+    if missing(low) or missing(high):
+        return "95 % CI n/a"
+    return f"95 % CI {fmt(low)} to {fmt(high)}"
+
+
+def bounds(low: Any, high: Any, fmt: Any = number) -> str:
+    """An interval in a table cell, its bounds written by `fmt`: "[48.9 %, 62.1 %]"."""
+    return f"[{fmt(low)}, {fmt(high)}]"
+
+
+def bracketed(iv: Any, fmt: Any = number) -> str:
+    """An estimate with its interval (a `stats.Interval`) in a table cell, written by `fmt`:
+    "55.6 % [48.9 %, 62.1 %]"."""
+    return f"{fmt(iv.estimate)} {bounds(iv.low, iv.high, fmt)}"
+
+
+def rate_text(iv: Any) -> str:
+    """A rate with its interval and its games (a `stats.Interval`) in a sentence:
+    "12.3 % (95 % CI 10.1 % to 14.5 %; 1,000 games)"."""
+    return f"{pct(iv.estimate)} ({ci_text(iv.low, iv.high, pct)}; {iv.n:,} games)"

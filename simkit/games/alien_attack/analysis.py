@@ -14,10 +14,10 @@ above the average seat of the same game, a within-game measure comparable across
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 import matplotlib
 import numpy as np
@@ -25,75 +25,34 @@ import polars as pl
 
 from simkit.core import stats
 from simkit.core.compare import paired_scores
+from simkit.games.alien_attack import board_plot, components
 from simkit.games.alien_attack.game import SEMI_COOP_BASES
-from simkit.reporting import charts
+from simkit.reporting import charts, kit
+from simkit.reporting import text as page_text
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import count_range as _counts
-from simkit.reporting.text import missing as _nan
-from simkit.reporting.text import pct as _pct
-from simkit.reporting.text import points as _pp
-from simkit.reporting.text import signed
+from simkit.reporting.text import bounds, bracketed, ci_text, count_range, number, pct, points, rate_text
 
-COMPONENTS = (
-    ("placement_points", "placements"),
-    ("city_mission", "City card"),
-    ("border_mission", "Border card"),
-    ("parks", "parks"),
-    ("bases", "bases"),
-    ("territory", "territory"),
-    ("protection", "Global Protection"),
-)
-DECKS = (("city_card", "City card"), ("border_card", "Border card"))
+COMPONENTS = {  # the seat rows' score components: column, name
+    "placement_points": "placements",
+    "city_mission": "City card",
+    "border_mission": "Border card",
+    "parks": "parks",
+    "bases": "bases",
+    "territory": "territory",
+    "protection": "Global Protection",
+}
+DECKS = {"city_card": "City card", "border_card": "Border card"}
 TOP_SPACES = 8
+CELL_LEGEND = {"title": "cell", "loc": "upper left", "bbox_to_anchor": (1.0, 1.0), "fontsize": 8}
+signed1 = partial(page_text.signed, digits=1)  # points: one decimal
 
 
-# --- formatting -----------------------------------------------------------------------------------
+def _verdict(resolved: bool, x: float, above: str, below: str, neither: str) -> str:
+    """`above` or `below` for a resolved difference `x` by its sign, else `neither`."""
+    return above if resolved and x > 0 else below if resolved and x < 0 else neither
 
 
-def _signed(x: float) -> str:
-    return signed(x, 1)  # points: one decimal
-
-
-def _num(x: float, digits: int = 1) -> str:
-    return "n/a" if _nan(x) else f"{x:.{digits}f}"
-
-
-def _ci(low: float, high: float, fmt=_num) -> str:
-    if _nan(low) or _nan(high):
-        return "95 % CI n/a"
-    return f"95 % CI {fmt(low)} to {fmt(high)}"
-
-
-def _rate_text(iv: stats.Interval) -> str:
-    return f"{_pct(iv.estimate)} ({_ci(iv.low, iv.high, _pct)}; {iv.n:,} games)"
-
-
-def _mean_cell(iv: stats.Interval, signed: bool = False) -> str:
-    f = _signed if signed else _num
-    return f"{f(iv.estimate)} [{f(iv.low)}, {f(iv.high)}]"
-
-
-def _rate_cell(iv: stats.Interval) -> str:
-    return f"{_pct(iv.estimate)} [{_pct(iv.low)}, {_pct(iv.high)}]"
-
-
-def _card_name(deck: str, card: Any) -> str:
-    return f"City card {card}" if deck == "city_card" else f"Border card {str(card).capitalize()}"
-
-
-def _ordered(deck: str, cards: Sequence[Any]) -> list[Any]:
-    """Cards in the deck's own order (City 2-5; Atlantic, Pacific, Gulf, Mexico), unknown ones last."""
-    from simkit.games.alien_attack.components import BORDER_CARDS, CITY_CARDS
-
-    order = [str(c) for c in (CITY_CARDS if deck == "city_card" else BORDER_CARDS)]
-    return sorted(cards, key=lambda c: (order.index(str(c)) if str(c) in order else len(order), str(c)))
-
-
-def _short_card(deck: str, card: Any) -> str:
-    return str(card) if deck == "city_card" else str(card).capitalize()
-
-
-# --- the cells ------------------------------------------------------------------------------------
+# --- the cells and the seat rows ------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -110,393 +69,43 @@ class CellInfo:
 
     @property
     def label(self) -> str:
-        if not self.strategies:
-            who = "?"
-        elif self.mirror:
-            who = f"{self.strategies[0]} mirror"
-        else:
-            who = " vs ".join(self.strategies)
-        text = f"{self.players} players, {who}"
-        return text + (", semi-coop" if self.variant == "semi-coop" else "")
+        who = f"{self.strategies[0]} mirror" if self.mirror else " vs ".join(self.strategies) or "?"
+        return f"{self.players} players, {who}" + (", semi-coop" if self.variant == "semi-coop" else "")
+
+    def __str__(self) -> str:  # a chart's legend names the cell by its label
+        return self.label
 
 
-def _cells(ctx: AnalysisContext, seats: pl.DataFrame | None) -> list[CellInfo]:
-    games = ctx.dataset.games
-    manifest = {c["cell"]: c for c in ctx.dataset.manifest.get("cells") or []}
-    out = []
+def _read(ctx: AnalysisContext) -> tuple[pl.DataFrame | None, list[CellInfo]]:
+    """The seat rows with `rel`, the seat's points above the average seat of its game (None: the
+    dataset has none), and the cells in the games' order with their player count, variant and each
+    seat's strategy (from the manifest where the games table lacks them)."""
+    seats, needed = ctx.dataset.seats, {"cell", "game_index", "seat", "score", "won"}
+    if seats is not None and seats.height and needed <= set(seats.columns):
+        seats = seats.with_columns(pl.col("score").cast(pl.Float64), pl.col("won").cast(pl.Boolean))
+        seats = seats.with_columns(rel=pl.col("score") - pl.col("score").mean().over("cell", "game_index"))
+    else:
+        seats = None
+    games = kit.games_with_settings(ctx, {"players": 0, "variant": "standard"})
+    cells = []
     for part in games.partition_by("cell", maintain_order=True):
-        cell = part["cell"][0]
-        strategies = tuple(manifest.get(cell, {}).get("strategy") or [])
-        players = None
-        if "players" in part.columns and part["players"].null_count() < part.height:
-            players = int(part["players"].drop_nulls()[0])
-        if players is None and seats is not None:
-            mine = seats.filter(pl.col("cell") == cell)
-            players = int(mine["seat"].max()) + 1 if mine.height else len(strategies)
-        if players is None:
-            players = len(strategies)
-        if not strategies and "strategy" in part.columns:
-            strategies = tuple(str(part["strategy"][0]).split(","))
-        variant = "standard"
-        if "variant" in part.columns and part["variant"].null_count() < part.height:
-            variant = str(part["variant"].drop_nulls()[0])
-        out.append(CellInfo(cell, players, variant, strategies, part.height))
-    return out
+        cell = part.row(0, named=True)
+        strategies = tuple(cell["strategy"].split(",")) if cell["strategy"] else ()
+        players, variant = int(cell["players"] or len(strategies)), cell["variant"] or "standard"
+        cells.append(CellInfo(cell["cell"], players, variant, strategies, part.height))
+    return seats, cells
 
 
-def _seat_frame(ctx: AnalysisContext) -> pl.DataFrame | None:
-    """Seat rows with the game's mean and `rel` = the seat's points above the average seat of its game."""
-    seats = ctx.dataset.seats
-    needed = {"cell", "game_index", "seat", "score", "won"}
-    if seats is None or seats.height == 0 or not needed <= set(seats.columns):
-        return None
-    seats = seats.with_columns(pl.col("score").cast(pl.Float64), pl.col("won").cast(pl.Boolean))
-    return seats.with_columns(
-        (pl.col("score") - pl.col("score").mean().over("cell", "game_index")).alias("rel"),
-        pl.len().over("cell", "game_index").alias("table_size"),
-    )
+def _mean(values: pl.Series) -> stats.Interval:
+    return stats.mean_interval(values.to_numpy())
 
 
-# --- mission cards --------------------------------------------------------------------------------
+def _wilson(won: pl.Series) -> stats.Interval:
+    won = won.drop_nulls()
+    return stats.wilson(int(won.sum()), won.len())
 
 
-@dataclass(frozen=True)
-class CardStat:
-    card: Any
-    win: stats.Interval
-    points: stats.Interval
-    rel: stats.Interval
-    first_seat: stats.Interval  # share of its games in which the card sat in the first seat
-
-
-@dataclass(frozen=True)
-class PairStat:
-    a: Any
-    b: Any
-    points: stats.Interval  # b - a, paired within the game
-    unpaired: stats.Interval
-    wins: stats.PairedDifference | None
-    points_p: float = math.nan  # paired t test of b - a
-
-
-def card_stats(seats: pl.DataFrame, deck: str) -> list[CardStat]:
-    """Per card of `deck` in one cell's seat rows: win rate, mean points, points above the table."""
-    out = []
-    for card in _ordered(deck, seats[deck].drop_nulls().unique().to_list()):
-        mine = seats.filter(pl.col(deck) == card)
-        won = mine["won"].drop_nulls()
-        out.append(
-            CardStat(
-                card,
-                stats.wilson(int(won.sum()), won.len()),
-                stats.mean_interval(mine["score"].to_numpy()),
-                stats.mean_interval(mine["rel"].to_numpy()),
-                stats.wilson(int((mine["seat"] == 0).sum()), mine.height),
-            )
-        )
-    return out
-
-
-def card_pairs(seats: pl.DataFrame, deck: str, cards: Sequence[Any]) -> list[PairStat]:
-    """Every pair of cards, compared inside the games that dealt both (paired by game)."""
-    out = []
-    for a, b in combinations(cards, 2):
-        ja = seats.filter(pl.col(deck) == a).select("game_index", "score", "won")
-        jb = seats.filter(pl.col(deck) == b).select("game_index", "score", "won")
-        joined = ja.join(jb, on="game_index", suffix="_b")
-        if joined.height < 2:
-            continue
-        paired, unpaired, _ = paired_scores(joined["score"].to_numpy(), joined["score_b"].to_numpy())
-        decided = joined.drop_nulls(["won", "won_b"])
-        wins = (
-            stats.paired_difference(decided["won"].to_numpy(), decided["won_b"].to_numpy())
-            if decided.height
-            else None
-        )
-        points_p = stats.mean_p_value(joined["score_b"].to_numpy() - joined["score"].to_numpy())
-        out.append(PairStat(a, b, paired, unpaired, wins, points_p))
-    return out
-
-
-def pair_family(pairs: list[PairStat]) -> stats.Family:
-    """The card pairs of one deck in one cell are one family; a table that lists many pairs calls
-    them resolved under Benjamini-Hochberg (false discovery rate 5 %)."""
-    return stats.family([p.points_p for p in pairs], stats.BH)
-
-
-def _card_verdict(
-    info: CellInfo, deck: str, cs: list[CardStat], pairs: list[PairStat], family: stats.Family
-) -> list[str]:
-    if len(cs) < 2 or not pairs:
-        return []
-    ranked = sorted(cs, key=lambda c: c.rel.estimate, reverse=True)
-    best, worst = ranked[0].card, ranked[-1].card
-    pair = next((p for p in pairs if {p.a, p.b} == {best, worst}), None)
-    if pair is None:
-        return []
-    sign = 1 if pair.b == best else -1  # pair.points is b - a; we want best - worst
-    d = sign * pair.points.estimate
-    low, high = sorted((sign * pair.points.low, sign * pair.points.high))
-    order = " > ".join(_short_card(deck, c.card) for c in ranked)
-    what = "City cards" if deck == "city_card" else "Border cards"
-    picked = pairs.index(pair)
-    text = (
-        f"{info.label}: {what} ranked by points above the table average: {order}. "
-        f"Picked as the highest and lowest of {len(cs)} cards, {_card_name(deck, best)} scores "
-        f"{_num(abs(d))} points {'more' if d >= 0 else 'less'} than "
-        f"{_card_name(deck, worst)} ({_ci(low, high, _signed)}; {pair.points.n:,} games that dealt both, "
-        "paired within the game)"
-    )
-    if pair.wins is not None:
-        w = pair.wins
-        wd, wl, wh = (w.difference, w.low, w.high) if sign == 1 else (-w.difference, -w.high, -w.low)
-        text += (
-            f"; its win rate is {_num(abs(100 * wd))} percentage points {'higher' if wd >= 0 else 'lower'} "
-            f"({_ci(wl, wh, _pp)})"
-        )
-    text += (
-        "; resolved in points." if family.resolved[picked] else "; the difference in points is not resolved."
-    )
-    resolved = []
-    for p, yes in zip(pairs, family.resolved, strict=True):
-        if yes:
-            hi, lo = (p.b, p.a) if p.points.estimate > 0 else (p.a, p.b)
-            resolved.append(f"{_short_card(deck, hi)} over {_short_card(deck, lo)}")
-    text += (
-        f" Resolved in points after {family.text} ({len(resolved)} of {len(pairs)} pairs): "
-        f"{', '.join(resolved)}."
-        if resolved
-        else f" None of the {len(pairs)} pairwise differences in points is resolved after {family.text}."
-    )
-    return [text]
-
-
-def _card_chart(ctx: AnalysisContext, per_cell: list[tuple[CellInfo, dict[str, list[CardStat]]]]):
-    with matplotlib.rc_context(charts.STYLE):
-        fig = charts.new_figure(11.0, 4.4)
-        axes = fig.subplots(1, 2, sharey=True)
-        groups = len(per_cell)
-        for ax, (deck, title) in zip(axes, DECKS, strict=True):
-            cards = _ordered(deck, list({c.card for _, d in per_cell for c in d[deck]}))
-            for gi, (info, d) in enumerate(per_cell):
-                cs = [c for c in d[deck] if not _nan(c.rel.low)]
-                if not cs:
-                    continue
-                off = charts.dodge(gi, groups, 0.7)
-                charts.interval_dots(
-                    ax,
-                    [cards.index(c.card) + off for c in cs],
-                    [c.rel.estimate for c in cs],
-                    [c.rel.low for c in cs],
-                    [c.rel.high for c in cs],
-                    group=gi,
-                    label=info.label,
-                )
-            ax.axhline(0, color="#555555", linewidth=0.8)
-            ax.set_xticks(range(len(cards)), [_short_card(deck, c) for c in cards])
-            ax.set_xlabel(title)
-            ax.grid(axis="x", visible=False)
-        axes[0].set_ylabel("points above the table average (points)")
-        axes[1].legend(title="cell", loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
-        fig.suptitle(f"Mission cards: points above the table average: {ctx.subject}", x=0.01, ha="left")
-    n = [info.games for info, _ in per_cell]
-    alt_items = [
-        f"{info.label}, {_card_name(deck, c.card)}: {_signed(c.rel.estimate)} points "
-        f"({_ci(c.rel.low, c.rel.high, _signed)}, {c.rel.n} games)"
-        for info, d in per_cell
-        for deck, _ in DECKS
-        for c in d[deck]
-    ]
-    return charts.save_chart(
-        fig,
-        ctx.out,
-        f"{ctx.name}-aa-cards",
-        "Mission cards: points above the table average",
-        "Mean final points of each card's holder minus the average seat of the same game, with 95 % "
-        "t intervals, per cell. " + "; ".join(alt_items),
-        "Each point is a card's holder's final points minus the mean of all seats in the same game, "
-        "averaged over the games that dealt the card, with its 95 % t interval (0 = an average seat). "
-        f"Cells of {_counts(n)}; at 2 players each card is dealt in half the games, "
-        "at 4 players in all of them.",
-    )
-
-
-def cards_section(ctx: AnalysisContext, seats: pl.DataFrame, cells: list[CellInfo]) -> GameSection | None:
-    if not {"city_card", "border_card"} <= set(seats.columns):
-        return None
-    findings: list[str] = []
-    per_cell = []
-    card_rows, pair_rows = [], []
-    first_fair = [0, 0]  # cards whose first-seat share's interval holds 1 / players, cards
-    mirror = [c for c in cells if c.mirror]
-    if not mirror:
-        return GameSection(
-            "aa-cards",
-            "Mission cards: City and Border",
-            paragraphs=[
-                "The mission cards are compared in mirror matches (every seat the same strategy), where "
-                "the cards and the seat are the only differences between the players. This dataset has "
-                "no mirror cell, so there is no card verdict here: run "
-                "scenarios/alien_attack_missions.toml for one."
-            ],
-        )
-    for info in mirror:
-        mine = seats.filter(pl.col("cell") == info.cell)
-        if mine.height == 0:
-            continue
-        d = {}
-        for deck, _ in DECKS:
-            cs = card_stats(mine, deck)
-            d[deck] = cs
-            pairs = card_pairs(mine, deck, [c.card for c in cs])
-            family = pair_family(pairs)
-            findings += _card_verdict(info, deck, cs, pairs, family)
-            for c in cs:
-                first_fair[0] += c.first_seat.low <= 1 / info.players <= c.first_seat.high
-                first_fair[1] += 1
-                card_rows.append(
-                    [
-                        info.label,
-                        _card_name(deck, c.card),
-                        f"{c.points.n:,}",
-                        _rate_cell(c.win),
-                        _mean_cell(c.points),
-                        _mean_cell(c.rel, signed=True),
-                        _rate_cell(c.first_seat),
-                    ]
-                )
-            for p, resolved in zip(pairs, family.resolved, strict=True):
-                pair_rows.append(
-                    [
-                        info.label,
-                        f"{_card_name(deck, p.b)} − {_short_card(deck, p.a)}",
-                        f"{p.points.n:,}",
-                        _mean_cell(p.points, signed=True),
-                        f"[{_signed(p.unpaired.low)}, {_signed(p.unpaired.high)}]",
-                        "n/a"
-                        if p.wins is None
-                        else f"{_pp(p.wins.difference)} [{_pp(p.wins.low)}, {_pp(p.wins.high)}]",
-                        "yes" if resolved else "no",
-                    ]
-                )
-        per_cell.append((info, d))
-    if not per_cell:
-        return None
-    left_out = [c.label for c in cells if not c.mirror]
-    paragraphs = [
-        "How the comparison is made. Each game's City and Border decks are shuffled from its set-up "
-        "stream, which depends on the root seed and the game index only: within a cell, game i deals "
-        "the same cards to the same seats in every run (and in every cell with the same player count). "
-        "The deal is independent of the seats, the strategies and the markers drawn, so two cards are "
-        "compared inside the games that dealt both: their holders faced the same Mothership order and "
-        "the same table, and the per-game difference of their points (paired t interval) and of their "
-        "wins (Tango's paired interval) removes what the game itself brings. At 4 players every "
-        "game deals every card; at 2 players a given pair is dealt together in about one game in six, "
-        "so those intervals rest on fewer games. A card's own level is its holder's points above the "
-        "average seat of the same game, comparable across player counts.",
-        "Why it is fair: only mirror matches are used (every seat the same strategy), so a card's holder "
-        "differs from the others by its cards and its seat only, and the seat a card lands in is a fair "
-        "draw. Check: for "
-        f"{first_fair[0]} of {first_fair[1]} card-and-cell pairs the 95 % interval of the share of games "
-        "in which the card sat first contains one in the number of players (the table's last column). "
-        "Cells played on the same seed deal the same cards, so one uneven deal shows in each of them; "
-        "an uneven share matters only as far as the seats differ, which the next section measures.",
-    ]
-    if left_out:
-        paragraphs.append(
-            "Left out: the cells where the seats play different strategies ("
-            + "; ".join(left_out)
-            + "): there the strategy gap would swamp the card effect."
-        )
-    tables = [
-        Table(
-            "Per card and cell: games that dealt it, its holder's win rate (95 % Wilson interval), mean "
-            "final points and points above the table average (95 % t intervals), and how often it sat "
-            "first (95 % Wilson interval).",
-            ["cell", "card", "games", "win rate", "mean points", "points above table", "in first seat"],
-            card_rows,
-        ),
-        Table(
-            "Every pair of cards in one cell, from the games that dealt both: the second card's holder "
-            "less the first's, in points (paired t interval; the unpaired Welch interval beside it shows "
-            "what the pairing saves) and in win rate (percentage points, Tango paired interval). Resolved "
-            "(in points): Benjamini-Hochberg over the pairs of the same deck in the same cell (false "
-            "discovery rate 5 %; each finding above names the family's size).",
-            [
-                "cell",
-                "cards",
-                "games",
-                "points (95 % CI)",
-                "unpaired CI",
-                "win rate (pp, 95 % CI)",
-                "resolved",
-            ],
-            pair_rows,
-        ),
-    ]
-    return GameSection(
-        "aa-cards",
-        "Mission cards: City and Border",
-        findings=findings,
-        paragraphs=paragraphs,
-        charts=[_card_chart(ctx, per_cell)]
-        if any(not _nan(c.rel.low) for _, d in per_cell for cs in d.values() for c in cs)
-        else [],
-        tables=tables,
-    )
-
-
-# --- first seat -----------------------------------------------------------------------------------
-
-
-def _seat_chart(ctx: AnalysisContext, series: list) -> charts.Chart | None:
-    if all(_nan(r.low) for _, by_seat in series for _, _, r in by_seat):
-        return None  # too few games for any interval
-    with matplotlib.rc_context(charts.STYLE):
-        fig = charts.new_figure(9.0, 4.2)
-        ax = fig.add_subplot()
-        groups = len(series)
-        for gi, (info, by_seat) in enumerate(series):
-            off = charts.dodge(gi, groups, 0.7)
-            ok = [(s, r) for s, _, r in by_seat if not _nan(r.low)]
-            if not ok:
-                continue
-            charts.interval_dots(
-                ax,
-                [s + 1 + off for s, _ in ok],
-                [r.estimate for _, r in ok],
-                [r.low for _, r in ok],
-                [r.high for _, r in ok],
-                group=gi,
-                label=info.label,
-            )
-        ax.axhline(0, color="#555555", linewidth=0.8)
-        top = max(i.players for i, _ in series)
-        ax.set_xticks(range(1, top + 1), [f"seat {k}" for k in range(1, top + 1)])
-        ax.set_xlabel("seat (seat 1 starts round 1)")
-        ax.set_ylabel("points above the table average (points)")
-        ax.grid(axis="x", visible=False)
-        ax.set_title(f"Seat effect: {ctx.subject}", loc="left")
-        ax.legend(title="cell", loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
-    alt = "; ".join(
-        f"{info.label}, seat {s + 1}: {_signed(r.estimate)} points ({_ci(r.low, r.high, _signed)})"
-        for info, by_seat in series
-        for s, _, r in by_seat
-    )
-    n = [info.games for info, _ in series]
-    chart = charts.save_chart(
-        fig,
-        ctx.out,
-        f"{ctx.name}-aa-seats",
-        "Seat effect",
-        "Points above the table average by seat, with 95 % t intervals, per cell. " + alt,
-        "Mean final points of each seat minus the average seat of the same game, with 95 % t intervals "
-        f"(0 = no seat effect); cells of {_counts(n)}.",
-    )
-    return chart
-
-
-def _by_game(part: pl.DataFrame, values: pl.Series | pl.Expr) -> stats.Interval:
+def _by_game(part: pl.DataFrame, values: pl.Expr) -> stats.Interval:
     """The mean of a per-seat quantity over seat-games, each game (cell and game index) one unit:
     the seats of one game share its deal and its outcome, so they are not independent. `n` is the
     number of games."""
@@ -512,148 +121,8 @@ def _average_seat(seats: pl.DataFrame) -> stats.Interval:
     return stats.clustered_mean(decided["won"].to_numpy(), decided["game_index"].to_numpy())
 
 
-def seat_section(ctx: AnalysisContext, seats: pl.DataFrame, cells: list[CellInfo]) -> GameSection | None:
-    findings, rows, series, firsts = [], [], [], []
-    for info in cells:
-        mine = seats.filter(pl.col("cell") == info.cell)
-        if mine.height == 0 or info.players < 2:
-            continue
-        games = mine["game_index"].n_unique()
-        fair = _average_seat(mine)
-        by_seat = []
-        for seat in range(info.players):
-            s = mine.filter(pl.col("seat") == seat)
-            w = s["won"].drop_nulls()
-            by_seat.append(
-                (seat, stats.wilson(int(w.sum()), w.len()), stats.mean_interval(s["rel"].to_numpy()))
-            )
-        series.append((info, by_seat))
-        first_rel = mine.filter(pl.col("seat") == 0)["rel"].to_numpy()
-        firsts.append((info, by_seat[0], fair, stats.mean_p_value(first_rel)))
-        for seat, w, r in by_seat:
-            rows.append([info.label, str(seat + 1), f"{games:,}", _rate_cell(w), _mean_cell(r, signed=True)])
-    if not series:
-        return None
-    # one first-seat finding per cell: the cells are the family
-    family = stats.family([p for *_, p in firsts])
-    for (info, first, fair, _), resolved in zip(firsts, family.resolved, strict=True):
-        rel = first[2]
-        verdict = (
-            "an advantage"
-            if resolved and rel.estimate > 0
-            else "a disadvantage"
-            if resolved and rel.estimate < 0
-            else "no resolved advantage or disadvantage"
-        )
-        findings.append(
-            f"{info.label}: the first seat wins {_rate_text(first[1])} against {_pct(fair.estimate)} "
-            f"({_ci(fair.low, fair.high, _pct)}; each game one unit) for an average seat, and scores "
-            f"{_signed(rel.estimate)} points above the table average "
-            f"({_ci(rel.low, rel.high, _signed)}; {rel.n:,} games): {verdict} (after {family.text})."
-        )
-    chart = _seat_chart(ctx, series)
-    return GameSection(
-        "aa-seats",
-        "First-seat advantage",
-        findings=findings,
-        paragraphs=[
-            "Seat 1 starts round 1 and the Mothership passes to the left each round. The runner rotates "
-            "the strategies over the seats from game to game, so each strategy sits first equally often "
-            "and a seat effect is not a strategy effect. A seat's points are measured against the "
-            "average seat of the same game (a within-game difference); the average seat's win rate is "
-            "one in the number of players, a little more when ties share the win."
-        ],
-        charts=[chart] if chart is not None else [],
-        tables=[
-            Table(
-                "Win rate (95 % Wilson interval) and points above the table average (95 % t interval) "
-                "by seat.",
-                ["cell", "seat", "games", "win rate", "points above table"],
-                rows,
-            )
-        ],
-    )
-
-
-# --- head to head ---------------------------------------------------------------------------------
-
-
-def head_to_head_section(seats: pl.DataFrame, cells: list[CellInfo]) -> GameSection | None:
-    """Cells where different strategies share the table: each strategy's win rate per seat-game
-    against the average seat's, its points above the table average, and for two strategies the
-    difference in points between them within each game (paired)."""
-    if "strategy" not in seats.columns:
-        return None
-    findings, rows, duels = [], [], []
-    for info in cells:
-        names = list(dict.fromkeys(info.strategies))
-        mine = seats.filter(pl.col("cell") == info.cell)
-        if len(names) < 2 or info.variant != "standard" or mine.height == 0:
-            continue
-        fair = _average_seat(mine)
-        rates = {}
-        for name in names:
-            part = mine.filter(pl.col("strategy") == name)
-            w = part["won"].drop_nulls()
-            rates[name] = _by_game(part, pl.col("won"))
-            rel = _by_game(part, pl.col("rel"))
-            rows.append(
-                [info.label, name, f"{w.len():,}", _rate_cell(rates[name]), _mean_cell(rel, signed=True)]
-            )
-        if len(names) != 2:
-            continue
-        a, b = names
-        per_game = mine.group_by("game_index", "strategy").agg(pl.col("score").mean())
-        wide = per_game.pivot(on="strategy", index="game_index", values="score").drop_nulls()
-        per_game_diff = (wide[a] - wide[b]).to_numpy()
-        duels.append(
-            (info, a, b, rates, fair, stats.mean_interval(per_game_diff), stats.mean_p_value(per_game_diff))
-        )
-    family = stats.family([d[-1] for d in duels])  # one verdict per cell: the cells are the family
-    for (info, a, b, rates, fair, diff, _), resolved in zip(duels, family.resolved, strict=True):
-        ra = rates[a]
-        if ra.low > fair.estimate and resolved and diff.estimate > 0:
-            verdict = f"{a} beats {b}"
-        elif ra.high < fair.estimate and resolved and diff.estimate < 0:
-            verdict = f"{b} beats {a}"
-        else:
-            verdict = f"neither {a} nor {b} is resolved stronger"
-        findings.append(
-            f"{info.label}: {verdict}. In its seat-games {a} wins {_rate_text(ra)}, against "
-            f"{_pct(rates[b].estimate)} for {b} and {_pct(fair.estimate)} for an average seat, and scores "
-            f"{_signed(diff.estimate)} points a game more than {b} ({_ci(diff.low, diff.high, _signed)}; "
-            f"{diff.n:,} games, paired within the game; resolved or not after {family.text})."
-        )
-    if not rows:
-        return None
-    return GameSection(
-        "aa-h2h",
-        "Head to head",
-        findings=findings,
-        paragraphs=[
-            "Cells where different strategies play at one table. The runner rotates the strategies over "
-            "the seats from game to game, so no strategy owns the first seat. A strategy's win rate is "
-            "over its seat-games (95 % interval with each game one unit, as its seats share the game; "
-            "ties share the win, so an average seat wins a "
-            "little more than one in the number of players); its points are measured against the "
-            "average seat of the same game. With two strategies, the verdict needs both: a win rate "
-            "whose interval lies above the average seat's, and more points a game, paired within games."
-        ],
-        tables=[
-            Table(
-                "Win rate (95 % Wilson interval) and points above the table average (95 % t interval) "
-                "by strategy, in cells that mix strategies.",
-                ["cell", "strategy", "seat-games", "win rate", "points above table"],
-                rows,
-            )
-        ],
-    )
-
-
-# --- score components and Global Protection -------------------------------------------------------
-
-
-def _groups(seats: pl.DataFrame, cells: list[CellInfo]) -> list[tuple[int, str, pl.DataFrame]]:
+def _groups(seats: pl.DataFrame, cells: list[CellInfo]) -> list[tuple[str, str, pl.DataFrame]]:
+    """The seat rows of each strategy at each player count ("2 players"), pooled over the cells."""
     players = pl.DataFrame(
         {"cell": [c.cell for c in cells], "players": [c.players for c in cells]},
         schema={"cell": pl.String, "players": pl.Int64},
@@ -663,270 +132,736 @@ def _groups(seats: pl.DataFrame, cells: list[CellInfo]) -> list[tuple[int, str, 
     for p in sorted(joined["players"].unique().to_list()):
         for strategy in sorted(joined.filter(pl.col("players") == p)["strategy"].unique().to_list()):
             part = joined.filter((pl.col("players") == p) & (pl.col("strategy") == strategy))
-            out.append((int(p), str(strategy), part))
+            out.append((f"{p} players", str(strategy), part))
     return out
 
 
-def components_section(
-    ctx: AnalysisContext, seats: pl.DataFrame, cells: list[CellInfo]
-) -> GameSection | None:
-    comps = [(c, name) for c, name in COMPONENTS if c in seats.columns]
-    if not comps or "strategy" not in seats.columns:
+def _dots_by_cell(ax: Any, xs: list, dots: dict[tuple[Any, CellInfo], stats.Interval], cells: list) -> None:
+    """Points above the table average, `dots[(x, cell)]` at x's place in `xs`, a colour a cell."""
+    charts.grouped_interval_dots(ax, xs, cells, dots, scale=1)
+    ax.axhline(0, color="#555555", linewidth=0.8)
+    ax.grid(axis="x", visible=False)
+
+
+# --- mission cards --------------------------------------------------------------------------------
+
+
+class CardStat(NamedTuple):
+    card: Any
+    win: stats.Interval
+    points: stats.Interval
+    rel: stats.Interval  # points above the table average
+    first_seat: stats.Interval  # share of its games in which the card sat in the first seat
+
+
+class PairStat(NamedTuple):
+    a: Any
+    b: Any
+    points: stats.Interval  # b - a, paired within the game
+    unpaired: stats.Interval  # Welch's, as if the games were not paired
+    wins: stats.PairedDifference | None
+
+
+class Deck(NamedTuple):
+    """One deck in one mirror cell: its cards, every pair of them, and the pairs as one family."""
+
+    info: CellInfo
+    deck: str
+    cards: list[CardStat]
+    pairs: list[PairStat]
+    family: stats.Family
+
+
+def _short_card(deck: str, card: Any) -> str:
+    return str(card) if deck == "city_card" else str(card).capitalize()
+
+
+def _card_name(deck: str, card: Any) -> str:
+    return f"{DECKS[deck]} {_short_card(deck, card)}"
+
+
+def _ordered(deck: str, cards: list[Any]) -> list[Any]:
+    """Cards in the deck's own order (City 2-5; Atlantic, Pacific, Gulf, Mexico), unknown ones last."""
+    order = [str(c) for c in (components.CITY_CARDS if deck == "city_card" else components.BORDER_CARDS)]
+    return sorted(cards, key=lambda c: (order.index(str(c)) if str(c) in order else len(order), str(c)))
+
+
+def _pair(a: Any, b: Any, held_a: pl.DataFrame, held_b: pl.DataFrame) -> tuple[PairStat, float] | None:
+    """Card `b` against card `a` in the games that dealt both, paired by game, with the p-value of
+    the difference in points (None: fewer than two such games)."""
+    columns = ["game_index", "score", "won"]
+    joined = held_a.select(columns).join(held_b.select(columns), on="game_index", suffix="_b")
+    if joined.height < 2:
         return None
-    groups = _groups(seats, cells)
-    if not groups:
-        return None
-    rows, findings, means = [], [], []
-    for p, strategy, part in groups:
-        total = _by_game(part, pl.col("score"))
-        ivs = [_by_game(part, pl.col(c)) for c, _ in comps]
-        means.append((f"{p} players, {strategy}", [iv.estimate for iv in ivs]))
-        rows.append(
-            [f"{p} players", strategy, f"{total.n:,}", _mean_cell(total), *(_mean_cell(iv) for iv in ivs)]
-        )
-        if "city_mission" in part.columns and "border_mission" in part.columns:
-            mission = _by_game(part, pl.col("city_mission") + pl.col("border_mission"))
-            place = ivs[0] if comps[0][0] == "placement_points" else None
+    score_a, score_b = joined["score"].to_numpy(), joined["score_b"].to_numpy()
+    decided = joined.drop_nulls(["won", "won_b"])
+    wins = (
+        stats.paired_difference(decided["won"].to_numpy(), decided["won_b"].to_numpy())
+        if decided.height
+        else None
+    )
+    return PairStat(a, b, *paired_scores(score_a, score_b)[:2], wins), stats.mean_p_value(score_b - score_a)
+
+
+@dataclass(frozen=True)
+class Cards(kit.SectionModel):
+    decks: list[Deck]  # by mirror cell, then deck; none: the dataset has no mirror cell
+    left_out: list[CellInfo]  # the cells that mix strategies
+
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> Cards | None:
+        """Per mirror cell and deck: each card's holder's win rate, points and points above the
+        table average, and every pair of cards compared inside the games that dealt both."""
+        seats, cells = _read(ctx)
+        if seats is None or not set(DECKS) <= set(seats.columns):
+            return None
+        decks = []
+        for info, deck in [(c, deck) for c in cells if c.mirror for deck in DECKS]:
+            mine = seats.filter(pl.col("cell") == info.cell)
+            if mine.height == 0:
+                continue
+            held = {
+                c: mine.filter(pl.col(deck) == c)
+                for c in _ordered(deck, mine[deck].drop_nulls().unique().to_list())
+            }
+            cards = [
+                CardStat(
+                    c,
+                    _wilson(h["won"]),
+                    _mean(h["score"]),
+                    _mean(h["rel"]),
+                    stats.wilson(int((h["seat"] == 0).sum()), h.height),
+                )
+                for c, h in held.items()
+            ]
+            pairs = [p for a, b in combinations(held, 2) if (p := _pair(a, b, held[a], held[b])) is not None]
+            # a deck in a cell is one family; its many pairs are called resolved under
+            # Benjamini-Hochberg (false discovery rate 5 %)
+            family = stats.family([p_value for _, p_value in pairs], stats.BH)
+            decks.append(Deck(info, deck, cards, [pair for pair, _ in pairs], family))
+        if not decks and any(c.mirror for c in cells):
+            return None
+        return cls(decks, [c for c in cells if not c.mirror])
+
+    def findings(self) -> list[str]:
+        """Per deck and mirror cell: the cards ranked by points above the table average, the
+        highest against the lowest in points and in wins (paired), and the pairs resolved."""
+        out = []
+        for d in self.decks:
+            ranked = sorted(d.cards, key=lambda c: c.rel.estimate, reverse=True)
+            best, worst = (ranked[0].card, ranked[-1].card) if ranked else (None, None)
+            picked = next((i for i, p in enumerate(d.pairs) if {p.a, p.b} == {best, worst}), None)
+            if len(d.cards) < 2 or picked is None:
+                continue
+            pair, short = d.pairs[picked], {c.card: _short_card(d.deck, c.card) for c in d.cards}
+            sign = 1 if pair.b == best else -1  # pair.points is b - a; we want best - worst
+            diff = sign * pair.points.estimate
+            low, high = sorted((sign * pair.points.low, sign * pair.points.high))
             text = (
-                f"With {p} players, {strategy} seats score {_num(total.estimate)} points "
-                f"({_ci(total.low, total.high)}; {part.height:,} seat-games in {total.n:,} games, each "
-                "game one unit), of which their two mission "
-                f"cards bring {_num(mission.estimate)} ({_ci(mission.low, mission.high)})"
+                f"{d.info.label}: {DECKS[d.deck]}s ranked by points above the table average: "
+                f"{' > '.join(short[c.card] for c in ranked)}. Picked as the highest and lowest of "
+                f"{len(d.cards)} cards, {_card_name(d.deck, best)} scores {number(abs(diff))} points "
+                f"{'more' if diff >= 0 else 'less'} than {_card_name(d.deck, worst)} "
+                f"({ci_text(low, high, signed1)}; {pair.points.n:,} games that dealt both, "
+                "paired within the game)"
             )
-            if place is not None:
-                text += f" and placements {_num(place.estimate)} ({_ci(place.low, place.high)})"
-            findings.append(text + ".")
-    with matplotlib.rc_context(charts.STYLE):
-        fig = charts.new_figure(10.0, max(2.8, 0.45 * len(means) + 1.6))
-        ax = fig.add_subplot()
-        left = np.zeros(len(means))
-        ys = np.arange(len(means))
-        for ci, (_, name) in enumerate(comps):
-            vals = np.array([m[1][ci] for m in means])
-            ax.barh(ys, vals, left=left, color=charts.colour(ci), label=name, height=0.7, edgecolor="white")
-            left += vals
-        ax.set_yticks(ys, [m[0] for m in means])
-        ax.invert_yaxis()
-        ax.set_xlabel("mean final points per seat (points)")
-        ax.grid(axis="y", visible=False)
-        ax.set_title(f"Score components by strategy: {ctx.subject}", loc="left")
-        ax.legend(title="component", loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    alt = "; ".join(
-        f"{label}: " + ", ".join(f"{name} {_num(v)}" for (_, name), v in zip(comps, vals, strict=True))
-        for label, vals in means
-    )
-    n = [part.height for _, _, part in groups]
-    chart = charts.save_chart(
-        fig,
-        ctx.out,
-        f"{ctx.name}-aa-components",
-        "Score components by strategy",
-        "Mean points of each score component per seat, stacked, by player count and strategy. " + alt,
-        "Mean points per seat from each score component, stacked to the mean final total, by player "
-        f"count and strategy; {_counts(n, 'seat-games')} per bar. The intervals are in the table.",
-    )
-    return GameSection(
-        "aa-components",
-        "Score components by strategy",
-        findings=findings,
-        paragraphs=[
-            "Every seat row splits its final points into placements (cities and herds scored during the "
-            "game) and the end-of-game scoring: the City and Border cards, the Global cards (parks, "
-            "bases, territory) and Global Protection. Seat-games of one strategy are pooled over the "
-            "cells with the same player count, whatever the opponents."
-        ],
-        charts=[chart],
-        tables=[
-            Table(
-                "Mean points per seat by component (95 % t intervals), by player count and strategy.",
-                ["players", "strategy", "seat-games", "total", *(name for _, name in comps)],
-                rows,
+            if (w := pair.wins) is not None:
+                wd, wl, wh = (w.difference, w.low, w.high) if sign == 1 else (-w.difference, -w.high, -w.low)
+                more = "higher" if wd >= 0 else "lower"
+                text += f"; its win rate is {number(abs(100 * wd))} percentage points {more} "
+                text += f"({ci_text(wl, wh, points)})"
+            settled = d.family.resolved[picked]
+            text += "; resolved in points." if settled else "; the difference in points is not resolved."
+            resolved = [
+                f"{short[p.b]} over {short[p.a]}"
+                if p.points.estimate > 0
+                else f"{short[p.a]} over {short[p.b]}"
+                for p, yes in zip(d.pairs, d.family.resolved, strict=True)
+                if yes
+            ]
+            n, family = len(d.pairs), d.family.text
+            if resolved:
+                text += f" Resolved in points after {family} ({len(resolved)} of {n} pairs): "
+                text += f"{', '.join(resolved)}."
+            else:
+                text += f" None of the {n} pairwise differences in points is resolved after {family}."
+            out.append(text)
+        return out
+
+    def notes(self) -> list[str]:
+        """How the cards are compared and why it is fair, counting the cards whose first-seat
+        share's interval holds one in the number of players; the cells left out."""
+        if not self.decks:
+            return [
+                "The mission cards are compared in mirror matches (every seat the same strategy), where "
+                "the cards and the seat are the only differences between the players. This dataset has "
+                "no mirror cell, so there is no card verdict here: run "
+                "scenarios/alien_attack_missions.toml for one."
+            ]
+        fair = [
+            c.first_seat.low <= 1 / d.info.players <= c.first_seat.high for d in self.decks for c in d.cards
+        ]
+        notes = [
+            "How the comparison is made. Each game's City and Border decks are shuffled from its set-up "
+            "stream, which depends on the root seed and the game index only: within a cell, game i deals "
+            "the same cards to the same seats in every run (and in every cell with the same player count). "
+            "The deal is independent of the seats, the strategies and the markers drawn, so two cards are "
+            "compared inside the games that dealt both: their holders faced the same Mothership order and "
+            "the same table, and the per-game difference of their points (paired t interval) and of their "
+            "wins (Tango's paired interval) removes what the game itself brings. At 4 players every "
+            "game deals every card; at 2 players a given pair is dealt together in about one game in six, "
+            "so those intervals rest on fewer games. A card's own level is its holder's points above the "
+            "average seat of the same game, comparable across player counts.",
+            "Why it is fair: only mirror matches are used (every seat the same strategy), so a card's holder "
+            "differs from the others by its cards and its seat only, and the seat a card lands in is a fair "
+            f"draw. Check: for {sum(fair)} of {len(fair)} card-and-cell pairs the 95 % interval of the share "
+            "of games in which the card sat first contains one in the number of players (the table's last "
+            "column). Cells played on the same seed deal the same cards, so one uneven deal shows in each of "
+            "them; an uneven share matters only as far as the seats differ, which the next section measures.",
+        ]
+        if self.left_out:
+            left = "; ".join(c.label for c in self.left_out)
+            notes.append(
+                f"Left out: the cells where the seats play different strategies ({left}): there the strategy "
+                "gap would swamp the card effect."
             )
-        ],
-    )
+        return notes
 
-
-def protection_section(
-    ctx: AnalysisContext, seats: pl.DataFrame, cells: list[CellInfo]
-) -> GameSection | None:
-    if "protection" not in seats.columns or "strategy" not in seats.columns:
-        return None
-    board, _ = _board(ctx.dataset.games)
-    # Global Protection pays all of its points or none: any points mean it was earned, whatever
-    # the board file pays; the page names the amount from that file when it can still be read
-    if board is not None:
-        pays = f"{board.protection_points} points"
-        needs = (board.protection_value1, board.protection_herds, board.protection_borders)
-    else:  # the board file moved: the rulebook's requirements
-        pays, needs = "its points", (4, 4, 3)
-    rows, findings = [], []
-    for p, strategy, part in _groups(seats, cells):
-        ok = part["protection"].drop_nulls()
-        iv = _by_game(part, pl.col("protection") > 0)
-        rows.append([f"{p} players", strategy, f"{ok.len():,}", _rate_cell(iv)])
-        findings.append(
-            f"With {p} players, {strategy} seats earn Global Protection in {_pct(iv.estimate)} of their "
-            f"games ({_ci(iv.low, iv.high, _pct)}; {ok.len():,} seat-games in {iv.n:,} games, each game "
-            "one unit)."
+    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
+        """Each card's points above the table average in each mirror cell, a panel a deck."""
+        if all(math.isnan(c.rel.low) for d in self.decks for c in d.cards):
+            return []
+        cells = list(dict.fromkeys(d.info for d in self.decks))
+        with matplotlib.rc_context(charts.STYLE):
+            fig, axes = charts.panels(2, 4.9, 4.4)
+            for ax, (deck, title) in zip(axes, DECKS.items(), strict=True):
+                mine = [(d.info, c) for d in self.decks if d.deck == deck for c in d.cards]
+                cards = _ordered(deck, list({c.card for _, c in mine}))
+                dots = {(c.card, info): c.rel for info, c in mine if not math.isnan(c.rel.low)}
+                _dots_by_cell(ax, cards, dots, cells)
+                ax.set_xticks(range(len(cards)), [_short_card(deck, c) for c in cards])
+                ax.set_xlabel(title)
+            axes[0].set_ylabel("points above the table average (points)")
+            axes[1].legend(**CELL_LEGEND)
+            fig.suptitle(f"Mission cards: points above the table average: {ctx.subject}", x=0.01, ha="left")
+        title = "Mission cards: points above the table average"
+        alt = "Mean final points of each card's holder minus the average seat of the same game, with 95 % t "
+        alt += "intervals, per cell. " + "; ".join(
+            f"{d.info.label}, {_card_name(d.deck, c.card)}: {signed1(c.rel.estimate)} points "
+            f"({ci_text(c.rel.low, c.rel.high, signed1)}, {c.rel.n} games)"
+            for d in self.decks
+            for c in d.cards
         )
-    if not rows:
-        return None
-    return GameSection(
-        "aa-protection",
-        "Global Protection",
-        findings=findings,
-        paragraphs=[
-            f"Global Protection pays {pays} to a player whose discs touch {needs[0]} value-1 cities, "
-            f"cover {needs[1]} herd spaces and cover {needs[2]} border spaces outside its own Border card; "
+        caption = (
+            "Each point is a card's holder's final points minus the mean of all seats in the same game, "
+            "averaged over the games that dealt the card, with its 95 % t interval (0 = an average seat). "
+            f"Cells of {count_range(c.games for c in cells)}; at 2 players each card is dealt in half the "
+            "games, at 4 players in all of them."
+        )
+        return [charts.save_chart(fig, ctx.out, f"{ctx.name}-aa-cards", title, alt, caption)]
+
+    def tables(self) -> list[Table]:
+        """Every card of each deck and mirror cell, and every pair of them."""
+        if not self.decks:
+            return []
+        cards = [
+            [d.info.label, _card_name(d.deck, c.card), f"{c.points.n:,}", bracketed(c.win, pct)]
+            + [bracketed(c.points), bracketed(c.rel, signed1), bracketed(c.first_seat, pct)]
+            for d in self.decks
+            for c in d.cards
+        ]
+        pairs = [
+            [d.info.label, f"{_card_name(d.deck, p.b)} − {_short_card(d.deck, p.a)}", f"{p.points.n:,}"]
+            + [bracketed(p.points, signed1), bounds(p.unpaired.low, p.unpaired.high, signed1)]
+            + [
+                "n/a"
+                if p.wins is None
+                else f"{points(p.wins.difference)} {bounds(p.wins.low, p.wins.high, points)}"
+            ]
+            + ["yes" if resolved else "no"]
+            for d in self.decks
+            for p, resolved in zip(d.pairs, d.family.resolved, strict=True)
+        ]
+        card_caption = (
+            "Per card and cell: games that dealt it, its holder's win rate (95 % Wilson interval), mean "
+            "final points and points above the table average (95 % t intervals), and how often it sat "
+            "first (95 % Wilson interval)."
+        )
+        pair_caption = (
+            "Every pair of cards in one cell, from the games that dealt both: the second card's holder "
+            "less the first's, in points (paired t interval; the unpaired Welch interval beside it shows "
+            "what the pairing saves) and in win rate (percentage points, Tango paired interval). Resolved "
+            "(in points): Benjamini-Hochberg over the pairs of the same deck in the same cell (false "
+            "discovery rate 5 %; each finding above names the family's size)."
+        )
+        cols = ["cell", "card", "games", "win rate", "mean points", "points above table", "in first seat"]
+        pair_cols = ["cell", "cards", "games", "points (95 % CI)", "unpaired CI", "win rate (pp, 95 % CI)"]
+        return [Table(card_caption, cols, cards), Table(pair_caption, [*pair_cols, "resolved"], pairs)]
+
+
+# --- head to head ---------------------------------------------------------------------------------
+
+
+class Strategy(NamedTuple):
+    """One strategy's seats in a cell, each game one unit."""
+
+    name: str
+    seat_games: int
+    wins: stats.Interval
+    rel: stats.Interval  # points above the table average
+
+
+@dataclass(frozen=True)
+class HeadToHead(kit.SectionModel):
+    cells: list[tuple[CellInfo, list[Strategy]]]  # the cells that mix strategies
+    duels: list[tuple[CellInfo, stats.Interval, stats.Interval]]  # the cells of two strategies: the
+    # average seat's win rate and the first strategy's points less the second's a game (paired)
+    family: stats.Family  # the duels' tests
+
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> HeadToHead | None:
+        """Per cell of the standard variant where different strategies share the table: each
+        strategy's win rate and points; with two strategies, their difference in points."""
+        seats, cells = _read(ctx)
+        if seats is None or "strategy" not in seats.columns:
+            return None
+        mixed, duels, p_values = [], [], []
+        for info in cells:
+            names = list(dict.fromkeys(info.strategies))
+            mine = seats.filter(pl.col("cell") == info.cell)
+            if len(names) < 2 or info.variant != "standard" or mine.height == 0:
+                continue
+            rows = []
+            for name in names:
+                part = mine.filter(pl.col("strategy") == name)
+                wins, rel = _by_game(part, pl.col("won")), _by_game(part, pl.col("rel"))
+                rows.append(Strategy(name, part["won"].drop_nulls().len(), wins, rel))
+            mixed.append((info, rows))
+            if len(names) == 2:
+                per_game = mine.group_by("game_index", "strategy").agg(pl.col("score").mean())
+                wide = per_game.pivot(on="strategy", index="game_index", values="score").drop_nulls()
+                diff = (wide[names[0]] - wide[names[1]]).to_numpy()
+                duels.append((info, _average_seat(mine), stats.mean_interval(diff)))
+                p_values.append(stats.mean_p_value(diff))
+        # one verdict per cell: the cells are the family
+        return cls(mixed, duels, stats.family(p_values)) if mixed else None
+
+    def findings(self) -> list[str]:
+        """A verdict per cell of two strategies: the stronger needs a win rate whose interval
+        lies above the average seat's and more points a game, resolved."""
+        out, strategies = [], dict(self.cells)
+        for (info, fair, diff), resolved in zip(self.duels, self.family.resolved, strict=True):
+            a, b = strategies[info]
+            if a.wins.low > fair.estimate and resolved and diff.estimate > 0:
+                verdict = f"{a.name} beats {b.name}"
+            elif a.wins.high < fair.estimate and resolved and diff.estimate < 0:
+                verdict = f"{b.name} beats {a.name}"
+            else:
+                verdict = f"neither {a.name} nor {b.name} is resolved stronger"
+            out.append(
+                f"{info.label}: {verdict}. In its seat-games {a.name} wins {rate_text(a.wins)}, against "
+                f"{pct(b.wins.estimate)} for {b.name} and {pct(fair.estimate)} for an average seat, and "
+                f"scores {signed1(diff.estimate)} points a game more than {b.name} "
+                f"({ci_text(diff.low, diff.high, signed1)}; {diff.n:,} games, paired within the game; "
+                "resolved or "
+                f"not after {self.family.text})."
+            )
+        return out
+
+    def tables(self) -> list[Table]:
+        """Each strategy of each mixed cell: its seat-games, win rate and points above the table."""
+        rows = [
+            [
+                info.label,
+                s.name,
+                f"{s.seat_games:,}",
+                bracketed(s.wins, pct),
+                bracketed(s.rel, signed1),
+            ]
+            for info, strategies in self.cells
+            for s in strategies
+        ]
+        caption = "Win rate (95 % Wilson interval) and points above the table average (95 % t interval) "
+        caption += "by strategy, in cells that mix strategies."
+        return [Table(caption, ["cell", "strategy", "seat-games", "win rate", "points above table"], rows)]
+
+
+# --- first seat -----------------------------------------------------------------------------------
+
+
+class Seats(NamedTuple):
+    """One cell's seats."""
+
+    info: CellInfo
+    games: int
+    wins: list[stats.Interval]  # by seat
+    rel: list[stats.Interval]  # by seat: points above the table average
+    fair: stats.Interval  # the average seat's win rate, each game one unit
+
+
+@dataclass(frozen=True)
+class SeatEffects(kit.SectionModel):
+    cells: list[Seats]
+    family: stats.Family  # the cells' tests of the first seat's points
+
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> SeatEffects | None:
+        """Per cell of two or more players: each seat's win rate and points above the table."""
+        seats, cells = _read(ctx)
+        found, p_values = [], []
+        for info in cells if seats is not None else ():
+            mine = seats.filter(pl.col("cell") == info.cell)
+            if mine.height == 0 or info.players < 2:
+                continue
+            by_seat = [mine.filter(pl.col("seat") == seat) for seat in range(info.players)]
+            wins, rel = [_wilson(s["won"]) for s in by_seat], [_mean(s["rel"]) for s in by_seat]
+            found.append(Seats(info, mine["game_index"].n_unique(), wins, rel, _average_seat(mine)))
+            p_values.append(stats.mean_p_value(by_seat[0]["rel"].to_numpy()))
+        return cls(found, stats.family(p_values)) if found else None
+
+    def findings(self) -> list[str]:
+        """Per cell, the first seat's win rate and points against the average seat's."""
+        out = []
+        for c, resolved in zip(self.cells, self.family.resolved, strict=True):
+            first, fair = c.rel[0], c.fair
+            verdict = _verdict(
+                resolved,
+                first.estimate,
+                "an advantage",
+                "a disadvantage",
+                "no resolved advantage or disadvantage",
+            )
+            out.append(
+                f"{c.info.label}: the first seat wins {rate_text(c.wins[0])} against {pct(fair.estimate)} "
+                f"({ci_text(fair.low, fair.high, pct)}; each game one unit) for an average seat, and scores "
+                f"{signed1(first.estimate)} points above the table average "
+                f"({ci_text(first.low, first.high, signed1)}; {first.n:,} games): {verdict} "
+                f"(after {self.family.text})."
+            )
+        return out
+
+    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
+        """Each seat's points above the table average in each cell."""
+        if all(math.isnan(r.low) for c in self.cells for r in c.rel):
+            return []  # too few games for any interval
+        top = max(c.info.players for c in self.cells)
+        with matplotlib.rc_context(charts.STYLE):
+            fig = charts.new_figure(9.0, 4.2)
+            ax = fig.add_subplot()
+            dots = {
+                (seat, c.info): r for c in self.cells for seat, r in enumerate(c.rel) if not math.isnan(r.low)
+            }
+            _dots_by_cell(ax, [None, *range(top)], dots, [c.info for c in self.cells])  # seat s at x = s + 1
+            ax.set_xticks(range(1, top + 1), [f"seat {k}" for k in range(1, top + 1)])
+            ax.set_xlabel("seat (seat 1 starts round 1)")
+            ax.set_ylabel("points above the table average (points)")
+            ax.set_title(f"Seat effect: {ctx.subject}", loc="left")
+            ax.legend(**CELL_LEGEND)
+        alt = "Points above the table average by seat, with 95 % t intervals, per cell. " + "; ".join(
+            f"{c.info.label}, seat {s + 1}: {signed1(r.estimate)} points ({ci_text(r.low, r.high, signed1)})"
+            for c in self.cells
+            for s, r in enumerate(c.rel)
+        )
+        caption = "Mean final points of each seat minus the average seat of the same game, with 95 % t "
+        caption += (
+            f"intervals (0 = no seat effect); cells of {count_range(c.info.games for c in self.cells)}."
+        )
+        return [charts.save_chart(fig, ctx.out, f"{ctx.name}-aa-seats", "Seat effect", alt, caption)]
+
+    def tables(self) -> list[Table]:
+        """Each seat of each cell: its win rate and points above the table average."""
+        rows = [
+            [c.info.label, str(s + 1), f"{c.games:,}", bracketed(w, pct), bracketed(r, signed1)]
+            for c in self.cells
+            for s, (w, r) in enumerate(zip(c.wins, c.rel, strict=True))
+        ]
+        caption = "Win rate (95 % Wilson interval) and points above the table average (95 % t interval) "
+        caption += "by seat."
+        return [Table(caption, ["cell", "seat", "games", "win rate", "points above table"], rows)]
+
+
+# --- score components and Global Protection -------------------------------------------------------
+
+
+class Group(NamedTuple):
+    """The seats of one strategy at one player count; points per seat, each game one unit."""
+
+    players: str  # "2 players"
+    strategy: str
+    seat_games: int
+    total: stats.Interval  # final points
+    parts: dict[str, stats.Interval]  # each score component's points, by name
+    mission: stats.Interval | None  # both mission cards' points
+
+
+@dataclass(frozen=True)
+class Components(kit.SectionModel):
+    groups: list[Group]
+
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> Components | None:
+        """Mean points per seat of each score component by player count and strategy."""
+        seats, cells = _read(ctx)
+        if seats is None or "strategy" not in seats.columns or not set(COMPONENTS) & set(seats.columns):
+            return None
+        found = []
+        for players, strategy, part in _groups(seats, cells):
+            parts = {name: _by_game(part, pl.col(c)) for c, name in COMPONENTS.items() if c in part.columns}
+            both = {"city_mission", "border_mission"} <= set(part.columns)
+            mission = _by_game(part, pl.col("city_mission") + pl.col("border_mission")) if both else None
+            found.append(
+                Group(players, strategy, part.height, _by_game(part, pl.col("score")), parts, mission)
+            )
+        return cls(found) if found else None
+
+    def findings(self) -> list[str]:
+        """What the seats of each strategy score, and how much of it the mission cards (and the
+        placements) bring."""
+        out = []
+        for g in (g for g in self.groups if g.mission is not None):
+            text = (
+                f"With {g.players}, {g.strategy} seats score {number(g.total.estimate)} points "
+                f"({ci_text(g.total.low, g.total.high)}; {g.seat_games:,} seat-games in {g.total.n:,} "
+                "games, each "
+                f"game one unit), of which their two mission cards bring {number(g.mission.estimate)} "
+                f"({ci_text(g.mission.low, g.mission.high)})"
+            )
+            if (place := g.parts.get("placements")) is not None:
+                text += f" and placements {number(place.estimate)} ({ci_text(place.low, place.high)})"
+            out.append(text + ".")
+        return out
+
+    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
+        """The components' mean points per seat, stacked, a bar per player count and strategy."""
+        labels = [f"{g.players}, {g.strategy}" for g in self.groups]
+        with matplotlib.rc_context(charts.STYLE):
+            fig = charts.new_figure(10.0, max(2.8, 0.45 * len(labels) + 1.6))
+            ax = fig.add_subplot()
+            left, ys = np.zeros(len(labels)), np.arange(len(labels))
+            for k, name in enumerate(self.groups[0].parts):
+                vals = np.array([g.parts[name].estimate for g in self.groups])
+                ax.barh(
+                    ys, vals, left=left, color=charts.colour(k), label=name, height=0.7, edgecolor="white"
+                )
+                left += vals
+            ax.set_yticks(ys, labels)
+            ax.invert_yaxis()
+            ax.set_xlabel("mean final points per seat (points)")
+            ax.grid(axis="y", visible=False)
+            ax.set_title(f"Score components by strategy: {ctx.subject}", loc="left")
+            ax.legend(title="component", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        alt = "Mean points of each score component per seat, stacked, by player count and strategy. "
+        alt += "; ".join(
+            f"{label}: " + ", ".join(f"{name} {number(iv.estimate)}" for name, iv in g.parts.items())
+            for label, g in zip(labels, self.groups, strict=True)
+        )
+        caption = (
+            "Mean points per seat from each score component, stacked to the mean final total, by player "
+            f"count and strategy; {count_range((g.seat_games for g in self.groups), 'seat-games')} per bar. "
+            "The intervals are in the table."
+        )
+        title = "Score components by strategy"
+        return [charts.save_chart(fig, ctx.out, f"{ctx.name}-aa-components", title, alt, caption)]
+
+    def tables(self) -> list[Table]:
+        """Each component's mean points per seat by player count and strategy."""
+        rows = [
+            [
+                g.players,
+                g.strategy,
+                f"{g.total.n:,}",
+                bracketed(g.total),
+                *map(bracketed, g.parts.values()),
+            ]
+            for g in self.groups
+        ]
+        columns = ["players", "strategy", "seat-games", "total", *self.groups[0].parts]
+        caption = "Mean points per seat by component (95 % t intervals), by player count and strategy."
+        return [Table(caption, columns, rows)]
+
+
+@dataclass(frozen=True)
+class Protection(kit.SectionModel):
+    pays: str
+    needs: tuple[int, int, int]  # value-1 cities touched, herd spaces and border spaces covered
+    rates: list[tuple[str, str, int, stats.Interval]]  # players, strategy, seat-games, success rate
+
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> Protection | None:
+        """What Global Protection pays and needs by the dataset's board file, and the share of
+        seat-games that earned it by player count and strategy, each game one unit."""
+        seats, cells = _read(ctx)
+        if seats is None or not {"protection", "strategy"} <= set(seats.columns):
+            return None
+        # Global Protection pays all of its points or none: any points mean it was earned, whatever
+        # the board file pays; the page names the amount from that file when it can still be read
+        rates = [
+            (
+                players,
+                strategy,
+                part["protection"].drop_nulls().len(),
+                _by_game(part, pl.col("protection") > 0),
+            )
+            for players, strategy, part in _groups(seats, cells)
+        ]
+        board = _board(ctx.dataset.games)[0]
+        if not rates:
+            return None
+        if board is None:  # the board file moved: the rulebook's requirements
+            return cls("its points", (4, 4, 3), rates)
+        needs = (board.protection_value1, board.protection_herds, board.protection_borders)
+        return cls(f"{board.protection_points} points", needs, rates)
+
+    def findings(self) -> list[str]:
+        """The success rate of each strategy at each player count."""
+        return [
+            f"With {players}, {strategy} seats earn Global Protection in {pct(iv.estimate)} of their "
+            f"games ({ci_text(iv.low, iv.high, pct)}; {n:,} seat-games in {iv.n:,} games, "
+            "each game one unit)."
+            for players, strategy, n, iv in self.rates
+        ]
+
+    def notes(self) -> list[str]:
+        """What Global Protection pays and needs."""
+        cities, herds, borders = self.needs
+        return [
+            f"Global Protection pays {self.pays} to a player whose discs touch {cities} value-1 cities, "
+            f"cover {herds} herd spaces and cover {borders} border spaces outside its own Border card; "
             "the rate is the share of seat-games that met all three (95 % intervals with each game one "
             "unit: the seats of a game share it)."
-        ],
-        tables=[
-            Table(
-                "Global Protection success rate by player count and strategy.",
-                ["players", "strategy", "seat-games", "success rate"],
-                rows,
-            )
-        ],
-    )
+        ]
+
+    def tables(self) -> list[Table]:
+        """The success rate by player count and strategy."""
+        rows = [[players, strategy, f"{n:,}", bracketed(iv, pct)] for players, strategy, n, iv in self.rates]
+        caption = "Global Protection success rate by player count and strategy."
+        return [Table(caption, ["players", "strategy", "seat-games", "success rate"], rows)]
 
 
 # --- semi-cooperative -----------------------------------------------------------------------------
 
 
-def _semicoop_pairs(games: pl.DataFrame, semi: list[CellInfo]) -> list[str]:
-    """Success at one player count against the next, for the same mirror strategy, paired by game
-    index (game i draws the same Mothership order at every player count)."""
-    found = []
-    for strategy in dict.fromkeys(c.strategies[0] for c in semi if c.mirror and c.strategies):
-        mine = sorted((c for c in semi if c.mirror and c.strategies[0] == strategy), key=lambda c: c.players)
-        for a, b in zip(mine, mine[1:], strict=False):
-            ga = games.filter(pl.col("cell") == a.cell).select("game_index", "won")
-            gb = games.filter(pl.col("cell") == b.cell).select("game_index", "won")
-            joined = ga.join(gb, on="game_index", suffix="_b").drop_nulls(["won", "won_b"])
-            if joined.height < 2:
-                continue
-            w = stats.paired_difference(
-                joined["won"].cast(pl.Boolean).to_numpy(), joined["won_b"].cast(pl.Boolean).to_numpy()
-            )
-            found.append((strategy, a, b, w))
-    family = stats.family([w.p_value for *_, w in found])  # every step of every strategy
-    out = []
-    for (strategy, a, b, w), resolved in zip(found, family.resolved, strict=True):
-        verdict = (
-            f"more often than {a.players}"
-            if resolved and w.difference > 0
-            else f"less often than {a.players}"
-            if resolved and w.difference < 0
-            else f"about as often as {a.players}"
-        )
-        out.append(
-            f"{strategy} mirror, semi-coop: {b.players} players hold Earth {verdict}: "
-            f"{_pp(w.difference)} percentage points ({_ci(w.low, w.high, _pp)}; {w.n:,} games paired "
-            "by game index, which draws the same Mothership order at every player count)"
-            + ("; resolved" if resolved else "; not resolved")
-            + f" after {family.text}."
-        )
-    return out
+@dataclass(frozen=True)
+class Semicoop(kit.SectionModel):
+    cells: list[tuple[CellInfo, stats.Interval, stats.Interval | None]]  # Earth holds, bases destroyed
+    steps: list[tuple[str, CellInfo, CellInfo, stats.PairedDifference]]  # mirror strategy, a, b: b - a
+    family: stats.Family  # every step of every strategy
 
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> Semicoop | None:
+        """Per semi-cooperative cell, the share of games Earth holds and the bases destroyed a
+        game; per mirror strategy, the share at one player count against the next, paired by
+        game index (game i draws the same Mothership order at every player count)."""
+        games = ctx.dataset.games
+        semi = [c for c in _read(ctx)[1] if c.variant == "semi-coop"]
+        if not semi or "won" not in games.columns:
+            return None
+        found = []
+        for info in semi:
+            part = games.filter(pl.col("cell") == info.cell)
+            destroyed = (
+                _mean(part["bases_destroyed"].cast(pl.Float64)) if "bases_destroyed" in part.columns else None
+            )
+            found.append((info, _wilson(part["won"].cast(pl.Boolean)), destroyed))
+        steps = []
+        for strategy in dict.fromkeys(c.strategies[0] for c in semi if c.mirror and c.strategies):
+            mine = sorted(
+                (c for c in semi if c.mirror and c.strategies[0] == strategy), key=lambda c: c.players
+            )
+            for a, b in zip(mine, mine[1:], strict=False):
+                ga, gb = (games.filter(pl.col("cell") == c.cell).select("game_index", "won") for c in (a, b))
+                joined = ga.join(gb, on="game_index", suffix="_b").drop_nulls(["won", "won_b"])
+                if joined.height >= 2:
+                    won_a, won_b = (joined[k].cast(pl.Boolean).to_numpy() for k in ("won", "won_b"))
+                    steps.append((strategy, a, b, stats.paired_difference(won_a, won_b)))
+        return cls(found, steps, stats.family([w.p_value for *_, w in steps]))
 
-def semicoop_section(ctx: AnalysisContext, cells: list[CellInfo]) -> GameSection | None:
-    semi = [c for c in cells if c.variant == "semi-coop"]
-    games = ctx.dataset.games
-    if not semi or "won" not in games.columns:
-        return None
-    findings, rows, pts = [], [], []
-    for info in semi:
-        part = games.filter(pl.col("cell") == info.cell)
-        won = part["won"].drop_nulls().cast(pl.Boolean)
-        iv = stats.wilson(int(won.sum()), won.len())
-        destroyed = (
-            stats.mean_interval(part["bases_destroyed"].cast(pl.Float64).to_numpy())
-            if "bases_destroyed" in part.columns
-            else None
-        )
-        pts.append((info, iv))
-        text = f"{info.label}: Earth holds (at least {SEMI_COOP_BASES} bases destroyed) in {_rate_text(iv)}"
-        if destroyed is not None:
-            text += (
-                f"; the players destroy {_num(destroyed.estimate)} bases a game "
-                f"({_ci(destroyed.low, destroyed.high)})"
+    def findings(self) -> list[str]:
+        """How often Earth holds in each cell, and at each step up in players."""
+        out = []
+        for info, iv, destroyed in self.cells:
+            text = (
+                f"{info.label}: Earth holds (at least {SEMI_COOP_BASES} bases destroyed) in {rate_text(iv)}"
             )
-        findings.append(text + ".")
-        rows.append(
-            [
-                info.label,
-                f"{iv.n:,}",
-                _rate_cell(iv),
-                "n/a" if destroyed is None else _mean_cell(destroyed),
-            ]
-        )
-    findings += _semicoop_pairs(games, semi)
-    with matplotlib.rc_context(charts.STYLE):
-        fig = charts.new_figure(7.0, 3.8)
-        ax = fig.add_subplot()
-        xs = list(range(len(pts)))
-        charts.interval_dots(
-            ax,
-            xs,
-            [iv.estimate for _, iv in pts],
-            [iv.low for _, iv in pts],
-            [iv.high for _, iv in pts],
-            scale=100,
-        )
-        ax.set_xticks(xs, [info.label.replace(", ", "\n") for info, _ in pts])
-        ax.set_ylim(-1.5, 101)
-        ax.set_ylabel("games the players win together (%)")
-        ax.set_xlabel("cell")
-        ax.grid(axis="x", visible=False)
-        ax.set_title(f"Semi-cooperative success: {ctx.subject}", loc="left")
-    chart = charts.save_chart(
-        fig,
-        ctx.out,
-        f"{ctx.name}-aa-semicoop",
-        "Semi-cooperative success",
-        "Share of semi-cooperative games in which at least 24 bases were destroyed, with 95 % Wilson "
-        "intervals. " + "; ".join(f"{info.label}: {_rate_text(iv)}" for info, iv in pts),
-        "Share of games in which the players together destroyed at least 24 bases (else everybody "
-        "loses), with 95 % Wilson intervals; "
-        f"{_counts([iv.n for _, iv in pts])} per cell.",
-    )
-    return GameSection(
-        "aa-semicoop",
-        "Semi-cooperative success by player count",
-        findings=findings,
-        paragraphs=[
-            f"In the semi-cooperative variant everybody loses unless the players destroy at least "
-            f"{SEMI_COOP_BASES} bases in total; otherwise the standard winner wins."
-        ],
-        charts=[chart],
-        tables=[
-            Table(
-                "Team success rate (95 % Wilson interval) and bases destroyed a game (95 % t interval).",
-                ["cell", "games", "Earth holds", "bases destroyed"],
-                rows,
+            if destroyed is not None:
+                text += f"; the players destroy {number(destroyed.estimate)} bases a game "
+                text += f"({ci_text(destroyed.low, destroyed.high)})"
+            out.append(text + ".")
+        for (strategy, a, b, w), resolved in zip(self.steps, self.family.resolved, strict=True):
+            than = f"often than {a.players}"
+            verdict = _verdict(
+                resolved, w.difference, f"more {than}", f"less {than}", f"about as often as {a.players}"
             )
-        ],
-    )
+            out.append(
+                f"{strategy} mirror, semi-coop: {b.players} players hold Earth {verdict}: "
+                f"{points(w.difference)} percentage points ({ci_text(w.low, w.high, points)}; {w.n:,} games "
+                "paired by game index, which draws the same Mothership order at every player count)"
+                + ("; resolved" if resolved else "; not resolved")
+                + f" after {self.family.text}."
+            )
+        return out
+
+    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
+        """The share of games Earth holds in each semi-cooperative cell."""
+        rates = [iv for _, iv, _ in self.cells]
+        with matplotlib.rc_context(charts.STYLE):
+            fig = charts.new_figure(7.0, 3.8)
+            ax = fig.add_subplot()
+            xs = list(range(len(rates)))
+            est, low, high = ([getattr(iv, k) for iv in rates] for k in ("estimate", "low", "high"))
+            charts.interval_dots(ax, xs, est, low, high, scale=100)
+            ax.set_xticks(xs, [info.label.replace(", ", "\n") for info, _, _ in self.cells])
+            ax.set_ylim(-1.5, 101)
+            ax.set_ylabel("games the players win together (%)")
+            ax.set_xlabel("cell")
+            ax.grid(axis="x", visible=False)
+            ax.set_title(f"Semi-cooperative success: {ctx.subject}", loc="left")
+        alt = "Share of semi-cooperative games in which at least 24 bases were destroyed, with 95 % Wilson "
+        alt += "intervals. " + "; ".join(f"{info.label}: {rate_text(iv)}" for info, iv, _ in self.cells)
+        caption = (
+            "Share of games in which the players together destroyed at least 24 bases (else everybody "
+            f"loses), with 95 % Wilson intervals; {count_range(iv.n for iv in rates)} per cell."
+        )
+        title = "Semi-cooperative success"
+        return [charts.save_chart(fig, ctx.out, f"{ctx.name}-aa-semicoop", title, alt, caption)]
+
+    def tables(self) -> list[Table]:
+        """Per cell, the share of games Earth holds and the bases destroyed a game."""
+        rows = [
+            [info.label, f"{iv.n:,}", bracketed(iv, pct), "n/a" if d is None else bracketed(d)]
+            for info, iv, d in self.cells
+        ]
+        caption = "Team success rate (95 % Wilson interval) and bases destroyed a game (95 % t interval)."
+        return [Table(caption, ["cell", "games", "Earth holds", "bases destroyed"], rows)]
 
 
 # --- board heatmaps -------------------------------------------------------------------------------
 
 
-def space_counts(column: pl.Series, n_spaces: int) -> np.ndarray:
-    """How many games list each space (index = space number) in a space-separated column."""
-    counts = np.zeros(n_spaces + 1, dtype=np.int64)
-    for text in column.drop_nulls().to_list():
-        for tok in str(text).split():
-            s = int(tok)
-            if 1 <= s <= n_spaces:
-                counts[s] += 1
-    return counts
+class Heat(NamedTuple):
+    column: str  # the games' column that lists the spaces
+    title: str  # the chart's
+    cmap: str
+    does: str  # what a space does, did, and (they) do
+    did: str
+    do: str
 
 
-def _board(games: pl.DataFrame):
-    from simkit.games.alien_attack import components
+HEATS = (
+    Heat("base_spaces", "Where bases appear", "Reds", "becomes a base", "became a base", "become a base"),
+    Heat(
+        "capture_spaces",
+        "Where discs are captured",
+        "Purples",
+        "sees a disc captured",
+        "saw a disc captured",
+        "see a disc captured",
+    ),
+)
 
+
+def _board(games: pl.DataFrame) -> tuple[Any, str]:
+    """The board of the dataset's board file, or None and why not."""
     datas = games["data"].drop_nulls().unique().to_list() if "data" in games.columns else ["built-in"]
     if len(datas) > 1:
         return None, "the cells use different board files, so one map cannot show them all"
@@ -937,103 +872,161 @@ def _board(games: pl.DataFrame):
         return None, f"the board file could not be read ({exc})"
 
 
-def board_section(ctx: AnalysisContext) -> GameSection | None:
-    games = ctx.dataset.games
-    if not {"base_spaces", "capture_spaces"} <= set(games.columns):
-        return None
-    board, why = _board(games)
-    if board is None:
-        return GameSection("aa-board", "Board heatmaps", paragraphs=[f"No heatmaps: {why}."])
-    from simkit.games.alien_attack import board_plot
+class SpaceMap(NamedTuple):
+    heat: Heat
+    counts: np.ndarray  # games that list each space (index = space number)
+    shares: dict[int, stats.Interval]  # each space's share of games
+    order: list[int]  # the spaces, most often first
+    per_game: stats.Interval  # such spaces a game
 
-    n = games["base_spaces"].drop_nulls().len()
-    if n == 0:
-        return None
-    findings, chart_list, tables = [], [], []
-    for col, what, verb, plural, cmap in (
-        ("base_spaces", "becomes a base", "became a base", "become a base", "Reds"),
-        ("capture_spaces", "sees a disc captured", "saw a disc captured", "see a disc captured", "Purples"),
-    ):
-        counts = space_counts(games[col], board.n)
-        rates = {s: counts[s] / n for s in range(1, board.n + 1)}
-        order = sorted(rates, key=lambda s: (-rates[s], s))
-        top = order[:TOP_SPACES]
-        ivs = {s: stats.wilson(int(counts[s]), n) for s in range(1, board.n + 1)}
-        hi, lo = order[0], order[-1]
-        per_game = stats.mean_interval(
-            np.array([len(str(t).split()) for t in games[col].drop_nulls().to_list()], dtype=float)
-        )
-        findings.append(
-            f"Space {hi} {what} most often: in {_rate_text(ivs[hi])}; space {lo} least often: "
-            f"{_pct(ivs[lo].estimate)} ({_ci(ivs[lo].low, ivs[lo].high, _pct)}). A game has "
-            f"{_num(per_game.estimate)} such spaces on average ({_ci(per_game.low, per_game.high)})."
-        )
-        label = "share of games (%)"
-        with matplotlib.rc_context(charts.STYLE):
-            fig = charts.new_figure(11.0, 7.5)
-            ax = fig.add_subplot()
-            board_plot.draw_board(
-                board,
-                values={s: 100 * r for s, r in rates.items()},
-                ax=ax,
-                title=f"Share of games in which each space {what}: {ctx.subject}",
-                cmap=cmap,
-                value_label=label,
+
+@dataclass(frozen=True)
+class BoardMaps(kit.SectionModel):
+    board: Any  # None: no map, for the reason `why`
+    why: str
+    games: int
+    maps: list[SpaceMap]
+
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> BoardMaps | None:
+        """How often each space becomes a base and sees a disc captured, over every game."""
+        games = ctx.dataset.games
+        if not {"base_spaces", "capture_spaces"} <= set(games.columns):
+            return None
+        board, why = _board(games)
+        n = games["base_spaces"].drop_nulls().len()
+        maps = []
+        for heat in HEATS if board is not None and n else ():
+            listed = [
+                [int(s) for s in str(text).split()] for text in games[heat.column].drop_nulls().to_list()
+            ]
+            counts = np.zeros(board.n + 1, dtype=np.int64)
+            for s in (s for spaces in listed for s in spaces if 1 <= s <= board.n):
+                counts[s] += 1
+            shares = {s: stats.wilson(int(counts[s]), n) for s in range(1, board.n + 1)}
+            order = sorted(shares, key=lambda s: (-counts[s] / n, s))
+            per_game = stats.mean_interval(np.array([len(x) for x in listed], dtype=float))
+            maps.append(SpaceMap(heat, counts, shares, order, per_game))
+        return cls(board, why, n, maps) if board is None or n else None
+
+    def retitle(self) -> str:
+        return "Board heatmaps" if self.board is None else ""
+
+    def findings(self) -> list[str]:
+        """The most and the least frequent space of each map, and such spaces a game."""
+        out = []
+        for m in self.maps:
+            most, least = m.order[0], m.order[-1]
+            lo, per_game = m.shares[least], m.per_game
+            out.append(
+                f"Space {most} {m.heat.does} most often: in {rate_text(m.shares[most])}; space {least} least "
+                f"often: {pct(lo.estimate)} ({ci_text(lo.low, lo.high, pct)}). A game has "
+                f"{number(per_game.estimate)} such spaces on average "
+                f"({ci_text(per_game.low, per_game.high)})."
             )
-        name = "bases" if col == "base_spaces" else "captures"
-        chart_list.append(
-            charts.save_chart(
-                fig,
-                ctx.out,
-                f"{ctx.name}-aa-heat-{name}",
-                f"Where {'bases appear' if name == 'bases' else 'discs are captured'}",
-                f"Map of the board shaded by the share of games in which each space {what}. Most: "
-                + ", ".join(f"space {s} {_pct(rates[s])}" for s in top)
-                + f". Least: space {lo} {_pct(rates[lo])}.",
-                f"Each space is shaded by the share of games in which it {verb} (darker = more often), "
-                f"pooled over all {n:,} games of the dataset (every cell); cities are the numbered dots, "
-                "borders the coloured edges, parks the green triangles, Canada icons the red diamonds. "
-                "No space's 95 % Wilson interval is wider than ±"
-                f"{_pct(max(iv.half_width for iv in ivs.values()))}; the most frequent spaces are in the "
-                "table.",
-            )
-        )
-        tables.append(
-            Table(
-                f"The {TOP_SPACES} spaces that {plural} most often, of {n:,} games (95 % Wilson intervals).",
-                ["space", "share of games", "games"],
-                [[str(s), _rate_cell(ivs[s]), f"{int(counts[s]):,}"] for s in top],
-            )
-        )
-    return GameSection(
-        "aa-board",
-        "Board heatmaps: bases and captures",
-        findings=findings,
-        paragraphs=[
+        return out
+
+    def notes(self) -> list[str]:
+        """How a space becomes a base or sees a capture, or why there is no map."""
+        if self.board is None:
+            return [f"No heatmaps: {self.why}."]
+        return [
             "A space becomes a base when its marker is left undefended at the end of a round (whether "
             "or not the base is destroyed later); a disc is captured when a flip traps it between two "
             "bases. Both maps pool every game of the dataset: with more players, more markers are "
             "covered each round and fewer spaces flip."
-        ],
-        charts=chart_list,
-        tables=tables,
-    )
+        ]
+
+    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
+        """The board shaded by each map's share of games."""
+        out = []
+        for heat, counts, shares, order, _ in self.maps:
+            rates = {s: counts[s] / self.games for s in shares}
+            with matplotlib.rc_context(charts.STYLE):
+                fig = charts.new_figure(11.0, 7.5)
+                title = f"Share of games in which each space {heat.does}: {ctx.subject}"
+                values = {s: 100 * r for s, r in rates.items()}
+                board_plot.draw_board(
+                    self.board,
+                    values=values,
+                    ax=fig.add_subplot(),
+                    title=title,
+                    cmap=heat.cmap,
+                    value_label="share of games (%)",
+                )
+            alt = f"Map of the board shaded by the share of games in which each space {heat.does}. Most: "
+            alt += ", ".join(f"space {s} {pct(rates[s])}" for s in order[:TOP_SPACES])
+            alt += f". Least: space {order[-1]} {pct(rates[order[-1]])}."
+            widest = pct(max(iv.half_width for iv in shares.values()))
+            caption = (
+                f"Each space is shaded by the share of games in which it {heat.did} (darker = more often), "
+                f"pooled over all {self.games:,} games of the dataset (every cell); cities are the numbered "
+                "dots, borders the coloured edges, parks the green triangles, Canada icons the red diamonds. "
+                f"No space's 95 % Wilson interval is wider than ±{widest}; the most frequent spaces are in "
+                "the table."
+            )
+            name = f"{ctx.name}-aa-heat-{heat.column.split('_')[0]}s"  # -bases, -captures
+            out.append(charts.save_chart(fig, ctx.out, name, heat.title, alt, caption))
+        return out
+
+    def tables(self) -> list[Table]:
+        """The most frequent spaces of each map."""
+        return [
+            Table(
+                f"The {TOP_SPACES} spaces that {m.heat.do} most often, of {self.games:,} games (95 % Wilson "
+                "intervals).",
+                ["space", "share of games", "games"],
+                [
+                    [str(s), bracketed(m.shares[s], pct), f"{int(m.counts[s]):,}"]
+                    for s in m.order[:TOP_SPACES]
+                ],
+            )
+            for m in self.maps
+        ]
 
 
-# --- the hook -------------------------------------------------------------------------------------
+# --- the sections ---------------------------------------------------------------------------------
+
+SECTIONS = (
+    Cards.section("aa-cards", "Mission cards: City and Border"),
+    HeadToHead.section(
+        "aa-h2h",
+        "Head to head",
+        "Cells where different strategies play at one table. The runner rotates the strategies over "
+        "the seats from game to game, so no strategy owns the first seat. A strategy's win rate is "
+        "over its seat-games (95 % interval with each game one unit, as its seats share the game; "
+        "ties share the win, so an average seat wins a little more than one in the number of "
+        "players); its points are measured against the average seat of the same game. With two "
+        "strategies, the verdict needs both: a win rate whose interval lies above the average "
+        "seat's, and more points a game, paired within games.",
+    ),
+    SeatEffects.section(
+        "aa-seats",
+        "First-seat advantage",
+        "Seat 1 starts round 1 and the Mothership passes to the left each round. The runner rotates "
+        "the strategies over the seats from game to game, so each strategy sits first equally often "
+        "and a seat effect is not a strategy effect. A seat's points are measured against the "
+        "average seat of the same game (a within-game difference); the average seat's win rate is "
+        "one in the number of players, a little more when ties share the win.",
+    ),
+    Components.section(
+        "aa-components",
+        "Score components by strategy",
+        "Every seat row splits its final points into placements (cities and herds scored during the "
+        "game) and the end-of-game scoring: the City and Border cards, the Global cards (parks, "
+        "bases, territory) and Global Protection. Seat-games of one strategy are pooled over the "
+        "cells with the same player count, whatever the opponents.",
+    ),
+    Protection.section("aa-protection", "Global Protection"),
+    Semicoop.section(
+        "aa-semicoop",
+        "Semi-cooperative success by player count",
+        f"In the semi-cooperative variant everybody loses unless the players destroy at least "
+        f"{SEMI_COOP_BASES} bases in total; otherwise the standard winner wins.",
+    ),
+    BoardMaps.section("aa-board", "Board heatmaps: bases and captures"),
+)
 
 
 def sections(ctx: AnalysisContext) -> list[GameSection]:
-    seats = _seat_frame(ctx)
-    cells = _cells(ctx, seats)
-    out: list[GameSection | None] = []
-    if seats is not None:
-        out += [
-            cards_section(ctx, seats, cells),
-            head_to_head_section(seats, cells),
-            seat_section(ctx, seats, cells),
-            components_section(ctx, seats, cells),
-            protection_section(ctx, seats, cells),
-        ]
-    out += [semicoop_section(ctx, cells), board_section(ctx)]
-    return [s for s in out if s is not None]
+    return kit.build(ctx, SECTIONS)

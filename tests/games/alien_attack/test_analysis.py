@@ -14,6 +14,7 @@ from simkit.core import dataset as ds_io
 from simkit.core.runner import run
 from simkit.core.scenario import parse
 from simkit.games.alien_attack import analysis
+from simkit.reporting.kit import build
 from simkit.reporting.render import write_report
 from simkit.reporting.sections import AnalysisContext
 
@@ -224,8 +225,7 @@ def test_global_protection_is_described_from_the_board_file(tmp_path):
     run(parse(spec, "test"), tmp_path / "d", backend="sequential", progress=False)
     d = ds_io.load(tmp_path / "d")
     ctx = AnalysisContext(dataset=d, out=tmp_path, name="d", subject="test")
-    seats = analysis._seat_frame(ctx)
-    section = analysis.protection_section(ctx, seats, analysis._cells(ctx, seats))
+    (section,) = build(ctx, [s for s in analysis.SECTIONS if s.key == "aa-protection"])
     assert "pays 25 points" in section.paragraphs[0] and "touch 3 value-1 cities" in section.paragraphs[0]
     (row,) = section.tables[0].rows
     assert close(row[3], 100 * (d.seats["protection"] > 0).mean())
