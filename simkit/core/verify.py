@@ -7,7 +7,8 @@ check is its main scenario (the verify grid, every fast native strategy) and, wh
 declares them, parts of their own: further settings one factor at a time
 (`Engine.verify_factors`), each slow strategy on fewer games (`Engine.verify_games`,
 `verify_settings`) and the mixed cells (`Engine.verify_mixed`). Each part is played into its own
-folder.
+folder. `--set KEY=VALUE` plays only the cells with that value of a grid setting: a long check can
+be run in slices (countdown=7, then countdown=6), which together cover the whole.
 """
 
 from __future__ import annotations
@@ -45,11 +46,16 @@ def spec_for(engine: Engine, games: int, seed: int, only: list[str] | None = Non
 
 
 def parts_for(
-    engine: Engine, games: int, seed: int, only: list[str] | None = None
+    engine: Engine,
+    games: int,
+    seed: int,
+    only: list[str] | None = None,
+    where: dict[str, str] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Every part of the check: {folder: scenario spec}; "" is the main part (`spec_for`), then
     the further factors (`Engine.verify_factors`) over the same strategies, each slow strategy on
-    at most its `verify_games` a cell, then the mixed cells."""
+    at most its `verify_games` a cell, then the mixed cells. `where` ({setting: value as text})
+    keeps only the cells with those values, and the parts left with any."""
     checked = _checked(engine, only)
     parts = {}
     if any(s not in engine.verify_games for s in checked):
@@ -67,7 +73,22 @@ def parts_for(
         grid = {k: v for k, v in engine.verify_grid.items() if k != "players"}
         n = min([games] + [engine.verify_games[s] for m in mixed for s in m if s in engine.verify_games])
         parts["mixed"] = _spec(engine, f"verify {engine.id} mixed", n, seed, {**grid, "strategy": mixed})
-    return parts
+    return _slice(parts, where) if where else parts
+
+
+def _slice(parts: dict[str, dict[str, Any]], where: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """The parts cut down to the cells with the values of `where` in their grids (a part whose grid
+    does not vary a setting of `where` plays its default there, so it is left out)."""
+    out = {}
+    for name, spec in parts.items():
+        grid = dict(spec["grid"])
+        if not all(key in grid for key in where):
+            continue
+        for key, value in where.items():
+            grid[key] = [v for v in grid[key] if str(v) == value]
+        if all(grid[key] for key in where):
+            out[name] = {**spec, "grid": grid}
+    return out
 
 
 def differences(a: dataset.Dataset, b: dataset.Dataset) -> list[str]:
@@ -95,13 +116,19 @@ def differences(a: dataset.Dataset, b: dataset.Dataset) -> list[str]:
 
 
 def verify(
-    engine: Engine, games: int, seed: int, out: Path, jobs: int, only: list[str] | None = None
+    engine: Engine,
+    games: int,
+    seed: int,
+    out: Path,
+    jobs: int,
+    only: list[str] | None = None,
+    where: dict[str, str] | None = None,
 ) -> list[str]:
     """Play every part of the game's check on both engines, the main part into out/native and
     out/python, another part into out/<part>/native and out/<part>/python; the differences between
     their rows (empty when identical), each named by its part."""
     found = []
-    for part, spec in parts_for(engine, games, seed, only).items():
+    for part, spec in parts_for(engine, games, seed, only, where).items():
         folder = out / part if part else out
         sc = scenario.parse(spec, spec["scenario"]["name"])
         for kind in ("native", "python"):
@@ -121,24 +148,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--strategy", action="append", help="only these strategies (default: every native one)"
     )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="only the cells with this value of a grid setting (a slice of the check)",
+    )
     args = parser.parse_args(argv)
     if native.core() is None:
         print("verify-native: the native core is not built", file=sys.stderr)
         return 2
+    if any("=" not in item for item in args.set):
+        print(f"verify-native: --set takes KEY=VALUE, not {args.set}", file=sys.stderr)
+        return 2
+    where = dict(item.split("=", 1) for item in args.set)
     failed = False
     for engine in all_games():
         if not native.native_strategies(engine.id) or (args.game and engine.id not in args.game):
             continue
+        parts = parts_for(engine, args.games, args.seed, args.strategy, where)
+        if not parts:
+            print(f"verify-native: {engine.id} has no cell with {' '.join(args.set)}", file=sys.stderr)
+            return 2
         started = time.perf_counter()
-        folder = args.out / "-".join([engine.id, str(args.games), *sorted(args.strategy or [])])
-        found = verify(engine, args.games, args.seed, folder, args.jobs, args.strategy)
+        slice_ = sorted(args.strategy or []) + sorted(args.set)
+        folder = args.out / "-".join([engine.id, str(args.games), *slice_])
+        found = verify(engine, args.games, args.seed, folder, args.jobs, args.strategy, where)
         counts = []
-        for part, spec in parts_for(engine, args.games, args.seed, args.strategy).items():
+        for part, spec in parts.items():
             games = dataset.load((folder / part if part else folder) / "native").games
             counts.append(f"{games['cell'].n_unique()} cells x {spec['scenario']['games']} games")
         verdict = "identical" if not found else "DIFFERENT"
+        where_text = f" ({', '.join(args.set)})" if args.set else ""
         print(
-            f"{engine.id}: {' + '.join(counts)}, native and python rows {verdict} "
+            f"{engine.id}{where_text}: {' + '.join(counts)}, native and python rows {verdict} "
             f"({time.perf_counter() - started:.0f} s)"
         )
         for line in found:

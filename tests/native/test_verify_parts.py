@@ -44,3 +44,26 @@ def test_further_factors_are_parts_over_the_main_strategies(core):
     assert missions == set(next(s for s in engine.settings if s.name == "mission").choices)
     crews = scenario.parse(parts["crews"], "crews").cells
     assert {(c.settings["players"], c.settings["figures"]) for c in crews} == {(1, 4), (2, 4), (3, 4), (5, 5)}
+
+
+def test_a_slice_of_the_check_keeps_the_cells_with_its_values(core):
+    engine = get_game("eight-bit-invaders")
+    whole = verify.parts_for(engine, 100, 7)[""]
+    (part,) = verify.parts_for(engine, 100, 7, ["lookahead"], {"countdown": "7"}).values()
+    assert part["grid"] == {**whole["grid"], "countdown": [7], "strategy": ["lookahead"]}
+    cells = scenario.parse(part, "slice").cells
+    assert {(c.settings["countdown"], c.settings["dice"]) for c in cells} == {(7, 6), (7, 5)}
+    # the slices of a setting together hold every cell of the whole
+    sliced = [verify.parts_for(engine, 100, 7, None, {"countdown": str(v)}) for v in (7, 6)]
+    keys = sorted(
+        (c.settings["countdown"], c.settings["dice"], c.strategies)
+        for parts in sliced
+        for c in scenario.parse(parts[""], "s").cells
+    )
+    assert keys == sorted(
+        (c.settings["countdown"], c.settings["dice"], c.strategies) for c in scenario.parse(whole, "w").cells
+    )
+    # a value no cell has, or a setting only some parts vary: those parts are left out
+    assert verify.parts_for(engine, 100, 7, None, {"countdown": "5"}) == {}
+    sa = get_game("space-alert")
+    assert set(verify.parts_for(sa, 10, 7, None, {"players": "5"})) == {"crews"}
