@@ -242,7 +242,8 @@ def _n_text(ns: Sequence[int]) -> str:
     return "n = " + page_text.count_range(counts, "games per cell") if counts else "no games"
 
 
-def _alt_list(items: list[str]) -> str:
+def alt_list(items: list[str]) -> str:
+    """The items of a chart's alt text: the first ALT_ITEMS, then how many more (in the table)."""
     if len(items) > ALT_ITEMS:
         return "; ".join(items[:ALT_ITEMS]) + f"; and {len(items) - ALT_ITEMS} more cells (see the table)"
     return "; ".join(items)
@@ -316,7 +317,7 @@ def win_rate_chart(points: Sequence[WinPoint], out: Path, name: str, subject: st
         f"{p.label}: {_pct(p.rate)} (95 % CI {_pct(p.low)} to {_pct(p.high)}, {p.wins} of {p.n} games)"
         for p in points
     ]
-    alt = f"{title} for {subject}, with 95 % Wilson intervals. " + _alt_list(items)
+    alt = f"{title} for {subject}, with 95 % Wilson intervals. " + alt_list(items)
     caption = (
         "Share of games won per cell; the bars are 95 % Wilson score intervals. "
         f"{_n_text(p.n for p in points)} with a recorded win or loss."
@@ -373,7 +374,7 @@ def end_reason_chart(
             for reason in reasons
         ]
         items.append(f"{label} (n={n}): " + ", ".join(parts))
-    alt = f"{title} for {subject}: share of each end reason per cell. " + _alt_list(items)
+    alt = f"{title} for {subject}: share of each end reason per cell. " + alt_list(items)
     caption = f"Share of games per end reason, one bar per cell; {_n_text(n for _, n in cells)}."
     return save_chart(fig, out, name, title, alt, caption)
 
@@ -427,7 +428,7 @@ def distribution_chart(
         f"{s.quantiles['q75']:g} {unit} (n={s.n})"
         for s in series
     ]
-    alt = f"{title} for {subject}: {quantity} in {unit}, per cell. " + _alt_list(items)
+    alt = f"{title} for {subject}: {quantity} in {unit}, per cell. " + alt_list(items)
     if how == "ecdf":
         caption = (
             f"Cumulative distribution of {quantity}: the share of games with at most each {quantity} "
@@ -634,7 +635,7 @@ def convergence_chart(
         )
     alt = (
         f"{title} for {subject}: the running {what} of each cell against the number of games played, "
-        f"with its 95 % {band} band. " + _alt_list(items)
+        f"with its 95 % {band} band. " + alt_list(items)
     )
     if len(series) > MAX_PANELS:
         caption = (
@@ -735,9 +736,6 @@ def slug(text: str) -> str:
     return SLUG.sub("-", text).strip("-.") or "dataset"
 
 
-# --- added for eight
-
-
 def heat_grid(
     ax: Any,
     values: Sequence[Sequence[float]],
@@ -781,14 +779,6 @@ def heat_bar(fig: Figure, mesh: Any, axes: Sequence[Any], label: str) -> None:
         bar.solids.set_rasterized(False)  # vector SVG: no embedded raster image
 
 
-# --- added for sa
-
-
-def alt_list(items: list[str]) -> str:
-    """A chart's alt-text items: the first ALT_ITEMS, then how many more cells the table holds."""
-    return _alt_list(items)
-
-
 def ranked_rates(
     ax: Any,
     rows: Sequence[Any],
@@ -809,9 +799,6 @@ def ranked_rates(
     ax.grid(axis="y", visible=False)
     if len(groups) > 1:
         ax.legend(title=legend, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-
-
-# --- added for ohno
 
 
 def panel_chart(

@@ -212,9 +212,6 @@ def win_grid(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, stats.Inte
     }
 
 
-# --- added for eight
-
-
 def table(caption: str, columns: Sequence[tuple[str, Callable[[Any], str]]], items: Sequence[Any]) -> Table:
     """A table of a row an item, each column given as its header and how an item reads in it."""
     return Table(
@@ -235,17 +232,11 @@ def paired_outcome(
     return stats.paired_difference(pairs["x"].to_numpy(), pairs["x_b"].to_numpy()) if pairs.height else None
 
 
-# --- added for ohno
-
-
 def cells_by(games: pl.DataFrame, keys: Sequence[str]) -> list[Cell]:
     """The games (any part of the table) as cells by the values of `keys` rather than by cell id:
     one for each combination played, its values as text, ready for `paired_along`."""
     parts = games.partition_by(*keys, as_dict=True).items()
     return [Cell(" ".join(map(str, k)), dict(zip(keys, map(str, k), strict=True)), p) for k, p in parts]
-
-
-# --- added for aa
 
 
 class SectionModel:

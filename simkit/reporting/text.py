@@ -93,9 +93,6 @@ def count_range(ns: Any, what: str = "games", none: str = "no games") -> str:
     return f"{lo:,} {what}" if lo == hi else f"{lo:,} to {hi:,} {what}"
 
 
-# --- added for eight
-
-
 def plural(n: int, noun: str = "game") -> str:
     """A count with its noun: "1 game", "1,200 games"."""
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
@@ -115,16 +112,10 @@ def estimate_cell(iv: Any, digits: int = 1, as_pct: bool = False, none: str = "â
     return f"{value} ({iv.low:.{digits}f} to {iv.high:.{digits}f}; n={iv.n:,})"
 
 
-# --- added for sa
-
-
 def ci(iv: Any, digits: int = 2, pct: bool = False, none: str = "n/a") -> str:
     """A `stats.Interval`'s bounds as `fmt_interval` writes them ("10.1 to 14.5 %" for a rate);
     `none` when it rests on no games or has no bounds."""
     return fmt_interval(iv.low, iv.high, digits, pct, none) if iv.n else none
-
-
-# --- added for ohno
 
 
 def with_interval(iv: Any, rate: bool = True, digits: int = 2) -> str:
@@ -132,9 +123,6 @@ def with_interval(iv: Any, rate: bool = True, digits: int = 2) -> str:
     otherwise."""
     estimate = pct(iv.estimate) if rate else f"{iv.estimate:,.{digits}f}"
     return f"{estimate} ({ci(iv, digits, pct=rate)})"
-
-
-# --- added for aa
 
 
 def number(x: Any, digits: int = 1, none: str = "n/a") -> str:
