@@ -86,8 +86,8 @@ def _values(g: pl.DataFrame, col: str) -> list:
 
 
 def _grid(g: pl.DataFrame, *keys: str) -> dict[tuple, stats.Interval]:
-    """The win rate of each combination of `keys` played, in the order of their values."""
-    return dict(sorted(kit.win_grid(g, keys).items()))
+    """The win rate of each combination of `keys` played, in the order of their values (the kit's)."""
+    return kit.win_grid(g, keys)
 
 
 def _wins(w: stats.Interval) -> int:
