@@ -99,9 +99,11 @@ def games() -> None:
         typer.echo(f"  engines: {native.describe(engine)}")
         for setting in engine.settings:
             typer.echo(f"  --set {setting.describe()}: {setting.help}")
-        for name, desc in engine.strategies.items():
+        for name, strategy in engine.strategies.items():
             mark = " (default)" if name == engine.default_strategy else ""
-            typer.echo(f"  --strategy {name}{mark}: {desc}")
+            typer.echo(f"  --strategy {name}{mark}: {strategy.help}")
+            for p in strategy.params:
+                typer.echo(f"      {name}:{p.describe()}: {p.help}")
 
 
 @app.command()
@@ -259,6 +261,58 @@ def calibrate(
     )
     typer.echo(f"target win rate {target:g}; dataset {out} (the pick's fresh games: {confirm_folder(out)})")
     for line in describe(ranked, target, tolerance):
+        typer.echo(line)
+
+
+@app.command()
+def tune(
+    game: Annotated[str, typer.Argument(help="game id")],
+    strategy: Annotated[str, typer.Option(help="the strategy to tune (a spec: its other parameters stay)")],
+    param: Annotated[
+        list[str] | None, typer.Option(help="parameter to search: NAME=LO..HI or NAME=a,b,c; repeatable")
+    ] = None,
+    players: Annotated[int | None, typer.Option(help="player count, where the game has one")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="fixed setting as key=value")] = None,
+    seed: Annotated[int, typer.Option(help="root seed")] = 0,
+    tolerance: Annotated[
+        float, typer.Option(help="stop refining rates once their 95 % half-width is below this")
+    ] = 0.01,
+    first_games: Annotated[int, typer.Option(help="games every candidate plays in the first round")] = 400,
+    max_games: Annotated[int, typer.Option(help="the most games one candidate may play")] = 25_600,
+    jobs: Annotated[int | None, typer.Option(help=JOBS_HELP)] = None,
+    backend: Annotated[str, typer.Option(help=BACKEND_HELP)] = "loky",
+    engine: Annotated[str, typer.Option(help=ENGINE_HELP)] = "auto",
+    out: Annotated[Path | None, typer.Option(help="dataset folder (default runs/tune-GAME-sSEED)")] = None,
+    quiet: Annotated[bool, typer.Option(help="no progress bar")] = False,
+) -> None:
+    """Find the values of a strategy's parameters that win most: a race on shared seeds that plays
+    more games only where the answer is open, then the pick against the defaults on fresh seeds."""
+    from simkit.core.calibrate import confirm_folder
+    from simkit.core.tune import describe
+    from simkit.core.tune import tune as search
+
+    settings = _parse_sets(set_)
+    if players is not None:
+        settings["players"] = str(players)
+    out = out or Path("runs") / f"tune-{game}-s{seed}"
+    result = search(
+        game,
+        strategy,
+        param or [],
+        out=out,
+        settings=settings,
+        seed=seed,
+        jobs=jobs,
+        backend=backend,
+        tolerance=tolerance,
+        first_games=first_games,
+        max_games=max_games,
+        progress=not quiet,
+        command=_command_line(),
+        engine_choice=engine,
+    )
+    typer.echo(f"dataset {out} (the pick and the default on fresh seeds: {confirm_folder(out)})")
+    for line in describe(result):
         typer.echo(line)
 
 

@@ -276,14 +276,31 @@ fn space_alert_components(data: &Bound<'_, PyDict>) -> PyResult<space_alert::Com
     })
 }
 
-fn one_strategy(strategies: &[String]) -> PyResult<&str> {
+/// A seat's strategy as Python hands it: its name and {parameter: value} (every parameter the
+/// strategy declares, defaults filled in).
+type StrategySpec<'py> = (String, Bound<'py, PyDict>);
+
+fn one_strategy<'a, 'py>(strategies: &'a [StrategySpec<'py>]) -> PyResult<&'a StrategySpec<'py>> {
     match strategies {
-        [one] => Ok(one.as_str()),
+        [one] => Ok(one),
         _ => Err(PyValueError::new_err(format!(
             "one strategy expected, got {}",
             strategies.len()
         ))),
     }
+}
+
+/// A parameter's value as a number (a boolean as 0 or 1), None where the strategy lacks it.
+fn number(params: &Bound<'_, PyDict>, key: &str) -> Option<f64> {
+    params
+        .get_item(key)
+        .ok()
+        .flatten()
+        .and_then(|v| v.extract::<f64>().ok())
+}
+
+fn no_strategy(name: &str) -> PyErr {
+    PyValueError::new_err(format!("no native strategy '{name}'"))
 }
 
 fn columns_to_python<'py>(py: Python<'py>, columns: Vec<Column>) -> PyResult<Bound<'py, PyDict>> {
@@ -336,7 +353,7 @@ fn play_batch<'py>(
     game: &str,
     data: &Bound<'py, PyDict>,
     params: &Bound<'py, PyDict>,
-    strategies: Vec<String>,
+    strategies: Vec<StrategySpec<'py>>,
     root_seed: u64,
     start: u64,
     stop: u64,
@@ -351,11 +368,11 @@ fn play_batch<'py>(
                 countdown: item(params, "countdown")?,
                 dice: item(params, "dice")?,
             };
-            let name = one_strategy(&strategies)?;
-            let strategy = eight_bit::Strategy::from_name(name)
-                .ok_or_else(|| PyValueError::new_err(format!("no native strategy '{name}'")))?;
+            let (name, values) = one_strategy(&strategies)?;
+            let strategy = eight_bit::Strategy::from_name(name).ok_or_else(|| no_strategy(name))?;
+            let weights = eight_bit::Weights::read(|key| number(values, key));
             py.allow_threads(|| {
-                eight_bit::play_batch(&comp, &params, strategy, root_seed, start, stop)
+                eight_bit::play_batch(&comp, &params, strategy, &weights, root_seed, start, stop)
             })
             .map(|games| (games, None))
         }
@@ -371,14 +388,12 @@ fn play_batch<'py>(
                         return Err(PyValueError::new_err(format!("unknown variant '{other}'")))
                     }
                 },
-                rollouts: item(params, "rollouts")?,
             };
             let seats = strategies
                 .iter()
-                .map(|name| {
-                    alien_attack::Strategy::from_name(name).ok_or_else(|| {
-                        PyValueError::new_err(format!("no native strategy '{name}'"))
-                    })
+                .map(|(name, values)| {
+                    alien_attack::Strategy::from_name(name, |key| number(values, key))
+                        .ok_or_else(|| no_strategy(name))
                 })
                 .collect::<PyResult<Vec<_>>>()?;
             py.allow_threads(|| {
@@ -391,16 +406,17 @@ fn play_batch<'py>(
             let params = oh_no::Params {
                 players: item(params, "players")?,
                 level: item(params, "level")?,
-                final_conflict: item(params, "final_conflict")?,
             };
             // every seat plays the cell's first strategy, as `OhNoInvasion.new_game` does
-            let name = strategies
+            let (name, values) = strategies
                 .first()
                 .ok_or_else(|| PyValueError::new_err("no strategy"))?;
-            let strategy = oh_no::Strategy::from_name(name)
-                .ok_or_else(|| PyValueError::new_err(format!("no native strategy '{name}'")))?;
-            py.allow_threads(|| oh_no::play_batch(&comp, &params, strategy, root_seed, start, stop))
-                .map(|games| (games, None))
+            let strategy = oh_no::Strategy::from_name(name).ok_or_else(|| no_strategy(name))?;
+            let crew = oh_no::CrewParams::read(strategy, |key| number(values, key));
+            py.allow_threads(|| {
+                oh_no::play_batch(&comp, &params, strategy, &crew, root_seed, start, stop)
+            })
+            .map(|games| (games, None))
         }
         "space-alert" => {
             let comp = space_alert_components(data)?;
@@ -436,9 +452,9 @@ fn play_batch<'py>(
                 error_rate: item(params, "error_rate")?,
                 campaign: item(params, "campaign")?,
             };
-            let name = one_strategy(&strategies)?;
-            let strategy = space_alert::Strategy::from_name(name)
-                .ok_or_else(|| PyValueError::new_err(format!("no native strategy '{name}'")))?;
+            let (name, _) = one_strategy(&strategies)?;
+            let strategy =
+                space_alert::Strategy::from_name(name).ok_or_else(|| no_strategy(name))?;
             py.allow_threads(|| {
                 space_alert::play_batch(&comp, &params, strategy, root_seed, start, stop)
             })

@@ -17,6 +17,7 @@ from typing import Any
 import polars as pl
 
 from simkit.core import records
+from simkit.core import strategies as strategy_specs
 from simkit.core.errors import UserError
 from simkit.core.registry import Cell, Engine
 
@@ -59,9 +60,9 @@ def why_not_native(engine: Engine, cell: Cell) -> str | None:
     native = native_strategies(engine.id)
     if not native:
         return f"the native core has no {engine.id} engine yet"
-    for name in cell.strategies:
-        if name not in native:
-            return f"strategy '{name}' is played by the Python engine only"
+    for spec in cell.strategies:
+        if strategy_specs.base_name(spec) not in native:
+            return f"strategy '{spec}' is played by the Python engine only"
     return None
 
 
@@ -107,7 +108,7 @@ def play_batch(
         engine.id,
         engine.native_data(params),
         _plain(asdict(params)),
-        list(cell.strategies),
+        [_strategy(engine, spec) for spec in cell.strategies],
         root_seed,
         start,
         stop,
@@ -116,6 +117,12 @@ def play_batch(
         records.native_frame(engine, cell, root_seed, start, stop, games),
         None if seats is None else records.native_seats_frame(engine, cell, seats),
     )
+
+
+def _strategy(engine: Engine, spec: str) -> tuple[str, dict[str, Any]]:
+    """A seat's strategy as the core reads it: its name and every parameter's value."""
+    strategy, params = strategy_specs.resolved(spec, engine.strategies)
+    return strategy.name, params
 
 
 def _plain(values: dict[str, Any]) -> dict[str, Any]:

@@ -162,13 +162,15 @@ def native_seats_frame(engine: Engine, cell: Cell, columns: dict[str, tuple]) ->
     first = (
         Column("game_index", "int"),
         Column("seat", "int"),
-        Column("strategy", "str"),
+        Column("strategy", "int"),  # which of the cell's strategies the seat played
         *(engine.seat_record or ()),
     )
     rows = len(columns["seat"][2]) // 8
     if not rows:
         return None
     values = {s.name: s for s in _native_columns(engine, first, columns, rows)}
+    specs = pl.Series(list(cell.strategies), dtype=pl.String)
+    values["strategy"] = specs.gather(values["strategy"]).alias("strategy")
     schema = seat_schema(engine)
     values["cell"] = pl.Series("cell", [cell.name] * rows, dtype=pl.String)
     return pl.DataFrame([values[name].cast(dtype) for name, dtype in schema.items()])

@@ -7,95 +7,19 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
-import math
 import pkgutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, make_dataclass
 from pathlib import Path
 from typing import Any
 
 from simkit.core import replay_page
+from simkit.core import strategies as strategy_specs
 from simkit.core.errors import UserError
 from simkit.core.players import is_user_spec, load_class
-
-
-@dataclass(frozen=True)
-class Setting:
-    """One declared setting: its name, type, allowed values and default.
-
-    `choices` lists the allowed values; `minimum`/`maximum` bound numbers instead. A `path` setting
-    names a file (component data); its default `None` means the game's built-in file.
-    """
-
-    name: str
-    type: str  # "int" | "float" | "str" | "path"
-    default: Any
-    help: str
-    choices: tuple[Any, ...] | None = None
-    minimum: float | None = None
-    maximum: float | None = None
-    # A name for each value where the game has one (Oh no's levels): the one place it is stated.
-    labels: dict[Any, str] | None = field(default=None, compare=False, hash=False)
-    # Where the default follows other settings (Space Alert's figures follow its players): the
-    # value from the other resolved settings when the user did not set this one; `default` is then
-    # what it is with every other setting at its default.
-    follows: Callable[[dict[str, Any]], Any] | None = field(default=None, compare=False, hash=False)
-    follows_help: str = ""
-
-    def label(self, value: Any) -> str:
-        """The value with its name, if it has one ("1 (Private McEasy)")."""
-        name = (self.labels or {}).get(value)
-        return f"{value} ({name})" if name else str(value)
-
-    def parse(self, raw: Any, where: str) -> Any:
-        """Turn a raw value (a CLI string or a TOML value) into the typed value, or refuse it."""
-        value = raw
-        try:
-            if self.type == "int":
-                if isinstance(raw, bool) or (isinstance(raw, float) and not raw.is_integer()):
-                    raise ValueError
-                value = int(raw)
-            elif self.type == "float":
-                if isinstance(raw, bool):
-                    raise ValueError
-                value = float(raw)
-                if not math.isfinite(value):  # nan and inf are no setting, and no JSON either
-                    raise UserError(f"{where}: setting '{self.name}' must be a finite number, got {raw!r}")
-            elif self.type == "str":
-                if isinstance(raw, bool) or not isinstance(raw, str | int):
-                    raise ValueError
-                value = str(raw)  # `mission = 3` in a scenario means the choice "3"
-            elif self.type == "path":
-                if not isinstance(raw, str):
-                    raise ValueError
-                value = raw
-        except (TypeError, ValueError):
-            raise UserError(f"{where}: setting '{self.name}' must be {self.type}, got {raw!r}") from None
-        if self.choices is not None and value not in self.choices:
-            allowed = ", ".join(str(c) for c in self.choices)
-            raise UserError(f"{where}: setting '{self.name}' = {value!r} is not allowed (allowed: {allowed})")
-        if self.minimum is not None and value < self.minimum:
-            raise UserError(f"{where}: setting '{self.name}' = {value!r} is below the minimum {self.minimum}")
-        if self.maximum is not None and value > self.maximum:
-            raise UserError(f"{where}: setting '{self.name}' = {value!r} is above the maximum {self.maximum}")
-        if self.type == "path" and not Path(value).is_file():
-            raise UserError(f"{where}: setting '{self.name}': file not found: {value}")
-        return value
-
-    def describe(self) -> str:
-        if self.choices is not None:
-            allowed = "|".join(str(c) for c in self.choices)
-        elif self.minimum is not None or self.maximum is not None:
-            low = "" if self.minimum is None else self.minimum
-            high = "" if self.maximum is None else self.maximum
-            allowed = f"{low}..{high}"
-        else:
-            allowed = self.type
-        default = "built-in" if self.default is None else self.default
-        if self.follows is not None:
-            default = f"{default}; {self.follows_help}" if self.follows_help else default
-        return f"{self.name}={allowed} (default {default})"
+from simkit.core.settings import Setting
+from simkit.core.strategies import Strategy
 
 
 @dataclass
@@ -184,7 +108,7 @@ class Engine:
     max_players: int
     competitive: bool = False
     settings: tuple[Setting, ...] = ()
-    strategies: dict[str, str] = {}  # name -> one-line description
+    strategies: dict[str, Strategy] = {}  # name -> declaration (core/strategies.py `declare`)
     default_strategy: str
     record: tuple[Column, ...] = ()
     seat_record: tuple[Column, ...] | None = None
@@ -197,8 +121,9 @@ class Engine:
     verify_grid: dict[str, list[Any]] = {}
     # Strategies too slow on the Python engine for the check's count a cell: the most games a cell
     # each is checked on. Such a strategy leaves the main grid and plays cells of its own, over
-    # `verify_grid` updated by `verify_settings[strategy]` (e.g. a reduced search budget and the
-    # default), so `make verify-native` stays about as long as the fast strategies make it.
+    # `verify_grid` updated by `verify_settings[strategy]` (which may list the strategy's specs
+    # under "strategy": a reduced search budget and the default), so `make verify-native` stays
+    # about as long as the fast strategies make it.
     verify_games: dict[str, int] = {}
     verify_settings: dict[str, dict[str, list[Any]]] = {}
     # Mixed cells of the check: one strategy per seat (the seat count follows from it), each over
@@ -230,7 +155,7 @@ class Engine:
         """The typed parameters of this game: a frozen dataclass with one field per declared
         setting, its default the setting's (built once per game)."""
         if cls.__dict__.get("_params_type") is None:
-            py = {"int": int, "float": float, "str": str, "path": str | None}
+            py = {"int": int, "float": float, "str": str, "bool": bool, "path": str | None}
             fields = [(s.name, py[s.type], field(default=s.default)) for s in cls.settings]
             name = "".join(part.title() for part in cls.id.split("-")) + "Params"
             cls._params_type = make_dataclass(name, fields, frozen=True)
@@ -244,6 +169,17 @@ class Engine:
             return settings
         given = {k: v for k, v in (settings or {}).items() if v is not None}
         return kind(**fill_followers(self, given))
+
+    def player(self, spec: str, rng: Any) -> Any:
+        """One seat's player object for a strategy spec: a built-in one as `Class(rng, **params)`
+        (its declared parameters, the spec's values over the defaults), or a user's
+        `path/file.py:Class` as `Class(rng)`. The one place a strategy becomes an object."""
+        if is_user_spec(spec):
+            return load_class(spec)(rng)
+        strategy, params = strategy_specs.resolved(spec, self.strategies)
+        if strategy.player is None:
+            raise RuntimeError(f"{self.id}: strategy '{strategy.name}' declares no player class")
+        return strategy.player(rng, **params)
 
     def play(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:
         """Play one whole game; a pure function of its arguments."""
@@ -429,7 +365,13 @@ def resolve_settings(engine: Engine, given: dict[str, Any], where: str) -> dict[
     for key in given:
         if key not in declared:
             allowed = ", ".join(declared) or "none"
-            raise UserError(f"{where}: unknown setting '{key}' for {engine.id} (settings: {allowed})")
+            owners = [s.name for s in engine.strategies.values() if key in {p.name for p in s.params}]
+            hint = (
+                f"; '{key}' is a parameter of strategy {', '.join(owners)}: {owners[0]}:{key}=..."
+                if owners
+                else ""
+            )
+            raise UserError(f"{where}: unknown setting '{key}' for {engine.id} (settings: {allowed}){hint}")
     out: dict[str, Any] = {}
     for name, setting in declared.items():
         if name in given and given[name] is not None:
@@ -457,9 +399,8 @@ def resolve_strategies(
                 load_class(name)  # refuse a missing file, a syntax error or a missing class now
             except UserError as exc:
                 raise UserError(f"{where}: {exc}") from None
-        elif name not in engine.strategies:
-            allowed = ", ".join(engine.strategies)
-            raise UserError(f"{where}: unknown strategy '{name}' for {engine.id} (strategies: {allowed})")
+    # built-in specs checked and written one way (`bold:final_conflict=6` is `bold`)
+    names = tuple(strategy_specs.normalise(n, engine.strategies, where, engine.id) for n in names)
     if engine.competitive:
         seats = players if players is not None else len(names) if len(names) > 1 else engine.min_players
         if len(names) == 1:

@@ -14,6 +14,9 @@ strategy = ["greedy", "lookahead"]
 
 [fixed]                # settings shared by every cell (optional)
 dice = 6
+
+[parameters]           # strategy parameters (optional): a value, or a list swept like the grid,
+                       # set for every seat whose strategy declares it (lookahead:...)
 ```
 Every fault is a `UserError` naming the file, the key and what is allowed.
 """
@@ -26,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from simkit.core import native
+from simkit.core import strategies as strategy_specs
 from simkit.core.errors import UserError
 from simkit.core.files import read_toml
 from simkit.core.registry import Cell, Engine, get_game, resolve_settings, resolve_strategies
@@ -94,21 +98,48 @@ def _strategy_value(engine: Engine, value: Any, players: int | None, where: str)
     return resolve_strategies(engine, names, players, where)
 
 
-def build_cells(engine: Engine, grid: dict[str, list], fixed: dict[str, Any], where: str) -> list[Cell]:
-    """Every combination of the grid's values (in file order) over the fixed settings."""
+def _with_parameters(
+    engine: Engine, strategies: tuple[str, ...], values: dict[str, Any], where: str
+) -> tuple[tuple[str, ...], set[str]]:
+    """Each seat's strategy with the [parameters] values its strategy declares, and the names
+    any seat took."""
+    out, taken = [], set()
+    for spec in strategies:
+        spec, took = strategy_specs.with_values(spec, engine.strategies, values, f"{where}: [parameters]")
+        out.append(spec)
+        taken |= took
+    return tuple(out), taken
+
+
+def build_cells(
+    engine: Engine,
+    grid: dict[str, list],
+    fixed: dict[str, Any],
+    where: str,
+    parameters: dict[str, Any] | None = None,
+) -> list[Cell]:
+    """Every combination of the grid's values (in file order), then of the swept strategy
+    parameters, over the fixed settings; `parameters` (name -> a value, or a list to sweep) set
+    the strategies' parameters wherever a seat's strategy declares them."""
+    parameters = parameters or {}
     for key, values in grid.items():
         if not isinstance(values, list) or not values:
             raise UserError(f"{where}: [grid] {key} must be a non-empty list of values")
+    for key, values in parameters.items():
+        if isinstance(values, list | dict) and not (isinstance(values, list) and values):
+            raise UserError(f"{where}: [parameters] {key} must be a value or a non-empty list of values")
+    swept = {k: v for k, v in parameters.items() if isinstance(v, list)}
     n = 1
-    for values in grid.values():
+    for values in (*grid.values(), *swept.values()):
         n *= len(values)
     if n > MAX_CELLS:
         raise UserError(f"{where}: [grid] makes {n} cells; at most {MAX_CELLS} are allowed")
-    cells = []
-    keys = list(grid)
-    for index, combo in enumerate(itertools.product(*(grid[k] for k in keys))):
+    cells, taken = [], set()
+    keys = [*grid, *swept]
+    for index, combo in enumerate(itertools.product(*(grid.get(k) or swept[k] for k in keys))):
         given = dict(fixed)
         given.update(zip(keys, combo, strict=True))
+        values = {k: given.pop(k) for k in swept} | {k: v for k, v in parameters.items() if k not in swept}
         strategy = given.pop("strategy", None)
         declared = {s.name for s in engine.settings}
         if engine.competitive and "players" in declared and "players" not in given:
@@ -121,7 +152,17 @@ def build_cells(engine: Engine, grid: dict[str, list], fixed: dict[str, Any], wh
             if strategy is not None
             else resolve_strategies(engine, (), players, where)
         )
+        if values:
+            strategies, took = _with_parameters(engine, strategies, values, where)
+            taken |= took
+            for key in swept.keys() - took:  # the sweep would repeat this cell once a value
+                names = ", ".join(dict.fromkeys(strategy_specs.base_name(s) for s in strategies))
+                raise UserError(
+                    f"{where}: [parameters] {key} is swept, and strategy {names} has no such parameter"
+                )
         cells.append(Cell(index, settings, strategies))
+    for key in parameters.keys() - taken:
+        raise UserError(f"{where}: [parameters] {key}: no strategy of {engine.id} in this scenario has it")
     return cells
 
 
@@ -129,9 +170,11 @@ def parse(doc: dict[str, Any], where: str) -> Scenario:
     """Validate a parsed scenario document (a TOML file's contents or a dict from Python)."""
     if not isinstance(doc, dict):
         raise UserError(f"{where}: a scenario must be a table")
-    unknown = set(doc) - {"scenario", "grid", "fixed"}
+    unknown = set(doc) - {"scenario", "grid", "fixed", "parameters"}
     if unknown:
-        raise UserError(f"{where}: unknown section [{sorted(unknown)[0]}] (allowed: scenario, grid, fixed)")
+        raise UserError(
+            f"{where}: unknown section [{sorted(unknown)[0]}] (allowed: scenario, grid, fixed, parameters)"
+        )
     head = doc.get("scenario")
     if not isinstance(head, dict):
         raise UserError(f"{where}: missing [scenario] table")
@@ -163,19 +206,23 @@ def parse(doc: dict[str, Any], where: str) -> Scenario:
         raise UserError(f"{where}: [scenario] description must be a string")
     grid = doc.get("grid", {})
     fixed = doc.get("fixed", {})
-    if not isinstance(grid, dict) or not isinstance(fixed, dict):
-        raise UserError(f"{where}: [grid] and [fixed] must be tables")
-    both = set(grid) & set(fixed)
+    parameters = doc.get("parameters", {})
+    if not all(isinstance(t, dict) for t in (grid, fixed, parameters)):
+        raise UserError(f"{where}: [grid], [fixed] and [parameters] must be tables")
+    both = (set(grid) & set(fixed)) | ((set(grid) | set(fixed)) & set(parameters))
     if both:
-        raise UserError(f"{where}: '{sorted(both)[0]}' is in both [grid] and [fixed]")
-    cells = build_cells(engine, grid, fixed, where)
+        raise UserError(f"{where}: '{sorted(both)[0]}' is given twice ([grid], [fixed], [parameters])")
+    cells = build_cells(engine, grid, fixed, where, parameters)
+    grid_keys = list(grid)
+    if any(isinstance(v, list) for v in parameters.values()) and "strategy" not in grid_keys:
+        grid_keys.append("strategy")  # a swept parameter makes the strategies vary
     return Scenario(
         head["name"],
         engine.id,
         games,
         seed,
         cells,
-        list(grid),
+        grid_keys,
         chunk,
         description,
         None,

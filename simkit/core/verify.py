@@ -65,7 +65,7 @@ def parts_for(
             parts[name] = _spec(engine, f"verify {engine.id} {name}", games, seed, {**grid, "strategy": fast})
     for name in checked:
         if name in engine.verify_games:
-            grid = {**engine.verify_grid, **engine.verify_settings.get(name, {}), "strategy": [name]}
+            grid = {**engine.verify_grid, "strategy": [name], **engine.verify_settings.get(name, {})}
             n = min(games, engine.verify_games[name])
             parts[name] = _spec(engine, f"verify {engine.id} {name}", n, seed, grid)
     mixed = [list(m) for m in engine.verify_mixed if all(s in checked for s in m)]

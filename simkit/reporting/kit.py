@@ -18,7 +18,7 @@ Formatting is `simkit.reporting.text`; chart pieces are `simkit.reporting.charts
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -26,7 +26,10 @@ import numpy as np
 import polars as pl
 
 from simkit.core import stats
+from simkit.core import strategies as strategy_specs
 from simkit.core.compare import paired_scores
+from simkit.core.players import is_user_spec
+from simkit.core.strategies import Strategy
 from simkit.reporting.charts import Chart
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
 
@@ -105,6 +108,34 @@ def games_with_settings(ctx: AnalysisContext, defaults: dict[str, Any]) -> pl.Da
             pl.col("cell").replace_strict(mapping, default="", return_dtype=pl.String).alias("strategy")
         )
     return games
+
+
+def parameter_columns(
+    games: pl.DataFrame, declared: Mapping[str, Strategy], names: Sequence[str]
+) -> pl.DataFrame:
+    """Strategy parameters `names` as columns of their own: each the full value the player played
+    by (its default where the spec leaves it out; null for a strategy without it), and `strategy`
+    the spec without them, so a sweep of `bold:final_conflict=...` reads as the strategy `bold`
+    along `final_conflict`, as if it were a setting. A column the table already has is kept."""
+    names = [n for n in names if n not in games.columns]
+    if not names or "strategy" not in games.columns:
+        return games
+    specs = games["strategy"].unique().to_list()
+    rest, values = {}, {n: {} for n in names}
+    for spec in specs:
+        if spec is None or is_user_spec(spec) or spec.partition(":")[0] not in declared:
+            rest[spec] = spec
+            continue
+        name, full = strategy_specs.parse(spec, declared, "dataset")
+        defaults = declared[name].defaults()
+        stripped = full | {n: defaults[n] for n in names if n in full}  # at the default: not written
+        rest[spec] = strategy_specs.canonical(name, stripped, declared[name])
+        for n in names:
+            values[n][spec] = full.get(n)
+    return games.with_columns(
+        *(pl.col("strategy").replace_strict(values[n], default=None).alias(n) for n in names),
+        pl.col("strategy").replace_strict(rest, default=None, return_dtype=pl.String),
+    )
 
 
 @dataclass(frozen=True)

@@ -59,11 +59,20 @@ class AnalysisContext:
 
 
 def game_sections(ctx: AnalysisContext) -> list[GameSection]:
-    """The sections of the game's own `analysis.py`, or none if it has no such module."""
+    """The sections of the game's own `analysis.py` (none if it has no such module), after the
+    parameter search's where the dataset is a `simkit tune` search."""
+    from simkit.reporting import tuning
+
+    search = tuning.section(ctx)
     game_id = ctx.dataset.manifest.get("game")
     if not game_id:
-        return []
-    package = type(get_game(str(game_id))).__module__  # the game's package, e.g. simkit.games.x
+        return [search] if search else []
+    own = _own_sections(ctx, str(game_id))
+    return [search, *own] if search else own
+
+
+def _own_sections(ctx: AnalysisContext, game_id: str) -> list[GameSection]:
+    package = type(get_game(game_id)).__module__  # the game's package, e.g. simkit.games.x
     try:
         module = importlib.import_module(f"{package}.analysis")
     except ModuleNotFoundError as exc:

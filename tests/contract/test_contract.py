@@ -54,7 +54,7 @@ DEALS = {
     "oh-no-invasion": (
         lambda ev: first(ev, "draw", "transport")["cards"],
         [
-            ({"players": 4, "level": level, "final_conflict": 6.0, "data": None}, (s,))
+            ({"players": 4, "level": level, "data": None}, (s,))
             for level in range(4)
             for s in ("random", "cautious", "bold")
         ],

@@ -28,6 +28,7 @@ from simkit.core.calibrate import (
     search_rounds,
 )
 from simkit.core.registry import Setting
+from simkit.core.strategies import Strategy, declare
 from tests.core.test_precision import KnownCurve
 
 TARGET, FIRST, CAP, TOLERANCE = 0.5, 200, 6400, 0.02
@@ -115,7 +116,7 @@ class Flat(KnownCurve):
     id = "flat-curve"
     title = "Flat curve"
     settings = (Setting("level", "int", 0, "no effect", minimum=0, maximum=2),)
-    strategies = {"coin": "wins with probability 0.45"}
+    strategies = declare(Strategy("coin", None, "wins with probability 0.45"))
 
     def win_rate(self, settings) -> float:
         return 0.45

@@ -6,6 +6,7 @@ import pytest
 from simkit.core import compare, dataset, registry, runner, scenario, stats
 from simkit.core.calibrate import Calibration, calibrate, distance_bounds
 from simkit.core.registry import Column, Engine, GameResult, Setting
+from simkit.core.strategies import Strategy, declare
 from simkit.reporting import findings, model
 
 
@@ -164,7 +165,7 @@ class KnownCurve(Engine):
     min_players = max_players = 1
     competitive = False
     settings = (Setting("level", "int", 0, "win rate level/10", minimum=0, maximum=10),)
-    strategies = {"coin": "wins with probability level/10"}
+    strategies = declare(Strategy("coin", None, "wins with probability level/10"))
     default_strategy = "coin"
     record = (
         Column("won", "bool"),

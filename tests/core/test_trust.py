@@ -69,7 +69,7 @@ import sys
 from simkit.core.registry import get_game
 
 engine = get_game("{game_id}")
-Base = sys.modules[type(engine).__module__].STRATEGIES[engine.default_strategy][0]
+Base = engine.strategies[engine.default_strategy].player
 
 
 def refuse(*args, **kwargs):

@@ -1,6 +1,7 @@
 """Oh no... INVASION!!! on both engines beyond the default verify grid (test_equivalence.py plays
-players 3-5 x levels 0-3 at the default threshold): the 2-player extension and other Final
-Conflict thresholds, a few hundred games a cell, identical rows."""
+players 3-5 x levels 0-3 with the crews' default numbers): the 2-player extension, other Final
+Conflict thresholds and other crew numbers (strategy parameters), a few hundred games a cell,
+identical rows."""
 
 from dataclasses import asdict
 
@@ -12,10 +13,10 @@ from simkit.core.registry import get_game
 ENGINE = get_game("oh-no-invasion")
 
 
-def _verify(tmp_path, grid: dict, games: int) -> list[str]:
+def _verify(tmp_path, grid: dict, games: int, strategies=("random", "cautious", "bold")) -> list[str]:
     spec = {
         "scenario": {"name": "verify oh no", "game": ENGINE.id, "games": games, "seed": 11},
-        "grid": {**grid, "strategy": ["random", "cautious", "bold"]},
+        "grid": {**grid, "strategy": list(strategies)},
     }
     sc = scenario.parse(spec, "verify oh no")
     for kind in ("native", "python"):
@@ -29,15 +30,28 @@ def test_two_players_give_identical_rows(core, tmp_path):
 
 @pytest.mark.parametrize("threshold", [0.0, 3.5, 20.0])
 def test_other_final_conflict_thresholds_give_identical_rows(core, tmp_path, threshold):
-    grid = {"players": [3, 5], "level": [1, 3], "final_conflict": [threshold]}
-    assert _verify(tmp_path, grid, 200) == []
+    crews = [f"cautious:final_conflict={threshold}", f"bold:final_conflict={threshold}"]
+    assert _verify(tmp_path, {"players": [3, 5], "level": [1, 3]}, 200, crews) == []
+
+
+@pytest.mark.parametrize(
+    "crew",
+    [
+        "bold:panic=3,transport=true,weapon_share=0.4,morph_in_combat=true",
+        "cautious:invalien_clear=2,evaporalien_clear=3,clear_sabotaliens=false,attack_min=1",
+        "cautious:zap_landing=0,zap_evaporate=1,zap_sabotage=false,weapon_share=1",
+    ],
+)
+def test_other_crew_numbers_give_identical_rows(core, tmp_path, crew):
+    assert _verify(tmp_path, {"players": [3, 5], "level": [0, 3]}, 200, [crew]) == []
 
 
 def test_every_seat_plays_the_cells_first_strategy(core):
     """As `OhNoInvasion.new_game`: a cell's further strategies are not played."""
-    settings = {"players": 4, "level": 1, "final_conflict": 6.0, "data": None}
+    settings = {"players": 4, "level": 1, "data": None}
     params = ENGINE.params(settings)
     data, plain = ENGINE.native_data(params), native._plain(asdict(params))
-    one = core.play_batch(ENGINE.id, data, plain, ["bold"], 5, 0, 40)
-    two = core.play_batch(ENGINE.id, data, plain, ["bold", "random"], 5, 0, 40)
+    bold, rand = native._strategy(ENGINE, "bold"), native._strategy(ENGINE, "random")
+    one = core.play_batch(ENGINE.id, data, plain, [bold], 5, 0, 40)
+    two = core.play_batch(ENGINE.id, data, plain, [bold, rand], 5, 0, 40)
     assert one == two

@@ -12,7 +12,7 @@ def test_a_slow_strategy_and_the_mixed_cells_are_parts_of_their_own(core):
     assert parts[""]["grid"]["strategy"] == ["random", "greedy", "missions"]
     assert parts[""]["scenario"]["games"] == 2000
     assert parts["rollout"]["scenario"]["games"] == engine.verify_games["rollout"]
-    assert parts["rollout"]["grid"]["rollouts"] == [1, 8]
+    assert parts["rollout"]["grid"]["strategy"] == ["rollout:rollouts=1", "rollout"]
     assert parts["mixed"]["scenario"]["games"] == 2000
     cells = scenario.parse(parts["mixed"], "mixed").cells
     assert {len(c.strategies) for c in cells} == {len(m) for m in engine.verify_mixed}

@@ -42,42 +42,55 @@ def test_a_non_finite_setting_is_refused_and_nothing_is_written(tmp_path, capsys
         capsys,
         monkeypatch,
         "simulate",
-        "oh-no-invasion",
+        "space-alert",
         "-n",
         4,
         "--set",
-        f"final_conflict={value}",
+        f"error_rate={value}",
         "--out",
         out,
     )
-    assert "final_conflict" in line and "finite" in line
+    assert "error_rate" in line and "finite" in line
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("value", ["nan", "inf"])
+def test_a_non_finite_strategy_parameter_is_refused_and_nothing_is_written(
+    tmp_path, capsys, monkeypatch, value
+):
+    out = tmp_path / "d"
+    spec = f"bold:final_conflict={value}"
+    line = refused(
+        capsys, monkeypatch, "simulate", "oh-no-invasion", "-n", 4, "--strategy", spec, "--out", out
+    )
+    assert "parameter 'final_conflict'" in line and "finite" in line
     assert not out.exists()
 
 
 def test_a_non_finite_setting_in_a_scenario_names_the_file(tmp_path, capsys, monkeypatch):
     spec = tmp_path / "s.toml"
     spec.write_text(
-        '[scenario]\nname = "x"\ngame = "oh-no-invasion"\ngames = 4\nseed = 1\n[grid]\nfinal_conflict = [2.0, nan]\n'
+        '[scenario]\nname = "x"\ngame = "space-alert"\ngames = 4\nseed = 1\n[grid]\nerror_rate = [0.2, nan]\n'
     )
     line = refused(capsys, monkeypatch, "run", spec, "--out", tmp_path / "d")
-    assert str(spec) in line and "final_conflict" in line and "finite" in line
+    assert str(spec) in line and "error_rate" in line and "finite" in line
     assert not (tmp_path / "d").exists()
 
 
 def test_the_python_api_refuses_a_non_finite_setting_too(tmp_path):
     with pytest.raises(UserError, match="finite"):
-        simkit.simulate("oh-no-invasion", 4, out=tmp_path / "d", final_conflict=math.nan)
+        simkit.simulate("space-alert", 4, out=tmp_path / "d", error_rate=math.nan)
 
 
 def test_a_finite_float_setting_still_writes_valid_json(tmp_path, capsys, monkeypatch):
     out = tmp_path / "d"
     code, err = simkit_cli(
-        capsys, monkeypatch, "simulate", "oh-no-invasion", "-n", 4, "--set", "final_conflict=2.5", "--out", out,
+        capsys, monkeypatch, "simulate", "space-alert", "-n", 4, "--set", "error_rate=0.25", "--out", out,
         "--quiet", "--backend", "sequential",
     )  # fmt: skip
     assert code == 0, err
     manifest = json.loads((out / "manifest.json").read_text(), parse_constant=lambda c: pytest.fail(c))
-    assert "2.5" in json.dumps(manifest)
+    assert "0.25" in json.dumps(manifest)
 
 
 @pytest.mark.parametrize(

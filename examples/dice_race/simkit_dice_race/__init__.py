@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from simkit.core import seeds
 from simkit.core.narration import tell
-from simkit.core.players import player_class
 from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, record_head, register
+from simkit.core.strategies import Strategy, declare, number
 
 
 class Player:
@@ -35,14 +36,28 @@ class Player:
         raise NotImplementedError
 
 
-class Risky(Player):
-    def dice(self, distance: int) -> int:
-        return 2 if distance > 6 else 1
+@dataclass(frozen=True)
+class ThresholdNumbers:
+    """A threshold player's one number: its strategy's parameter (`safe:two_dice_above=9`)."""
+
+    two_dice_above: int = number(12, "squares left above which two dice are rolled", minimum=0, maximum=100)
 
 
 class Safe(Player):
+    """Two dice while more than `two_dice_above` squares are left (12), then one."""
+
+    NUMBERS = ThresholdNumbers()
+
+    def __init__(self, rng: random.Random, **numbers: Any) -> None:
+        super().__init__(rng)
+        self.two_dice_above = replace(self.NUMBERS, **numbers).two_dice_above
+
     def dice(self, distance: int) -> int:
-        return 2 if distance > 12 else 1
+        return 2 if distance > self.two_dice_above else 1
+
+
+class Risky(Safe):
+    NUMBERS = ThresholdNumbers(two_dice_above=6)
 
 
 class Coin(Player):
@@ -50,12 +65,11 @@ class Coin(Player):
         return self.rng.choice((1, 2)) if distance > 1 else 1
 
 
-STRATEGIES = {
-    "risky": (Risky, "two dice until 6 or fewer squares are left, then one"),
-    "safe": (Safe, "two dice until 12 or fewer squares are left, then one"),
-    "random": (Coin, "a coin flip between one die and two"),
-}
-PLAYER_CLASSES = {name: cls for name, (cls, _) in STRATEGIES.items()}
+STRATEGIES = declare(
+    Strategy("risky", Risky, "two dice until 6 or fewer squares are left, then one"),
+    Strategy("safe", Safe, "two dice until 12 or fewer squares are left, then one"),
+    Strategy("random", Coin, "a coin flip between one die and two"),
+)
 
 
 def play_game(params: Any, strategies: Sequence[str], root_seed: int, game_index: int, log: list | None):
@@ -63,10 +77,7 @@ def play_game(params: Any, strategies: Sequence[str], root_seed: int, game_index
     n = params.players
     seq = seeds.game_sequence(root_seed, game_index)
     dice = [seeds.stream(seq, seeds.CHANCE, k) for k in range(n)]
-    crew = [
-        player_class(s, PLAYER_CLASSES)(seeds.stream(seq, seeds.FIRST_SEAT + k))
-        for k, s in enumerate(strategies)
-    ]
+    crew = [ENGINE.player(s, seeds.stream(seq, seeds.FIRST_SEAT + k)) for k, s in enumerate(strategies)]
     position, overshoots, doubles = [0] * n, [0] * n, [0] * n
     if log is not None:
         log.append({"event": "start", "players": n, "target": params.target, "strategies": list(strategies)})
@@ -133,7 +144,7 @@ class DiceRace(Engine):
         Setting("target", "int", 20, "the square to land on exactly", minimum=2, maximum=100),
         Setting("max_rounds", "int", 100, "rounds before the game ends undecided", minimum=1, maximum=10000),
     )
-    strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
+    strategies = STRATEGIES
     default_strategy = "safe"
     record = (
         *record_head(("reached", "round_limit"), won_nullable=True),

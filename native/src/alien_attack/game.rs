@@ -455,14 +455,13 @@ pub struct Game {
     /// Spaces flipped into bases (for the records; not kept in playouts).
     pub flipped: Vec<u8>,
     pub track_flips: bool,
-    pub rollouts: usize,
     /// The rollout player's search (its own playout game), when a seat plays rollout.
     pub rollout: Option<Box<Rollout>>,
     pub scratch: players::Scratch,
 }
 
 impl Game {
-    pub fn new(board: &Board, players: usize, rollouts: usize) -> Game {
+    pub fn new(board: &Board, players: usize) -> Game {
         Game {
             st: State::new(board, players),
             strategies: [Strategy::Greedy; MAX_SEATS],
@@ -470,7 +469,6 @@ impl Game {
             shared_rng: false,
             flipped: Vec::with_capacity(board.n),
             track_flips: true,
-            rollouts,
             rollout: None,
             scratch: players::Scratch::default(),
         }
@@ -507,12 +505,12 @@ impl Game {
     fn choose_place(&mut self, board: &Board, p: usize) -> usize {
         let r = self.rng_index(p);
         match self.strategies[p] {
-            Strategy::Rollout if self.st.open.len() > 1 => {
+            Strategy::Rollout(rollouts) if self.st.open.len() > 1 => {
                 let mut search = self
                     .rollout
                     .take()
                     .unwrap_or_else(|| Box::new(Rollout::new(board, self.st.players)));
-                let s = search.place(board, &self.st, p, &mut self.rngs[r], self.rollouts);
+                let s = search.place(board, &self.st, p, &mut self.rngs[r], rollouts);
                 self.rollout = Some(search);
                 s
             }
@@ -711,7 +709,7 @@ impl<'a> Engine<'a> {
         Engine {
             board,
             params,
-            game: Game::new(board, params.players, params.rollouts),
+            game: Game::new(board, params.players),
         }
     }
 

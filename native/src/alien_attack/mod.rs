@@ -56,37 +56,31 @@ pub struct Components {
 pub struct Params {
     pub players: usize,
     pub semi_coop: bool,
-    pub rollouts: usize,
 }
 
+/// A seat's strategy, with its parameters (`rollout:rollouts=K`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
     Random,
     Greedy,
     Missions,
-    Rollout,
+    /// flat Monte Carlo with this many playouts per candidate
+    Rollout(usize),
 }
 
-/// Strategy names in the engine's order (the seat rows' `strategy` labels).
+/// The strategies' names, in the engine's order.
 pub const STRATEGY_NAMES: &[&str] = &["random", "greedy", "missions", "rollout"];
 
 impl Strategy {
-    pub fn from_name(name: &str) -> Option<Strategy> {
+    /// The strategy called `name`, its parameters read by `param` (None: not given, or no such
+    /// strategy).
+    pub fn from_name(name: &str, param: impl Fn(&str) -> Option<f64>) -> Option<Strategy> {
         match name {
             "random" => Some(Strategy::Random),
             "greedy" => Some(Strategy::Greedy),
             "missions" => Some(Strategy::Missions),
-            "rollout" => Some(Strategy::Rollout),
+            "rollout" => Some(Strategy::Rollout(param("rollouts")? as usize)),
             _ => None,
-        }
-    }
-
-    fn code(self) -> u8 {
-        match self {
-            Strategy::Random => 0,
-            Strategy::Greedy => 1,
-            Strategy::Missions => 2,
-            Strategy::Rollout => 3,
         }
     }
 }
@@ -173,7 +167,7 @@ pub fn play_batch(
     let seat_columns = [
         ("game_index", Kind::Int),
         ("seat", Kind::Int),
-        ("strategy", Kind::Label(STRATEGY_NAMES)),
+        ("strategy", Kind::Int), // which of the cell's strategies the seat plays
         ("city_card", Kind::Int),
         ("border_card", Kind::Label(&BORDER_CARDS)),
         ("score", Kind::Int),
@@ -212,7 +206,7 @@ pub fn play_batch(
             seat_rows
                 .int(game_index as i64)
                 .int(p as i64)
-                .label(order[p].code())
+                .int(((k + p) % seats) as i64)
                 .int(seat.city_card)
                 .label(seat.border_card as u8)
                 .int(seat.score)

@@ -59,12 +59,8 @@ pub fn place(
         }
         Strategy::Greedy => greedy_best(board, st, p, &st.open, rng).0,
         // a rollout seat with one option (Game::choose_place searches otherwise)
-        Strategy::Missions | Strategy::Rollout => {
-            if strategy == Strategy::Rollout {
-                return st.open[0] as usize;
-            }
-            missions_best(board, st, p, &st.open, rng, scratch).0
-        }
+        Strategy::Rollout(_) => st.open[0] as usize,
+        Strategy::Missions => missions_best(board, st, p, &st.open, rng, scratch).0,
     }
 }
 
@@ -87,7 +83,7 @@ pub fn power(
     match strategy {
         Strategy::Random => random_power(board, st, p, options, rng, scratch),
         Strategy::Greedy => greedy_power(board, st, p, options, rng, scratch),
-        Strategy::Missions | Strategy::Rollout => {
+        Strategy::Missions | Strategy::Rollout(_) => {
             missions_power(board, st, p, options, rng, scratch)
         }
     }
@@ -461,7 +457,7 @@ pub struct Rollout {
 
 impl Rollout {
     pub fn new(board: &Board, players: usize) -> Rollout {
-        let mut playout = Game::new(board, players, 0);
+        let mut playout = Game::new(board, players);
         playout.strategies = [Strategy::Missions; MAX_SEATS];
         playout.shared_rng = true;
         playout.track_flips = false;

@@ -92,7 +92,7 @@ fn board() -> Board {
 
 /// A two-seat game (greedy seats, seeded streams) on an empty table.
 fn game(board: &Board) -> Game {
-    let mut g = Game::new(board, 2, 8);
+    let mut g = Game::new(board, 2);
     g.rngs = (0..4).map(crate::rng::PyRandom::from_u64).collect();
     g.st.rounds = 30;
     g.st.round = 1;
@@ -231,7 +231,6 @@ fn a_batch_is_the_same_game_by_game_and_rotates_seats() {
     let params = Params {
         players: 3,
         semi_coop: false,
-        rollouts: 8,
     };
     let mixed = [Strategy::Random, Strategy::Greedy, Strategy::Missions];
     let (all, seats) = play_batch(&c, &params, &mixed, 5, 0, 6).expect("a batch");
@@ -249,10 +248,10 @@ fn a_batch_is_the_same_game_by_game_and_rotates_seats() {
         .iter()
         .find(|c| c.name == "strategy")
         .expect("strategy");
-    if let Values::Label(codes, _) = &strategy.values {
-        assert_eq!(&codes[..6], &[0, 1, 2, 1, 2, 0]);
+    if let Values::Int(slots) = &strategy.values {
+        assert_eq!(&slots[..6], &[0, 1, 2, 1, 2, 0]);
     } else {
-        panic!("strategy is a label column");
+        panic!("strategy is an int column (the cell's strategy slot)");
     }
 }
 
@@ -264,21 +263,24 @@ fn bench_games() {
     let c = default_components();
     let board = Board::new(&c).unwrap();
     let only = std::env::var("AA_ONLY").unwrap_or_default();
-    for (strategy, n, rollouts) in [
-        (Strategy::Random, 30_000u64, 8),
-        (Strategy::Greedy, 30_000, 8),
-        (Strategy::Missions, 10_000, 8),
-        (Strategy::Rollout, 20, 2),
-        (Strategy::Rollout, 5, 8),
+    for (strategy, n) in [
+        (Strategy::Random, 30_000u64),
+        (Strategy::Greedy, 30_000),
+        (Strategy::Missions, 10_000),
+        (Strategy::Rollout(2), 20),
+        (Strategy::Rollout(8), 5),
     ] {
-        if !only.is_empty() && !format!("{strategy:?}").eq_ignore_ascii_case(&only) {
+        if !only.is_empty()
+            && !format!("{strategy:?}")
+                .to_lowercase()
+                .starts_with(&only.to_lowercase())
+        {
             continue;
         }
         for players in [2, 4] {
             let params = Params {
                 players,
                 semi_coop: false,
-                rollouts,
             };
             let mut e = Engine::new(&board, params);
             let seats = vec![strategy; players];
@@ -289,7 +291,7 @@ fn bench_games() {
             }
             let s = cpu_seconds(wall) - start;
             println!(
-                "{strategy:?} (rollouts {rollouts}), {players} players: {:.1} games/s",
+                "{strategy:?}, {players} players: {:.1} games/s",
                 n as f64 / s
             );
         }

@@ -1,6 +1,7 @@
 //! One game (`game.py`'s `Game.play`): the turn sequence, when each decision is asked, the draws
 //! of every random stream in the same order, and the record.
 
+use super::players::Weights;
 use super::rules::{
     bombed, fire, lethal, movement, shift_shields, Dealt, Memo, Tables, EXTRA_LIFE, RAPID_FIRE,
     ROCKET_FUEL, SMART_BOMB, TIME_SLIP,
@@ -112,6 +113,8 @@ pub struct Engine<'t> {
     pub t: &'t Tables,
     pub params: Params,
     pub strategy: Strategy,
+    /// The lookahead player's weights (its parameters).
+    pub weights: Weights,
     pub memo: Memo,
     pub search: Search,
     pub dealt: Dealt,
@@ -129,6 +132,7 @@ impl<'t> Engine<'t> {
             t,
             params,
             strategy,
+            weights: Weights::default(),
             memo: Memo::new(&t.reqs),
             search: Search::new(),
             dealt: Dealt::new(t),

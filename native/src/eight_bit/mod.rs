@@ -9,6 +9,8 @@ mod game;
 mod players;
 mod rules;
 mod search;
+
+pub use players::Weights;
 #[cfg(test)]
 mod tests;
 
@@ -78,6 +80,7 @@ pub fn play_batch(
     comp: &Components,
     params: &Params,
     strategy: Strategy,
+    weights: &Weights,
     root_seed: u64,
     start: u64,
     stop: u64,
@@ -96,6 +99,7 @@ pub fn play_batch(
         ),
     };
     let mut engine = game::Engine::new(&tables, *params, strategy);
+    engine.weights = *weights;
     if let Some(memo) = memo {
         engine.memo = memo;
     }

@@ -11,13 +11,45 @@ use super::search::{resolve, Witness};
 use super::Strategy;
 use crate::rng::PyRandom;
 
-// LookaheadPlayer's weights.
-const KILL: f64 = 10.0;
-const DANGER: f64 = 30.0;
-const CARD: f64 = 12.0;
-const SHIELD: f64 = 6.0;
-const EXTRA_LIFE_COST: f64 = 40.0;
+/// `LookaheadPlayer.DEAD`: a won (or lost) game, beyond any weighing.
 const DEAD: f64 = 1e6;
+
+/// `LookaheadNumbers`: the lookahead player's weights, its strategy's parameters (the batch is
+/// handed every value from Python; `default` gives the declared defaults).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    pub kill: f64,
+    pub danger: f64,
+    pub card: f64,
+    pub shield: f64,
+    pub extra_life: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights {
+            kill: 10.0,
+            danger: 30.0,
+            card: 12.0,
+            shield: 6.0,
+            extra_life: 40.0,
+        }
+    }
+}
+
+impl Weights {
+    /// The defaults with each weight `param` gives.
+    pub fn read(param: impl Fn(&str) -> Option<f64>) -> Weights {
+        let d = Weights::default();
+        Weights {
+            kill: param("kill").unwrap_or(d.kill),
+            danger: param("danger").unwrap_or(d.danger),
+            card: param("card").unwrap_or(d.card),
+            shield: param("shield").unwrap_or(d.shield),
+            extra_life: param("extra_life").unwrap_or(d.extra_life),
+        }
+    }
+}
 
 fn seat(rng: &mut Option<PyRandom>) -> &mut PyRandom {
     rng.as_mut().expect("the random player has its seat stream")
@@ -247,24 +279,25 @@ impl Engine<'_> {
             return DEAD;
         }
         let f = fire(t, st.occ & !mask);
-        let mut value = KILL * kills as f64;
+        let w = &self.weights;
+        let mut value = w.kill * kills as f64;
         if lethal(t, d, &f, st.shields) {
             if st.hand[EXTRA_LIFE] == 0 {
                 return -DEAD + kills as f64;
             }
-            value -= EXTRA_LIFE_COST;
+            value -= w.extra_life;
         }
         let shields = st.shields & !bombed(t, d, &f, st.shields);
-        value += SHIELD * shields.count_ones() as f64;
+        value += w.shield * shields.count_ones() as f64;
         let p_card = table.p_card(st.track, left);
-        value -= (if st.countdown == 1 { DEAD } else { CARD }) * p_card;
+        value -= (if st.countdown == 1 { DEAD } else { w.card }) * p_card;
         let first = f.living.trailing_zeros();
         let last = 15 - f.living.leading_zeros();
         for (side, odd) in [(0usize, false), (1usize, true)] {
             let p = table.p_side[side];
             let moved = shift_shields(shields, first, last, odd);
             let ex = excess(t, d, &f, moved);
-            value -= DANGER * p * ex as f64;
+            value -= w.danger * p * ex as f64;
         }
         value
     }

@@ -8,7 +8,7 @@ use super::rules::{
     bombed, fire, firing_depth, lethal, movement, shift_shields, Dealt, Memo, MoveTable, Tables,
 };
 use super::search::{resolve, Search};
-use super::{play_batch, Alien, Bonus, Components, Params, Strategy, PAIR, SUM};
+use super::{play_batch, Alien, Bonus, Components, Params, Strategy, Weights, PAIR, SUM};
 use crate::batch::Values;
 use crate::rng::PyRandom;
 
@@ -554,6 +554,7 @@ fn games_finish_and_columns_are_in_record_order() {
                 dice: 6,
             },
             strategy,
+            &Weights::default(),
             5,
             10,
             40,
@@ -627,6 +628,7 @@ fn unsupported_components_are_refused() {
             dice: 6,
         },
         Strategy::Greedy,
+        &Weights::default(),
         1,
         3,
         5,
@@ -739,10 +741,10 @@ fn warm_batches_give_the_rows_of_cold_ones() {
         dice: 6,
     };
     for strategy in [Strategy::Random, Strategy::Greedy, Strategy::Lookahead] {
-        let whole = play_batch(&c, &params, strategy, 5, 0, 60).unwrap();
-        play_batch(&other, &params, strategy, 5, 0, 3).unwrap(); // the cache now holds other's
-        let first = play_batch(&c, &params, strategy, 5, 0, 30).unwrap();
-        let second = play_batch(&c, &params, strategy, 5, 30, 60).unwrap(); // warm
+        let whole = play_batch(&c, &params, strategy, &Weights::default(), 5, 0, 60).unwrap();
+        play_batch(&other, &params, strategy, &Weights::default(), 5, 0, 3).unwrap(); // the cache now holds other's
+        let first = play_batch(&c, &params, strategy, &Weights::default(), 5, 0, 30).unwrap();
+        let second = play_batch(&c, &params, strategy, &Weights::default(), 5, 30, 60).unwrap(); // warm
         for ((w, a), b) in whole.iter().zip(&first).zip(&second) {
             let joined = match (&a.values, &b.values) {
                 (Values::Bool(x), Values::Bool(y)) => Values::Bool([x.clone(), y.clone()].concat()),

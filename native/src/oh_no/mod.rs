@@ -10,6 +10,8 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
+pub use players::CrewParams;
+
 use crate::batch::{head, ints, Column, GameError, Kind, Rows};
 
 // Resistance card categories (`components.py`)
@@ -51,7 +53,6 @@ pub struct Components {
 pub struct Params {
     pub players: usize,
     pub level: u8,
-    pub final_conflict: f64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,6 +138,7 @@ pub fn play_batch(
     comp: &Components,
     params: &Params,
     strategy: Strategy,
+    crew: &CrewParams,
     root_seed: u64,
     start: u64,
     stop: u64,
@@ -148,6 +150,7 @@ pub fn play_batch(
         });
     }
     let mut engine = game::Engine::new(comp, *params, strategy);
+    engine.crew = *crew;
     let columns = head(Kind::Bool, END_REASONS).into_iter().chain([
         ("survivors", Kind::Int),
         ("final_conflict_called", Kind::Bool),

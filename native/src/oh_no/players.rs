@@ -26,9 +26,11 @@ pub enum StrikeAnswer {
     Nothing,
 }
 
-/// `Crew`'s class constants (CautiousCrew: the defaults; BoldCrew: its overrides).
-#[derive(Clone, Copy, Debug)]
+/// `CrewNumbers`: the numbers a scripted crew plays by, its strategy's parameters (`of` gives
+/// each crew's defaults; the batch is handed every value from Python).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CrewParams {
+    pub final_conflict: f64,
     pub panic: i64,
     pub invalien_clear: i32,
     pub evaporalien_clear: i32,
@@ -39,10 +41,25 @@ pub struct CrewParams {
     pub zap_sabotage: bool,
     pub transport: bool,
     pub morph_in_combat: bool,
+    pub weapon_share: f64,
 }
 
 impl CrewParams {
     pub fn of(strategy: Strategy) -> CrewParams {
+        let cautious = CrewParams {
+            final_conflict: 6.0,
+            panic: 2,
+            invalien_clear: 3,
+            evaporalien_clear: 1,
+            clear_sabotaliens: true,
+            attack_min: 3,
+            zap_landing: 6,
+            zap_evaporate: 2,
+            zap_sabotage: true,
+            transport: true,
+            morph_in_combat: true,
+            weapon_share: 0.7,
+        };
         match strategy {
             Strategy::Bold => CrewParams {
                 panic: 1,
@@ -55,27 +72,43 @@ impl CrewParams {
                 zap_sabotage: false,
                 transport: false,
                 morph_in_combat: false,
+                ..cautious
             },
-            _ => CrewParams {
-                panic: 2,
-                invalien_clear: 3,
-                evaporalien_clear: 1,
-                clear_sabotaliens: true,
-                attack_min: 3,
-                zap_landing: 6,
-                zap_evaporate: 2,
-                zap_sabotage: true,
-                transport: true,
-                morph_in_combat: true,
-            },
+            _ => cautious,
         }
+    }
+
+    /// The crew's defaults with each parameter `param` gives (as a number; booleans 0 or 1).
+    pub fn read(strategy: Strategy, param: impl Fn(&str) -> Option<f64>) -> CrewParams {
+        let mut c = CrewParams::of(strategy);
+        let int = |key: &str, into: &mut i32| {
+            if let Some(v) = param(key) {
+                *into = v as i32;
+            }
+        };
+        int("invalien_clear", &mut c.invalien_clear);
+        int("evaporalien_clear", &mut c.evaporalien_clear);
+        int("attack_min", &mut c.attack_min);
+        int("zap_landing", &mut c.zap_landing);
+        int("zap_evaporate", &mut c.zap_evaporate);
+        let flag = |key: &str, into: &mut bool| {
+            if let Some(v) = param(key) {
+                *into = v != 0.0;
+            }
+        };
+        flag("clear_sabotaliens", &mut c.clear_sabotaliens);
+        flag("zap_sabotage", &mut c.zap_sabotage);
+        flag("transport", &mut c.transport);
+        flag("morph_in_combat", &mut c.morph_in_combat);
+        c.final_conflict = param("final_conflict").unwrap_or(c.final_conflict);
+        c.weapon_share = param("weapon_share").unwrap_or(c.weapon_share);
+        c.panic = param("panic").map_or(c.panic, |v| v as i64);
+        c
     }
 }
 
 /// `MODULE_VALUE` by category (HUB, CATALYST, MORPH_BOX, TELEPORTER).
 const MODULE_VALUE: [i32; 4] = [2, 4, 3, 1];
-/// `WEAPON_SHARE`: the level 3 estimate of the share of weapons in another hand.
-const WEAPON_SHARE: f64 = 0.7;
 /// `RandomPlayer.FINAL_CONFLICT`.
 const RANDOM_FINAL_CONFLICT: f64 = 0.1;
 
@@ -173,7 +206,7 @@ impl Engine<'_> {
         if shields >= c.shields_total as i64 - self.crew.panic {
             return true;
         }
-        let need = self.params.final_conflict * (shields + 1) as f64;
+        let need = self.crew.final_conflict * (shields + 1) as f64;
         if (st.cards_in_hands() as f64) < need {
             return false;
         }
@@ -187,7 +220,7 @@ impl Engine<'_> {
             if st.level < 3 {
                 total += weapons(p) as f64;
             } else {
-                total += WEAPON_SHARE * st.hands[p].len() as f64;
+                total += self.crew.weapon_share * st.hands[p].len() as f64;
             }
         }
         total >= need

@@ -2,7 +2,7 @@
 //! by game, is checked from Python (`tests/native/`); these check rules that are easy to state here.
 
 use super::game::{Engine, END_CREW_ELIMINATED, END_SPAWNMONSTER_DESTROYED, RESISTANCE_RESHUFFLES};
-use super::players::Means;
+use super::players::{CrewParams, Means};
 use super::rules::{morph_pair_ok, State};
 use super::{
     play_batch, Components, Params, Strategy, BLACK, CATALYST, MORPH_BOX, TELEPORTER, WEAPON,
@@ -116,11 +116,7 @@ fn default_components() -> Components {
 }
 
 fn params(players: usize, level: u8) -> Params {
-    Params {
-        players,
-        level,
-        final_conflict: 6.0,
-    }
+    Params { players, level }
 }
 
 /// The card id of the weapon of `type_` (0 cannon, 1 rocket, 2 bomb) and `colour` (BLACK too).
@@ -272,7 +268,16 @@ fn invaders_fly_clockwise_to_the_left_and_skip_the_eliminated() {
 #[test]
 fn a_batch_gives_one_value_per_game_in_every_column() {
     let c = default_components();
-    let columns = play_batch(&c, &params(4, 1), Strategy::Bold, 5, 10, 30).unwrap();
+    let columns = play_batch(
+        &c,
+        &params(4, 1),
+        Strategy::Bold,
+        &CrewParams::of(Strategy::Bold),
+        5,
+        10,
+        30,
+    )
+    .unwrap();
     assert_eq!(columns.len(), 11 + super::game::N_STATS);
     assert!(columns.iter().all(|col| col.len() == 20));
     let Values::Label(_, labels) = &columns[3].values else {

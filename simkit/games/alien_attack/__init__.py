@@ -2,44 +2,15 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
 from simkit.core import replay_page, seeds
-from simkit.core.players import player_class
 from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, record_head, register
+from simkit.core.strategies import Strategy, declare
 from simkit.games.alien_attack import components, draw, narrate, native, players, rules
 from simkit.games.alien_attack.game import SEMI_COOP_BASES, Game, new_game
 from simkit.games.alien_attack.state import BASE, EMPTY, LOST, POWER_NAMES
-
-STRATEGIES = {
-    "random": (players.RandomPlayer, "uniform over the open markers; a coin for every power"),
-    "greedy": (
-        players.GreedyPlayer,
-        "most points from this placement, then bases destroyed, then a park; powers by simple rules",
-    ),
-    "missions": (
-        players.MissionsPlayer,
-        "greedy plus marginal mission, Global card and Global Protection value; avoids likely captures",
-    ),
-    "rollout": (
-        players.RolloutPlayer,
-        "flat Monte Carlo: each open marker scored by `rollouts` playouts (missions players) to the end",
-    ),
-}
-
-
-PLAYER_CLASSES = {name: cls for name, (cls, _) in STRATEGIES.items()}
-
-
-def _player(name: str, rng: random.Random, rollouts: int):
-    """Build one seat's player: the one place where strategies become objects (the rollout player
-    takes the `rollouts` setting)."""
-    cls = player_class(name, PLAYER_CLASSES)
-    if cls is players.RolloutPlayer:
-        return cls(rng, rollouts=rollouts)
-    return cls(rng)
 
 
 def _spaces(spaces) -> str:
@@ -62,12 +33,26 @@ class AlienAttack(Engine):
             choices=("standard", "semi-coop"),
         ),
         Setting("data", "path", None, "board file (TOML); default: the built-in invented board"),
-        Setting(
-            "rollouts", "int", 8, "playouts per candidate for the rollout player (K)", minimum=1, maximum=1000
-        ),
     )
     component_spec = components.FILE_SPEC
-    strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
+    strategies = declare(
+        Strategy("random", players.RandomPlayer, "uniform over the open markers; a coin for every power"),
+        Strategy(
+            "greedy",
+            players.GreedyPlayer,
+            "most points from this placement, then bases destroyed, then a park; powers by simple rules",
+        ),
+        Strategy(
+            "missions",
+            players.MissionsPlayer,
+            "greedy plus marginal mission, Global card and Global Protection value; avoids likely captures",
+        ),
+        Strategy(
+            "rollout",
+            players.RolloutPlayer,
+            "flat Monte Carlo: each open marker scored by `rollouts` playouts (missions players) to the end",
+        ),
+    )
     default_strategy = "greedy"
     record = (
         # won: None in the standard variant (nobody wins or loses together)
@@ -116,7 +101,9 @@ class AlienAttack(Engine):
     # budget and the default, take about a minute of Python there (the variant only changes the
     # record, which the other strategies check)
     verify_games = {"rollout": 3}
-    verify_settings = {"rollout": {"players": [2, 4], "variant": ["standard"], "rollouts": [1, 8]}}
+    verify_settings = {
+        "rollout": {"players": [2, 4], "variant": ["standard"], "strategy": ["rollout:rollouts=1", "rollout"]}
+    }
     verify_mixed = (
         ("greedy", "missions"),
         ("random", "greedy", "missions"),
@@ -149,8 +136,7 @@ class AlienAttack(Engine):
         seq = seeds.game_sequence(root_seed, game_index)
         st = new_game(board, n, seeds.stream(seq, seeds.SETUP), seeds.stream(seq, seeds.CHANCE))
         seats = [
-            _player(name, seeds.stream(seq, seeds.FIRST_SEAT + k), params.rollouts)
-            for k, name in enumerate(strategies)
+            self.player(name, seeds.stream(seq, seeds.FIRST_SEAT + k)) for k, name in enumerate(strategies)
         ]
         return Game(st, seats, log)
 

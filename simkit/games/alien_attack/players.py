@@ -10,7 +10,10 @@ A player answers three decisions (see RULES.md, "Player interface"):
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, replace
+from typing import Any
 
+from simkit.core.strategies import number
 from simkit.games.alien_attack import rules
 from simkit.games.alien_attack.components import points
 from simkit.games.alien_attack.game import Game, PowerOptions, View, state_from_view
@@ -297,6 +300,13 @@ def _as_base(cell, s):
     return _AsBase(cell, s)
 
 
+@dataclass(frozen=True)
+class RolloutNumbers:
+    """The rollout player's numbers: its strategy's parameters (`rollout:rollouts=32`)."""
+
+    rollouts: int = number(8, "playouts per open marker (K)", minimum=1, maximum=1000)
+
+
 class RolloutPlayer(MissionsPlayer):
     """Flat Monte Carlo: every open marker of its mandatory placement is tried `rollouts` times;
     each playout copies the table as this seat sees it (the Mothership's hidden order is a fresh
@@ -308,10 +318,11 @@ class RolloutPlayer(MissionsPlayer):
 
     WIN = 10  # a win is worth this many points of margin
     playout = MissionsPlayer  # plays every seat in the playouts
+    NUMBERS = RolloutNumbers()
 
-    def __init__(self, rng: random.Random, rollouts: int = 8) -> None:
+    def __init__(self, rng: random.Random, **numbers: Any) -> None:
         super().__init__(rng)
-        self.rollouts = rollouts
+        self.rollouts = replace(self.NUMBERS, **numbers).rollouts
 
     def place(self, view: View, options: tuple[int, ...]) -> int:
         if len(options) == 1:

@@ -2,36 +2,15 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
 from simkit.core import seeds
 from simkit.core.errors import UserError
-from simkit.core.players import player_class
 from simkit.core.registry import Column, GoldenCase, SelfPlayingEngine, Setting, record_head, register
+from simkit.core.strategies import Strategy, declare
 from simkit.games.eight_bit_invaders import components, draw, narrate, native, players
 from simkit.games.eight_bit_invaders.game import STATS, Game, Streams
-
-STRATEGIES = {
-    "random": (players.RandomPlayer, "uniform over achievable kill sets; coin flips for every card"),
-    "greedy": (
-        players.GreedyPlayer,
-        "most kills this turn, avoiding a lethal counterattack on ties; no bonus cards",
-    ),
-    "lookahead": (
-        players.LookaheadPlayer,
-        "scores every kill set by the counterattack, bombers, movement and next danger; plays bonus cards",
-    ),
-}
-
-
-PLAYER_CLASSES = {name: cls for name, (cls, _) in STRATEGIES.items()}
-
-
-def _player(name: str, rng: random.Random) -> players.Player:
-    """A built-in strategy by name, or a user's `path/file.py:Class` (see RULES.md, "Players")."""
-    return player_class(name, PLAYER_CLASSES)(rng)
 
 
 class EightBitInvaders(SelfPlayingEngine):
@@ -48,7 +27,22 @@ class EightBitInvaders(SelfPlayingEngine):
         Setting("data", "path", None, "component file (TOML); default: the built-in invented set"),
     )
     component_spec = components.FILE_SPEC
-    strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
+    strategies = declare(
+        Strategy(
+            "random", players.RandomPlayer, "uniform over achievable kill sets; coin flips for every card"
+        ),
+        Strategy(
+            "greedy",
+            players.GreedyPlayer,
+            "most kills this turn, avoiding a lethal counterattack on ties; no bonus cards",
+        ),
+        Strategy(
+            "lookahead",
+            players.LookaheadPlayer,
+            "scores every kill set by the counterattack, bombers, movement and next danger; "
+            "plays bonus cards",
+        ),
+    )
     default_strategy = "greedy"
     record = (
         *record_head(("cleared", "shot_down", "landed")),
@@ -101,7 +95,7 @@ class EightBitInvaders(SelfPlayingEngine):
         seq = seeds.game_sequence(root_seed, game_index)
         attack, movement, misc = seeds.streams(seq, 3, seeds.CHANCE)
         streams = Streams(setup=seeds.stream(seq, seeds.SETUP), attack=attack, movement=movement, misc=misc)
-        player = _player(strategies[0], seeds.stream(seq, seeds.FIRST_SEAT))
+        player = self.player(strategies[0], seeds.stream(seq, seeds.FIRST_SEAT))
         return Game(comp, params.countdown, params.dice, player, streams, log)
 
 

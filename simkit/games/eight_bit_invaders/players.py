@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import dataclass, replace
+from typing import Any
 
+from simkit.core.strategies import number
 from simkit.games.eight_bit_invaders import rules
 from simkit.games.eight_bit_invaders.game import View
 from simkit.games.eight_bit_invaders.state import EMPTY
@@ -115,6 +118,19 @@ class GreedyPlayer(Player):
         return rules.witness_placement(plans[max(plans, key=int.bit_count)], dice)
 
 
+@dataclass(frozen=True)
+class LookaheadNumbers:
+    """The lookahead player's weights: its strategy's parameters (`lookahead:danger=40`)."""
+
+    kill: float = number(10.0, "value per alien destroyed now", minimum=0.0, maximum=1000.0)
+    danger: float = number(
+        30.0, "cost per alien beyond two of a type in the next counterattack", minimum=0.0, maximum=1000.0
+    )
+    card: float = number(12.0, "cost per expected countdown card removed", minimum=0.0, maximum=1000.0)
+    shield: float = number(6.0, "value per shield kept", minimum=0.0, maximum=1000.0)
+    extra_life: float = number(40.0, "cost of spending the Extra Life", minimum=0.0, maximum=1000.0)
+
+
 class LookaheadPlayer(Player):
     """Chooses the whole allocation by what follows it this turn: every achievable kill set is
     played forward through the counterattack (lethal -> ruled out, or it costs the Extra Life),
@@ -135,12 +151,12 @@ class LookaheadPlayer(Player):
     - Extra Life is spent by the rules, the moment it saves the ship.
     """
 
-    KILL = 10.0  # per alien destroyed now
-    DANGER = 30.0  # per alien beyond two of a type in the next counterattack
-    CARD = 12.0  # per expected countdown card removed
-    SHIELD = 6.0  # per shield kept
-    EXTRA_LIFE = 40.0  # spending the Extra Life
-    DEAD = 1e6
+    DEAD = 1e6  # a won (or lost) game: beyond any weighing
+    NUMBERS = LookaheadNumbers()
+
+    def __init__(self, rng: random.Random, **numbers: Any) -> None:
+        super().__init__(rng)
+        self.numbers = replace(self.NUMBERS, **numbers)
 
     def trade_shield(self, view: View) -> int | None:
         for s in view.shields:
@@ -203,14 +219,14 @@ class LookaheadPlayer(Player):
             return self.DEAD  # cleared: the game is won
         living = formation.living(mask)
         aliens, n_types = view.aliens, view.n_types
-        value = self.KILL * kills
+        value = self.numbers.kill * kills
         if max(rules.type_counts(living, view.shields, aliens, n_types)) >= 3:
             if "extra_life" not in view.hand:
                 return -self.DEAD + kills
-            value -= self.EXTRA_LIFE
+            value -= self.numbers.extra_life
         bombed = rules.bombers_over(living, view.shields, aliens)
         shields = [s for s in view.shields if s not in bombed]
-        value += self.SHIELD * len(shields)
+        value += self.numbers.shield * len(shields)
         # Movement: the chance of losing a countdown card (and of landing on the last one), and
         # the danger left after the shields move left (even total) or right (odd total).
         # Probabilities are added in a loop, left to right: `sum()` of floats rounds differently
@@ -219,7 +235,7 @@ class LookaheadPlayer(Player):
         for s, p, _ in table:
             if view.track + s >= left:
                 p_card += p
-        value -= (self.DEAD if view.countdown == 1 else self.CARD) * p_card
+        value -= (self.DEAD if view.countdown == 1 else self.numbers.card) * p_card
         first, last = living[0][0], living[-1][0]
         for odd in (False, True):
             p = 0.0
@@ -228,5 +244,5 @@ class LookaheadPlayer(Player):
                     p += pr
             moved = rules.shift_shields(shields, first, last, odd)
             excess = sum(n - 2 for n in rules.type_counts(living, moved, aliens, n_types) if n > 2)
-            value -= self.DANGER * p * excess
+            value -= self.numbers.danger * p * excess
         return value

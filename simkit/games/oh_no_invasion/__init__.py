@@ -8,21 +8,10 @@ from typing import Any
 
 from simkit.core import seeds
 from simkit.core.registry import Column, GoldenCase, SelfPlayingEngine, Setting, record_head, register
+from simkit.core.strategies import Strategy, declare
 from simkit.games.oh_no_invasion import components, draw, narrate, native, players
 from simkit.games.oh_no_invasion.game import STAT_KEYS, Game, Streams
 
-STRATEGIES = {
-    "random": (players.RandomPlayer, "legal choices at random (the Final Conflict: 1 in 10 at each chance)"),
-    "cautious": (
-        players.CautiousCrew,
-        "clears stations early, zaps freely, passes weapons; calls the Final Conflict at the threshold",
-    ),
-    "bold": (
-        players.BoldCrew,
-        "hoards weapons, zaps and clears only big threats; calls the Final Conflict at the threshold",
-    ),
-}
-DEFAULT_THRESHOLD = 6.0
 # The levels' names (The Next Level), stated once: the `level` setting's labels. The narration and
 # the report read them through LEVEL (`LEVEL.label(1)` is "1 (Private McEasy)").
 LEVEL_NAMES = {0: "Mister Vanilla", 1: "Private McEasy", 2: "Commander Roughit", 3: "Captain Fabulous"}
@@ -63,21 +52,6 @@ class SeatStream(random.Random):
         return super().getrandbits(k)
 
 
-def _player(name: str, rng: random.Random, final_conflict: float) -> Any:
-    """The one place a strategy name becomes a player object (one per seat): a built-in crew, or
-    a user's `path/file.py:Class` through `simkit.core.players` (built as `Class(rng)`, or with
-    `final_conflict=` when it extends `players.Crew`)."""
-    if name in STRATEGIES:
-        cls = STRATEGIES[name][0]
-    else:
-        from simkit.core.players import player_class  # users' classes: loaded by core
-
-        cls = player_class(name, {n: c for n, (c, _) in STRATEGIES.items()})
-    if isinstance(cls, type) and issubclass(cls, players.Crew):
-        return cls(rng, final_conflict=final_conflict)
-    return cls(rng)
-
-
 class OhNoInvasion(SelfPlayingEngine):
     id = "oh-no-invasion"
     title = "Oh no... INVASION!!!"
@@ -93,19 +67,26 @@ class OhNoInvasion(SelfPlayingEngine):
             choices=(2, 3, 4, 5),
         ),
         LEVEL,
-        Setting(
-            "final_conflict",
-            "float",
-            DEFAULT_THRESHOLD,
-            "crews call the Final Conflict when the crew's weapons in hand reach this many per strike "
-            "still needed (Shield aliens in play + 1)",
-            minimum=0.0,
-            maximum=20.0,
-        ),
         Setting("data", "path", None, "component file (TOML); default: the built-in invented set"),
     )
     component_spec = components.FILE_SPEC
-    strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
+    strategies = declare(
+        Strategy(
+            "random",
+            players.RandomPlayer,
+            "legal choices at random (the Final Conflict: 1 in 10 at each chance)",
+        ),
+        Strategy(
+            "cautious",
+            players.CautiousCrew,
+            "clears stations early, zaps freely, passes weapons; calls the Final Conflict at the threshold",
+        ),
+        Strategy(
+            "bold",
+            players.BoldCrew,
+            "hoards weapons, zaps and clears only big threats; calls the Final Conflict at the threshold",
+        ),
+    )
     default_strategy = "cautious"
     record = (
         *record_head(("spawnmonster_destroyed", "shields_complete", "crew_eliminated")),
@@ -125,7 +106,7 @@ class OhNoInvasion(SelfPlayingEngine):
     golden_cases = tuple(
         GoldenCase(
             f"{s}-p{p}-l{lv}-s{seed}",
-            {"players": p, "level": lv, "final_conflict": 6.0, "data": None},
+            {"players": p, "level": lv, "data": None},
             (s,),
             seed,
         )
@@ -151,9 +132,7 @@ class OhNoInvasion(SelfPlayingEngine):
         seq = seeds.game_sequence(root_seed, game_index)
         resistance, spawn = seeds.streams(seq, 2, seeds.CHANCE)
         streams = Streams(setup=seeds.stream(seq, seeds.SETUP), resistance=resistance, spawn=spawn)
-        crew = [
-            _player(strategies[0], SeatStream(seq, k), params.final_conflict) for k in range(params.players)
-        ]
+        crew = [self.player(strategies[0], SeatStream(seq, k)) for k in range(params.players)]
         return Game(comp, params.players, params.level, crew, streams, log)
 
 

@@ -20,11 +20,13 @@ import numpy as np
 import polars as pl
 
 from simkit.core import stats
-from simkit.games.oh_no_invasion import DEFAULT_THRESHOLD, LEVEL
+from simkit.games.oh_no_invasion import ENGINE, LEVEL
+from simkit.games.oh_no_invasion.players import CrewNumbers
 from simkit.reporting import charts, kit
 from simkit.reporting.sections import AnalysisContext, GameSection, Table, point_decimals
 from simkit.reporting.text import ci, count_range, pct, points, with_interval
 
+DEFAULT_THRESHOLD = CrewNumbers().final_conflict  # both crews'
 SETTINGS = ("level", "players", "strategy", "final_conflict", "data")
 # each setting's type, its value where the dataset lacks the column, and where a game lacks one
 TYPED = (
@@ -65,7 +67,8 @@ class Games:
 
 def _games(ctx: AnalysisContext) -> Games:
     """The dataset's games, typed, and those at one threshold."""
-    g = ctx.dataset.games
+    # the crews' threshold, a strategy parameter, read as a setting (`bold:final_conflict=8`)
+    g = kit.parameter_columns(ctx.dataset.games, ENGINE.strategies, ("final_conflict",))
     g = g.with_columns(pl.lit(absent).alias(k) for k, _, absent, _ in TYPED if k not in g.columns)
     typed = [pl.col(k).cast(t).fill_null(none) for k, t, _, none in TYPED]
     g = g.with_columns(*typed, pl.col("won").cast(pl.Boolean), pl.col("score").cast(pl.Float64))

@@ -19,7 +19,10 @@ RULES.md, "Player interface"):
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, replace
+from typing import Any
 
+from simkit.core.strategies import number
 from simkit.games.oh_no_invasion import rules
 from simkit.games.oh_no_invasion.components import (
     BLACK,
@@ -36,7 +39,48 @@ from simkit.games.oh_no_invasion.game import MONSTER, View
 MODULE_CATEGORIES = (CATALYST, MORPH_BOX, TELEPORTER)
 # How much a working module is worth to a crew (which one a Sabotalien should take, what to clear)
 MODULE_VALUE = {TELEPORTER: 1, HUB: 2, MORPH_BOX: 3, CATALYST: 4}
-WEAPON_SHARE = 0.7  # level 3 estimate: the share of weapons in a hand another player holds
+
+
+@dataclass(frozen=True)
+class CrewNumbers:
+    """The numbers a scripted crew plays by: its strategy's parameters (`bold:final_conflict=8`).
+    The defaults are the cautious crew's; `BoldCrew.NUMBERS` changes ten of them."""
+
+    final_conflict: float = number(
+        6.0,
+        "call the Final Conflict when the crew's weapons reach this many per strike still needed "
+        "(Shield aliens in play + 1)",
+        minimum=0.0,
+        maximum=20.0,
+    )
+    panic: int = number(
+        2, "call it anyway when this many Shield aliens are missing from the full set", minimum=0, maximum=8
+    )
+    invalien_clear: int = number(
+        3, "clear an Invalien colour with at least this many figures on the station", minimum=1, maximum=12
+    )
+    evaporalien_clear: int = number(
+        1, "clear Evaporaliens with at least this many figures on the station", minimum=1, maximum=12
+    )
+    clear_sabotaliens: bool = number(True, "also clear Sabotaliens that have not yet sabotaged")
+    attack_min: int = number(
+        3, "least total value a weapon type must clear to be spent", minimum=0, maximum=20
+    )
+    zap_landing: int = number(
+        6,
+        "zap an Invalien landing that brings its colour to this many figures (0: never)",
+        minimum=0,
+        maximum=12,
+    )
+    zap_evaporate: int = number(
+        2, "zap an Evaporalien whose order would discard this many cards", minimum=1, maximum=12
+    )
+    zap_sabotage: bool = number(True, "zap a Sabotalien whose order would sabotage a working module")
+    transport: bool = number(True, "pass weapons to a player in danger (levels 0-2)")
+    morph_in_combat: bool = number(True, "use a working Morph Box in combat")
+    weapon_share: float = number(
+        0.7, "level 3: the share of another player's hand taken to be weapons", minimum=0.0, maximum=1.0
+    )
 
 
 class Player:
@@ -232,29 +276,19 @@ class RandomPlayer(Player):
 
 
 class Crew(Player):
-    """A scripted crew member. The two crews differ only in the numbers below (see RULES.md).
-
-    `final_conflict` (the setting): the crew calls the Final Conflict when the weapons its
+    """A scripted crew member. The two crews differ only in their numbers (`CrewNumbers`, the
+    strategies' parameters; see RULES.md): the crew calls the Final Conflict when the weapons its
     living players hold reach `final_conflict` x (Shield aliens in play + 1), the strikes still
     needed; or, whatever it holds, when only `panic` more Shield aliens would complete the
     Spawnmonster's protection. At levels 0-2 a member counts every hand (shared knowledge); at
     level 3 it knows only its own hand and estimates the others' from their sizes.
     """
 
-    PANIC = 2  # call when this many shields are missing from the full set
-    INVALIEN_CLEAR = 3  # clear an Invalien colour with at least this many figures on the station
-    EVAPORALIEN_CLEAR = 1
-    CLEAR_SABOTALIENS = True  # also clear Sabotaliens that have not yet sabotaged
-    ATTACK_MIN = 3  # least total value a weapon type must clear to be spent
-    ZAP_LANDING = 6  # zap an Invalien landing that brings its colour to this many figures (0: never)
-    ZAP_EVAPORATE = 2  # zap an Evaporalien whose order would discard this many cards
-    ZAP_SABOTAGE = True  # zap a Sabotalien whose order would sabotage a working module
-    TRANSPORT = True  # pass weapons to a player in danger (levels 0-2)
-    MORPH_IN_COMBAT = True
+    NUMBERS = CrewNumbers()  # a subclass states its own defaults
 
-    def __init__(self, rng: random.Random, final_conflict: float = 6.0) -> None:
+    def __init__(self, rng: random.Random, **numbers: Any) -> None:
         super().__init__(rng)
-        self.threshold = float(final_conflict)
+        self.numbers = replace(self.NUMBERS, **numbers)
         self._readiness: tuple[int, bool] = (-1, False)  # (turn, ready) as judged at combat
         self._planned: tuple = (-1, -1, None)  # (turn, station, plan) found by `combat`
 
@@ -267,14 +301,14 @@ class Crew(Player):
             if view.open_hands:
                 total += sum(isw[c] for c in view.hand_of(p))
             else:
-                total += WEAPON_SHARE * view.hand_size(p)
+                total += self.numbers.weapon_share * view.hand_size(p)
         return total
 
     def ready(self, view: View) -> bool:
         shields = view.shield_count
-        if shields >= view.comp.shields_total - self.PANIC:
+        if shields >= view.comp.shields_total - self.numbers.panic:
             return True
-        need = self.threshold * (shields + 1)
+        need = self.numbers.final_conflict * (shields + 1)
         if view.cards_in_hands < need:  # fewer cards than weapons needed: cannot be ready
             return False
         return self.crew_weapons(view) >= need
@@ -287,7 +321,7 @@ class Crew(Player):
     # --- actions ------------------------------------------------------------------------------
 
     def action(self, view: View, number: int):
-        if self.TRANSPORT and number == 0 and view.open_hands and view.hub_works(view.seat):
+        if self.numbers.transport and number == 0 and view.open_hands and view.hub_works(view.seat):
             gift = self._gift(view)
             if gift is not None:
                 return gift
@@ -343,23 +377,23 @@ class Crew(Player):
             if any(view.figures(p, order) >= threshold for p in alive):
                 return 2
             if (
-                self.ZAP_LANDING
-                and view.figures(target, colour) + comp.spawn_aliens[alien] >= self.ZAP_LANDING
+                self.numbers.zap_landing
+                and view.figures(target, colour) + comp.spawn_aliens[alien] >= self.numbers.zap_landing
             ):
                 return 1
             return 0
         if kind == EVAPORALIEN:
             lost = sum(min(view.figures(p, order), view.hand_size(p)) for p in alive)
-            if lost >= 2 * self.ZAP_EVAPORATE:
+            if lost >= 2 * self.numbers.zap_evaporate:
                 return 2
-            return 1 if lost >= self.ZAP_EVAPORATE else 0
+            return 1 if lost >= self.numbers.zap_evaporate else 0
         harm = 0
         for p in alive:
             for _, a, flipped in view.sabotaliens(p):
                 if comp.spawn_colour[a] == order:
                     if flipped and view.level >= 2:
                         return 2
-                    if not flipped and self.ZAP_SABOTAGE:
+                    if not flipped and self.numbers.zap_sabotage:
                         harm = 1
         return harm
 
@@ -422,16 +456,16 @@ class Crew(Player):
             if f:
                 kind = kinds[colour]
                 if kind == INVALIEN:
-                    if f >= self.INVALIEN_CLEAR:
+                    if f >= self.numbers.invalien_clear:
                         needs[colour] = f
-                elif f >= self.EVAPORALIEN_CLEAR:
+                elif f >= self.numbers.evaporalien_clear:
                     needs[colour] = 2 * f
         cat = comp.res_category
         for m, a, flipped in view.sabotaliens(station):
             c = comp.spawn_colour[a]
             if flipped:
                 needs[c] = needs.get(c, 0) + 1 + MODULE_VALUE[cat[m]]
-            elif self.CLEAR_SABOTALIENS:
+            elif self.numbers.clear_sabotaliens:
                 needs[c] = needs.get(c, 0) + 1
         return needs
 
@@ -473,7 +507,7 @@ class Crew(Player):
                     value = sum(needs[k] for _, k in cover)
                     if best is None or value > best[0]:
                         best = (value, t, cover)
-            if best is None or best[0] < self.ATTACK_MIN:
+            if best is None or best[0] < self.numbers.attack_min:
                 break
             value, t, cover = best
             # the first card of a type is the one discarded: a plain weapon rather than black
@@ -484,7 +518,7 @@ class Crew(Player):
             for _, k in cover:
                 needs.pop(k, None)
         morphs = []
-        if self.MORPH_IN_COMBAT and needs and view.working(attacker, MORPH_BOX):
+        if self.numbers.morph_in_combat and needs and view.working(attacker, MORPH_BOX):
             danger = max(needs, key=lambda k: needs[k])
             if needs[danger] >= 5:
                 used = {c for c, _ in plays}
@@ -589,13 +623,15 @@ class BoldCrew(Crew):
     """Hoards weapons for the Final Conflict: clears only large threats, zaps only to prevent an
     elimination or a heavy loss, never passes cards, waits until the 7th Shield alien to panic."""
 
-    PANIC = 1
-    INVALIEN_CLEAR = 5
-    EVAPORALIEN_CLEAR = 2
-    CLEAR_SABOTALIENS = False
-    ATTACK_MIN = 5
-    ZAP_LANDING = 0
-    ZAP_EVAPORATE = 3
-    ZAP_SABOTAGE = False
-    TRANSPORT = False
-    MORPH_IN_COMBAT = False
+    NUMBERS = CrewNumbers(
+        panic=1,
+        invalien_clear=5,
+        evaporalien_clear=2,
+        clear_sabotaliens=False,
+        attack_min=5,
+        zap_landing=0,
+        zap_evaporate=3,
+        zap_sabotage=False,
+        transport=False,
+        morph_in_combat=False,
+    )

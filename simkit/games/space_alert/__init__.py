@@ -6,28 +6,16 @@ simulated exactly (rules.py). See RULES.md for every rule decision.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from simkit.core import replay_page, seeds
 from simkit.core.errors import UserError
-from simkit.core.players import player_class
 from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, record_head, register
+from simkit.core.strategies import Strategy, declare
 from simkit.games.space_alert import components, draw, game, narrate, native, plan_file, players
 
-STRATEGIES = {
-    "random": (players.RandomPlayer, "each turn a coin for playing, then a uniform half of an unused card"),
-    "scripted": (
-        players.ScriptedPlayer,
-        "a gunner per zone, an energy officer, a security officer (5 figures); reacts to known threats",
-    ),
-    "planner": (
-        players.PlannerPlayer,
-        "scripted rows improved by local search through the engine on the announced threats (slow)",
-    ),
-}
 MISSIONS = ("test", "simulation", "real") + tuple(str(i) for i in range(1, 9))
 
 
@@ -47,15 +35,6 @@ class _LazyStream:
         if self._rng is None:
             self._rng = seeds.stream(self._seq, self._path)
         return getattr(self._rng, name)
-
-
-PLAYER_CLASSES = {name: cls for name, (cls, _) in STRATEGIES.items()}
-
-
-def _player(name: str, rng: random.Random) -> Any:
-    """Build one figure's planner: the one place strategies become objects (a user's
-    `file.py:Class` too, see simkit/core/players.py)."""
-    return player_class(name, PLAYER_CLASSES)(rng)
 
 
 class SpaceAlert(Engine):
@@ -106,7 +85,23 @@ class SpaceAlert(Engine):
         Setting("data", "path", None, "component file (TOML); default: the built-in data"),
     )
     component_spec = components.FILE_SPEC
-    strategies = {name: desc for name, (_, desc) in STRATEGIES.items()}
+    strategies = declare(
+        Strategy(
+            "random",
+            players.RandomPlayer,
+            "each turn a coin for playing, then a uniform half of an unused card",
+        ),
+        Strategy(
+            "scripted",
+            players.ScriptedPlayer,
+            "a gunner per zone, an energy officer, a security officer (5 figures); reacts to known threats",
+        ),
+        Strategy(
+            "planner",
+            players.PlannerPlayer,
+            "scripted rows improved by local search through the engine on the announced threats (slow)",
+        ),
+    )
     default_strategy = "scripted"
     record = (
         *record_head(("survived", "zone_destroyed", "threat_destroyed_ship")),
@@ -191,7 +186,7 @@ class SpaceAlert(Engine):
         return game.play_game(
             comp,
             params,
-            lambda k: _player(strategies[0], _LazyStream(seq, seeds.FIRST_SEAT + k)),
+            lambda k: self.player(strategies[0], _LazyStream(seq, seeds.FIRST_SEAT + k)),
             seeds.stream(seq, seeds.SETUP),
             seeds.streams(seq, 2, seeds.CHANCE),
             log,

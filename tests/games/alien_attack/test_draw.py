@@ -27,7 +27,7 @@ CASES = [
 
 
 def settings(strategies, variant):
-    return {"players": len(strategies), "variant": variant, "data": None, "rollouts": 1}
+    return {"players": len(strategies), "variant": variant, "data": None}
 
 
 @cache

@@ -28,7 +28,7 @@ CASES = [
 
 @pytest.mark.parametrize("strategies, variant, seed", CASES, ids=lambda v: str(v))
 def test_every_event_is_told_in_words(strategies, variant, seed):
-    settings = {"players": len(strategies), "variant": variant, "data": None, "rollouts": 1}
+    settings = {"players": len(strategies), "variant": variant, "data": None}
     events, story = contract.told(ENGINE, settings, strategies, seed)
     assert story[0] == f"Alien Attack: USA, {len(strategies)} players, {events[0]['rounds']} rounds."
     assert RESULT.match(story[-1]), story[-1]

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from simkit.games.alien_attack import ENGINE, STRATEGIES, _player, players
+from simkit.games.alien_attack import ENGINE, players
 from simkit.games.alien_attack.game import View
 
 from .scripted import S, state
@@ -17,10 +17,12 @@ FAR = [13, 27, 29]  # plain spaces (no city, herd, park or border) away from row
 
 
 def test_strategies_are_registered_with_descriptions():
-    assert set(STRATEGIES) == {"random", "greedy", "missions", "rollout"}
+    assert set(ENGINE.strategies) == {"random", "greedy", "missions", "rollout"}
+    assert all(s.help for s in ENGINE.strategies.values())
     assert ENGINE.default_strategy == "greedy"
-    assert isinstance(_player("rollout", random.Random(1), 3), players.RolloutPlayer)
-    assert _player("rollout", random.Random(1), 3).rollouts == 3
+    assert isinstance(ENGINE.player("rollout:rollouts=3", random.Random(1)), players.RolloutPlayer)
+    assert ENGINE.player("rollout:rollouts=3", random.Random(1)).rollouts == 3
+    assert ENGINE.player("rollout", random.Random(1)).rollouts == 8
 
 
 @pytest.mark.parametrize("players_n", [2, 3, 4])
@@ -32,7 +34,7 @@ def test_missions_plays_legal_games(players_n):
 def test_rollout_plays_a_legal_game():
     log = []
     game = ENGINE._game(
-        {"players": 2, "variant": "standard", "data": None, "rollouts": 1}, ["rollout", "greedy"], 22, 0, log
+        {"players": 2, "variant": "standard", "data": None}, ["rollout:rollouts=1", "greedy"], 22, 0, log
     )
     game.play_rest()
     assert game.st.round == 30 and sum(1 for e in log if e["event"] == "place" and e["how"] == "turn") == 60

@@ -18,10 +18,12 @@ from simkit.reporting.render import write_report
 from simkit.reporting.sections import AnalysisContext
 
 
-def _scenario(name: str, games: int, grid: dict, fixed: dict) -> dict:
+def _scenario(name: str, games: int, grid: dict, fixed: dict, parameters: dict | None = None) -> dict:
     doc = {"scenario": {"name": name, "game": "oh-no-invasion", "games": games, "seed": 7}, "fixed": fixed}
     if grid:
         doc["grid"] = grid
+    if parameters:
+        doc["parameters"] = parameters
     return doc
 
 
@@ -42,6 +44,7 @@ def runs(tmp_path_factory) -> dict[str, Path]:
                 "levels",
                 24,
                 {"level": [1, 3], "players": [3, 4], "strategy": ["cautious", "bold"]},
+                {},
                 {"final_conflict": 6.0},
             ),
         ),
@@ -51,8 +54,9 @@ def runs(tmp_path_factory) -> dict[str, Path]:
             _scenario(
                 "sweep",
                 30,
-                {"final_conflict": [3.0, 6.0, 9.0], "level": [1], "strategy": ["bold"]},
+                {"level": [1], "strategy": ["bold"]},
                 {"players": 4},
+                {"final_conflict": [3.0, 6.0, 9.0]},
             ),
         ),
         "one": _run(tmp, "one", _scenario("one cell", 20, {}, {"level": 2, "players": 3})),
@@ -84,7 +88,9 @@ def report(built) -> Path:
 
 
 def _games(path: Path) -> pl.DataFrame:
-    return load(path).games
+    """The games, with the crews' threshold read from the strategy spec (6 where it is left out)."""
+    threshold = pl.col("strategy").str.extract(r"final_conflict=([0-9.]+)").cast(pl.Float64).fill_null(6.0)
+    return load(path).games.with_columns(threshold.alias("final_conflict"))
 
 
 def test_report_holds_the_sections_and_their_charts(report):
@@ -228,7 +234,7 @@ def test_one_cell_and_missing_columns_do_not_crash(runs, built, tmp_path, monkey
     # the variants below check the logic only: charts are not rendered again
     monkeypatch.setattr(analysis.charts, "save_chart", lambda fig, out, name, *a: name)
     d = load(runs["one"])
-    bare = dataclasses.replace(d, games=d.games.drop("level", "players", "strategy", "final_conflict"))
+    bare = dataclasses.replace(d, games=d.games.drop("level", "players", "strategy"))
     secs = {s.key: s for s in analysis.sections(AnalysisContext(bare, tmp_path, "bare", "bare"))}
     assert "ohno-win-grid" in secs and "ohno-final-conflict" not in secs
     few = dataclasses.replace(

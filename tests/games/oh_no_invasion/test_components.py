@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from simkit.core.errors import UserError
-from simkit.core.registry import get_game, resolve_settings
+from simkit.core.registry import get_game, resolve_settings, resolve_strategies
 from simkit.games.oh_no_invasion import ENGINE, components
 from simkit.games.oh_no_invasion.components import (
     BLACK,
@@ -168,8 +168,6 @@ def test_broken_file_is_refused(tmp_path, old, new, key):
         ("players", "1", False),
         ("level", "3", True),
         ("level", "4", False),
-        ("final_conflict", "4.5", True),
-        ("final_conflict", "-1", False),
     ],
 )
 def test_settings_are_validated(key, value, ok):
@@ -179,6 +177,31 @@ def test_settings_are_validated(key, value, ok):
     else:
         with pytest.raises(UserError, match=key):
             resolve_settings(engine, {key: value}, "test")
+
+
+@pytest.mark.parametrize(
+    ("spec", "canonical"),
+    [
+        ("bold:final_conflict=4.5", "bold:final_conflict=4.5"),
+        ("cautious:final_conflict=6", "cautious"),
+        ("bold:transport=yes,panic=3", "bold:panic=3,transport=true"),
+        ("bold:final_conflict=-1", None),
+        ("cautious:zap_sabotage=maybe", None),
+        ("random:final_conflict=4", None),
+    ],
+)
+def test_the_crews_numbers_are_validated_parameters(spec, canonical):
+    engine = get_game("oh-no-invasion")
+    if canonical:
+        assert resolve_strategies(engine, [spec], None, "test") == (canonical,)
+    else:
+        with pytest.raises(UserError, match="parameter"):
+            resolve_strategies(engine, [spec], None, "test")
+
+
+def test_the_threshold_setting_of_old_says_where_it_went():
+    with pytest.raises(UserError, match="parameter of strategy cautious, bold: cautious:final_conflict="):
+        resolve_settings(get_game("oh-no-invasion"), {"final_conflict": "4.5"}, "test")
 
 
 def test_two_players_is_marked_outside_the_box():

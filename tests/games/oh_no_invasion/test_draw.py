@@ -33,7 +33,7 @@ CASES = [
 
 
 def settings(level, players):
-    return {"players": players, "level": level, "final_conflict": 6.0, "data": None}
+    return {"players": players, "level": level, "data": None}
 
 
 @pytest.fixture(scope="module")

@@ -73,7 +73,7 @@ def recheck(events) -> dict:
 def test_rules_recheck_from_the_log(strategy):
     total = dict.fromkeys(("order", "combat", "zap", "counter", "strike", "spawn"), 0)
     for i in range(16):
-        settings = {"players": 3 + i % 3, "level": i % 4, "final_conflict": 6.0, "data": None}
+        settings = {"players": 3 + i % 3, "level": i % 4, "data": None}
         for key, n in recheck(ENGINE.replay(settings, [strategy], 21, i)).items():
             total[key] += n
     # every check ran on real events (random crews rarely reach a counter or a strike)

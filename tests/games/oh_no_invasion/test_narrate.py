@@ -31,7 +31,7 @@ CASES = [
 
 @pytest.mark.parametrize("strategy, level, players, seed", CASES, ids=lambda v: str(v))
 def test_every_event_is_told_in_words(strategy, level, players, seed):
-    settings = {"players": players, "level": level, "final_conflict": 6.0, "data": None}
+    settings = {"players": players, "level": level, "data": None}
     events, story = contract.told(ENGINE, settings, [strategy], seed)
     assert story[0].startswith(f"Oh no... INVASION!!!: {players} players, level {level}")
     assert RESULT.match(story[-1]), story[-1]

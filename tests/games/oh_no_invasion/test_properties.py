@@ -64,9 +64,10 @@ def checked_game(strategy, players, level, seed, index, threshold=6.0):
     seq = seeds.game_sequence(seed, index)
     resistance, spawn = seeds.streams(seq, 2, seeds.CHANCE)
     streams = Streams(seeds.stream(seq, seeds.SETUP), resistance, spawn)
-    from simkit.games.oh_no_invasion import _player
+    from simkit.games.oh_no_invasion import ENGINE
 
-    crew = [_player(strategy, SeatStream(seq, k), threshold) for k in range(players)]
+    spec = strategy if strategy == "random" else f"{strategy}:final_conflict={threshold}"
+    crew = [ENGINE.player(spec, SeatStream(seq, k)) for k in range(players)]
     log = Checking()
     game = Game(COMP, players, level, crew, streams, log)
     log.game = game
@@ -94,7 +95,7 @@ def test_cards_are_conserved_at_every_step_and_the_game_ends(strategy, games):
 
 def test_many_seeded_games_end_with_a_valid_record():
     """Thousands of games through the engine (no per-step check: that is above)."""
-    settings = {"players": 4, "level": 1, "final_conflict": 6.0, "data": None}
+    settings = {"players": 4, "level": 1, "data": None}
     for i in range(1200):
         settings["players"] = 3 + i % 3
         settings["level"] = i % 4

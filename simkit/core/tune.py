@@ -1,0 +1,302 @@
+"""Tuning: which values of a strategy's parameters win most, found by racing on common random
+numbers, and a gain over the defaults confirmed on fresh seeds.
+
+Every combination of the searched values is a candidate, a cell of an ordinary dataset; all play
+the same games (game i deals the same cards to every candidate: common random numbers). The search
+is a race (Maron and Moore's Hoeffding races; F-race in irace): after each round a candidate stays
+while its win rate could still be the best (its upper bound reaches the leader's lower bound, the
+intervals Bonferroni-adjusted over every candidate in every round, so the true best is dropped with
+chance at most 5 % over the whole search); contenders double their games, the rest stop. It ends
+when one contender is left, when every contender is known to within the tolerance, or at the cap.
+Why racing and not NTBEA (TAG's choice): the candidates here are a few dozen values of one or two
+numbers, each game is cheap on the native engine and every candidate can share the seeds; a race
+spends games only where the answer is still open and says, with an error rate, which candidates
+it could not separate. NTBEA's bandit model pays off for large spaces of many parameters, each
+evaluated on a handful of games.
+
+Picking the best of several noisy rates flatters the pick (the winner's curse). So the pick and the
+strategy's defaults play again, on fresh seeds (a root seed derived from the search's), as many
+games as the pick played in the search, and the gain reported is their paired difference on
+those games alone.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simkit.core import dataset, runner, scenario, stats
+from simkit.core import strategies as strategy_specs
+from simkit.core.calibrate import confirm_folder, confirm_seed, confirmation_games, search_rounds
+from simkit.core.errors import UserError
+from simkit.core.players import is_user_spec
+from simkit.core.registry import get_game, resolve_strategies
+from simkit.core.settings import Setting
+
+GRID_POINTS = 11  # values a float range, or a long integer range, is searched at
+MAX_CANDIDATES = 512
+SUMMARY = "tune.json"  # the search's result, beside its dataset's manifest (the report reads it)
+
+
+def parse_range(text: str, params: dict[str, Setting], where: str) -> tuple[str, list[Any]]:
+    """`NAME=LO..HI` (an integer range whole, or 11 points; a float range at 11 points) or
+    `NAME=a,b,c`: the parameter and its values to search, each checked as the parameter."""
+    name, eq, spec = (part.strip() for part in text.partition("="))
+    if not eq or not name or not spec:
+        raise UserError(f"{where}: --param must be NAME=LO..HI or NAME=a,b,c, got {text!r}")
+    if name not in params:
+        known = ", ".join(params) or "none"
+        raise UserError(f"{where}: the strategy has no parameter '{name}' (parameters: {known})")
+    p = params[name]
+    check = f"{where}: --param {name}"
+    if ".." in spec:
+        low_text, _, high_text = spec.partition("..")
+        low, high = p.parse(low_text.strip(), check), p.parse(high_text.strip(), check)
+        if p.type not in ("int", "float") or not low < high:
+            raise UserError(f"{check}: LO..HI needs a number parameter and LO < HI, got {spec!r}")
+        if p.type == "int" and high - low < 2 * GRID_POINTS:
+            values: list[Any] = list(range(low, high + 1))
+        else:
+            step = (high - low) / (GRID_POINTS - 1)
+            points = [low + k * step for k in range(GRID_POINTS)]
+            values = [round(v) for v in points] if p.type == "int" else [float(f"{v:.6g}") for v in points]
+    else:
+        values = [p.parse(v.strip(), check) for v in spec.split(",")]
+    return name, list(dict.fromkeys(values))
+
+
+@dataclass(frozen=True)
+class Racing:
+    """The stopping rule of a tuning search (see the module's docstring)."""
+
+    tolerance: float
+    first_games: int
+    candidates: int = 1
+    rounds: int = 1
+
+    @property
+    def z(self) -> float:
+        from scipy.stats import norm
+
+        return float(norm.isf(stats.ALPHA / (2 * max(1, self.candidates * self.rounds))))
+
+    def first(self, cells: list[str]) -> dict[str, int]:
+        return dict.fromkeys(cells, self.first_games)
+
+    def contenders(self, tallies: dict[str, runner.Tally]) -> list[str]:
+        intervals = {c: stats.wilson(w, d, self.z) for c, (w, d, _) in tallies.items()}
+        best_low = max(w.low for w in intervals.values())
+        return [c for c, w in intervals.items() if w.high >= best_low]
+
+    def after_round(self, tallies: dict[str, runner.Tally], targets: dict[str, int]) -> dict[str, int]:
+        out = dict(targets)
+        alive = self.contenders(tallies)
+        if len(alive) == 1:
+            return out
+        for cell in alive:
+            wins, decided, _ = tallies[cell]
+            if stats.wilson(wins, decided).half_width > self.tolerance:
+                out[cell] = 2 * targets[cell]
+        return out
+
+
+@dataclass(frozen=True)
+class Candidate:
+    cell: str
+    strategy: str  # the canonical spec
+    values: dict[str, Any]  # the searched parameters' values
+    games: int
+    win_rate: stats.Interval  # from the search (flattered for the pick)
+    contender: bool  # could still be the best when the search ended
+
+
+@dataclass(frozen=True)
+class Result:
+    candidates: list[Candidate]  # best search rate first: the pick
+    default: str  # the strategy at its defaults for the searched parameters
+    pick_confirmed: stats.Interval  # on fresh seeds
+    default_confirmed: stats.Interval  # the same fresh games
+    gain: stats.PairedDifference | None  # pick minus default on them (None: the pick is the default)
+
+
+def tune(
+    game: str,
+    strategy: str,
+    params: list[str],
+    *,
+    out: str | Path,
+    settings: dict[str, Any] | None = None,
+    seed: int = 0,
+    jobs: int | None = 1,
+    backend: str = "loky",
+    tolerance: float = 0.01,
+    first_games: int = 400,
+    max_games: int = 25_600,
+    progress: bool = False,
+    command: str | None = None,
+    engine_choice: str = "auto",
+) -> Result:
+    """Race the combinations of `params` (`NAME=LO..HI` or `NAME=a,b,c`) of `strategy` for the
+    highest win rate; write the search to `out` and the confirmation to `confirm_folder(out)`."""
+    where = "tune"
+    if not 0.0005 <= tolerance <= 0.25:
+        raise UserError(f"{where}: --tolerance must be in 0.0005..0.25, got {tolerance}")
+    if not 1 <= first_games <= max_games:
+        raise UserError(f"{where}: --first-games must be in 1..--max-games ({max_games}), got {first_games}")
+    engine = get_game(game)
+    if engine.competitive:
+        raise UserError(
+            f"{where}: {engine.id} is competitive; tuning maximises a crew's or a solo player's win rate "
+            "(a seat against a field is not supported yet)"
+        )
+    (base,) = resolve_strategies(engine, [strategy], None, where)
+    if is_user_spec(base):
+        raise UserError(f"{where}: a user's player ({base}) takes no parameters to tune")
+    name, given = strategy_specs.parse(base, engine.strategies, where, engine.id)
+    declared = {p.name: p for p in engine.strategies[name].params}
+    if not params:
+        raise UserError(f"{where}: give at least one --param NAME=LO..HI (parameters: {', '.join(declared)})")
+    searched = dict(parse_range(text, declared, where) for text in params)
+    n = math.prod(len(v) for v in searched.values())
+    if n > MAX_CANDIDATES:
+        raise UserError(f"{where}: {n} candidates; at most {MAX_CANDIDATES} (narrow the ranges)")
+    defaults = engine.strategies[name].defaults()
+    default = strategy_specs.canonical(
+        name, given | {k: defaults[k] for k in searched}, engine.strategies[name]
+    )
+    head = {"game": engine.id, "seed": seed, "chunk_size": max(1, first_games // 2)}
+    label = ",".join(f"{k}={_range_text(v)}" for k, v in searched.items())
+    doc = {
+        "scenario": {"name": f"tune {base} over {label}", "games": max_games, **head},
+        "grid": {"strategy": [base]},
+        "fixed": dict(settings or {}),
+        "parameters": searched,
+    }
+    sc = scenario.parse(doc, where)
+    rule = Racing(tolerance, first_games, len(sc.cells), search_rounds(first_games, max_games))
+    runner.run(sc, out, jobs, backend, progress, command, stopping=rule, engine=engine_choice)
+    games = dataset.load(out).games
+    tallies = {}
+    for cell in sc.cells:
+        won = games.filter(games["cell"] == cell.name)["won"]
+        tallies[cell.name] = (int(won.sum() or 0), int(won.is_not_null().sum()), won.len())
+    alive = set(rule.contenders(tallies))
+    ranked = []
+    for cell in sc.cells:
+        wins, decided, played = tallies[cell.name]
+        _, values = strategy_specs.parse(cell.strategies[0], engine.strategies, where)
+        picked = {k: values[k] for k in searched}
+        ranked.append(
+            Candidate(
+                cell.name, cell.strategies[0], picked, played, stats.wilson(wins, decided), cell.name in alive
+            )
+        )
+    ranked.sort(key=lambda c: (-c.win_rate.estimate, c.cell))
+    pick = ranked[0]
+
+    # the pick and the defaults again, on fresh seeds: the gain is not the winner's curse
+    compared = list(dict.fromkeys([pick.strategy, default]))
+    confirm_doc = {
+        "scenario": {
+            "name": f"confirm {pick.strategy} against {default}",
+            "games": confirmation_games(pick.games, first_games),
+            **head,
+            "seed": confirm_seed(seed),
+        },
+        "grid": {"strategy": compared},
+        "fixed": dict(settings or {}),
+    }
+    confirm = scenario.parse(confirm_doc, where)
+    runner.run(confirm, confirm_folder(out), jobs, backend, progress, command, engine=engine_choice)
+    fresh = dataset.load(confirm_folder(out)).games.sort("game_index")
+    won = {c.strategies[0]: fresh.filter(fresh["cell"] == c.name)["won"] for c in confirm.cells}
+    rates = {s: stats.wilson(int(w.sum() or 0), int(w.is_not_null().sum())) for s, w in won.items()}
+    gain = None
+    if pick.strategy != default:
+        gain = stats.paired_difference(won[default].to_numpy(), won[pick.strategy].to_numpy())
+    result = Result(ranked, default, rates[pick.strategy], rates[default], gain)
+    write_summary(out, result, searched, rule)
+    return result
+
+
+def _range_text(values: list[Any]) -> str:
+    return f"{values[0]}..{values[-1]}" if len(values) > 2 else "|".join(str(v) for v in values)
+
+
+def write_summary(out: str | Path, result: Result, searched: dict[str, list[Any]], rule: Racing) -> None:
+    """The search's outcome beside its dataset (`tune.json`): what the report's section reads."""
+
+    def interval(w: stats.Interval) -> dict[str, float]:
+        return {"estimate": w.estimate, "low": w.low, "high": w.high, "n": w.n}
+
+    gain = result.gain
+    doc = {
+        "searched": searched,
+        "tolerance": rule.tolerance,
+        "first_games": rule.first_games,
+        "z": rule.z,
+        "default": result.default,
+        "pick": result.candidates[0].strategy,
+        "pick_confirmed": interval(result.pick_confirmed),
+        "default_confirmed": interval(result.default_confirmed),
+        "gain": None
+        if gain is None
+        else {
+            "difference": gain.difference,
+            "low": gain.low,
+            "high": gain.high,
+            "n": gain.n,
+            "p": gain.p_value,
+        },
+        "candidates": [
+            {
+                "cell": c.cell,
+                "strategy": c.strategy,
+                "values": c.values,
+                "games": c.games,
+                "win_rate": interval(c.win_rate),
+                "contender": c.contender,
+            }
+            for c in result.candidates
+        ],
+        "confirm_folder": str(confirm_folder(out)),
+    }
+    Path(out, SUMMARY).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+
+
+def describe(result: Result) -> list[str]:
+    """The result as lines of plain text (what `simkit tune` prints)."""
+    pick, w, d = result.candidates[0], result.pick_confirmed, result.default_confirmed
+    lines = [
+        f"pick: {pick.strategy}: on {w.n:,} fresh games (new seeds) it wins {100 * w.estimate:.2f}% "
+        f"[95 % CI {100 * w.low:.2f}, {100 * w.high:.2f}]",
+    ]
+    if result.gain is None:
+        lines.append(f"  the pick is the strategy's default ({result.default}): nothing to gain over it")
+    else:
+        g = result.gain
+        verdict = "resolved" if g.low > 0 or g.high < 0 else "not resolved"
+        lines.append(
+            f"  the default {result.default} wins {100 * d.estimate:.2f}% "
+            f"[{100 * d.low:.2f}, {100 * d.high:.2f}] on the same games: gain "
+            f"{100 * g.difference:+.2f} points [95 % CI {100 * g.low:+.2f}, {100 * g.high:+.2f}], "
+            f"paired ({verdict})"
+        )
+    lines.append("  (the search's own figures, below, are flattered for the pick by having picked it)")
+    lines.append(f"{'rank':>4}  {'strategy':<40} {'games':>7}  win rate [95 % CI]")
+    for rank_, c in enumerate(result.candidates, 1):
+        r = c.win_rate
+        note = "" if c.contender else "  (ruled out)"
+        lines.append(
+            f"{rank_:>4}  {c.strategy:<40} {c.games:>7}  {100 * r.estimate:6.2f}% "
+            f"[{100 * r.low:5.2f}, {100 * r.high:5.2f}]{note}"
+        )
+    contenders = sum(c.contender for c in result.candidates)
+    if contenders > 1:
+        lines.append(
+            f"{contenders} candidates could still be the best (their adjusted intervals overlap the leader's)"
+        )
+    return lines
