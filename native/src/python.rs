@@ -452,9 +452,9 @@ fn play_batch<'py>(
                 error_rate: item(params, "error_rate")?,
                 campaign: item(params, "campaign")?,
             };
-            let (name, _) = one_strategy(&strategies)?;
-            let strategy =
-                space_alert::Strategy::from_name(name).ok_or_else(|| no_strategy(name))?;
+            let (name, values) = one_strategy(&strategies)?;
+            let strategy = space_alert::Strategy::from_name(name, |key| number(values, key))
+                .ok_or_else(|| no_strategy(name))?;
             py.allow_threads(|| {
                 space_alert::play_batch(&comp, &params, strategy, root_seed, start, stop)
             })

@@ -26,5 +26,21 @@ def test_eight_bit_lookahead_weights(core, tmp_path, spec):
 
 
 def test_alien_attack_rollout_budgets_per_seat(core, tmp_path):
-    grid = {"strategy": [["rollout:rollouts=1", "rollout:rollouts=2"], ["rollout:rollouts=3", "missions"]]}
+    grid = {
+        "strategy": [
+            ["rollout:rollouts=1", "rollout:rollouts=2,win=0,loss=2"],
+            ["rollout:rollouts=3", "missions"],
+        ]
+    }
     assert _both(tmp_path, "alien-attack", 2, grid) == []
+
+
+def test_alien_attack_heuristic_numbers(core, tmp_path):
+    missions = "missions:loss=2,opener=1.5,protection_step=0.5,capture_risk=0.9,extra_at=3,hood_at=9"
+    grid = {"strategy": [[missions, "greedy:extra_at=1,hood_at=8"], ["greedy:extra_at=9", "missions"]]}
+    assert _both(tmp_path, "alien-attack", 150, grid) == []
+
+
+def test_space_alert_planner_budgets(core, tmp_path):
+    grid = {"strategy": ["planner:steps=5,samples=1", "planner:steps=12,samples=3"], "mission": ["test"]}
+    assert _both(tmp_path, "space-alert", 3, grid) == []

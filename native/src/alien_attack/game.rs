@@ -464,7 +464,7 @@ impl Game {
     pub fn new(board: &Board, players: usize) -> Game {
         Game {
             st: State::new(board, players),
-            strategies: [Strategy::Greedy; MAX_SEATS],
+            strategies: [Strategy::Random; MAX_SEATS],
             rngs: Vec::new(),
             shared_rng: false,
             flipped: Vec::with_capacity(board.n),
@@ -505,12 +505,12 @@ impl Game {
     fn choose_place(&mut self, board: &Board, p: usize) -> usize {
         let r = self.rng_index(p);
         match self.strategies[p] {
-            Strategy::Rollout(rollouts) if self.st.open.len() > 1 => {
+            Strategy::Rollout { rollouts, win, .. } if self.st.open.len() > 1 => {
                 let mut search = self
                     .rollout
                     .take()
                     .unwrap_or_else(|| Box::new(Rollout::new(board, self.st.players)));
-                let s = search.place(board, &self.st, p, &mut self.rngs[r], rollouts);
+                let s = search.place(board, &self.st, p, &mut self.rngs[r], rollouts, win);
                 self.rollout = Some(search);
                 s
             }

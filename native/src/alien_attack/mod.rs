@@ -14,6 +14,7 @@ mod tests;
 use crate::batch::{head, ints, Column, GameError, Kind, Rows};
 
 pub use board::Board;
+pub use players::{GreedyNumbers, MissionsNumbers};
 
 /// `components.BORDER_CARDS`, in order: the deal shuffles this list.
 pub const BORDER_CARDS: [&str; 4] = ["atlantic", "pacific", "gulf", "mexico"];
@@ -58,28 +59,41 @@ pub struct Params {
     pub semi_coop: bool,
 }
 
-/// A seat's strategy, with its parameters (`rollout:rollouts=K`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A seat's strategy, with its parameters (`rollout:rollouts=K`, the heuristics' numbers).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Strategy {
     Random,
-    Greedy,
-    Missions,
-    /// flat Monte Carlo with this many playouts per candidate
-    Rollout(usize),
+    Greedy(GreedyNumbers),
+    Missions(MissionsNumbers),
+    /// flat Monte Carlo: `rollouts` playouts per candidate, a win worth `win` points of margin;
+    /// its own powers as `missions` with `missions`
+    Rollout {
+        missions: MissionsNumbers,
+        rollouts: usize,
+        win: i64,
+    },
 }
 
 /// The strategies' names, in the engine's order.
 pub const STRATEGY_NAMES: &[&str] = &["random", "greedy", "missions", "rollout"];
 
 impl Strategy {
-    /// The strategy called `name`, its parameters read by `param` (None: not given, or no such
-    /// strategy).
+    /// The strategy called `name`, its parameters read by `param` (the defaults where it gives
+    /// none; None: no such strategy).
     pub fn from_name(name: &str, param: impl Fn(&str) -> Option<f64>) -> Option<Strategy> {
+        let g = GreedyNumbers::DEFAULT;
         match name {
             "random" => Some(Strategy::Random),
-            "greedy" => Some(Strategy::Greedy),
-            "missions" => Some(Strategy::Missions),
-            "rollout" => Some(Strategy::Rollout(param("rollouts")? as usize)),
+            "greedy" => Some(Strategy::Greedy(GreedyNumbers {
+                extra_at: param("extra_at").map_or(g.extra_at, |v| v as i64),
+                hood_at: param("hood_at").map_or(g.hood_at, |v| v as i64),
+            })),
+            "missions" => Some(Strategy::Missions(MissionsNumbers::read(&param))),
+            "rollout" => Some(Strategy::Rollout {
+                missions: MissionsNumbers::read(&param),
+                rollouts: param("rollouts").map_or(8, |v| v as usize),
+                win: param("win").map_or(10, |v| v as i64),
+            }),
             _ => None,
         }
     }
@@ -178,7 +192,7 @@ pub fn play_batch(
         seat_columns.chain(USED.iter().map(|&name| (name, Kind::Bool))),
         n * seats,
     );
-    let mut order = vec![Strategy::Greedy; seats];
+    let mut order = vec![Strategy::Random; seats];
     for game_index in start..stop {
         let k = (game_index % seats as u64) as usize;
         for (i, slot) in order.iter_mut().enumerate() {

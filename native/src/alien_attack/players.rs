@@ -35,14 +35,54 @@ pub struct Scratch {
     stack: Vec<u8>,
 }
 
-const GREEDY_EXTRA_AT: i64 = 4;
-const GREEDY_HOOD_AT: i64 = 4;
-const LOSS: f64 = 5.0;
-const OPENER: f64 = 0.3;
-const PROTECTION_STEP: f64 = 2.0;
-const MISSIONS_EXTRA_AT: f64 = 6.0;
-const MISSIONS_HOOD_AT: f64 = 6.0;
-const WIN: i64 = 10;
+/// `GreedyNumbers`: the greedy player's power thresholds (its strategy's parameters).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GreedyNumbers {
+    pub extra_at: i64,
+    pub hood_at: i64,
+}
+
+impl GreedyNumbers {
+    pub const DEFAULT: GreedyNumbers = GreedyNumbers {
+        extra_at: 4,
+        hood_at: 4,
+    };
+}
+
+/// `MissionsNumbers`: the missions player's weights and thresholds (its strategy's parameters).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MissionsNumbers {
+    pub loss: f64,
+    pub opener: f64,
+    pub protection_step: f64,
+    pub capture_risk: f64,
+    pub extra_at: f64,
+    pub hood_at: f64,
+}
+
+impl MissionsNumbers {
+    pub const DEFAULT: MissionsNumbers = MissionsNumbers {
+        loss: 5.0,
+        opener: 0.3,
+        protection_step: 2.0,
+        capture_risk: 0.6,
+        extra_at: 6.0,
+        hood_at: 6.0,
+    };
+
+    /// The defaults with each number `param` gives.
+    pub fn read(param: &impl Fn(&str) -> Option<f64>) -> MissionsNumbers {
+        let d = MissionsNumbers::DEFAULT;
+        MissionsNumbers {
+            loss: param("loss").unwrap_or(d.loss),
+            opener: param("opener").unwrap_or(d.opener),
+            protection_step: param("protection_step").unwrap_or(d.protection_step),
+            capture_risk: param("capture_risk").unwrap_or(d.capture_risk),
+            extra_at: param("extra_at").unwrap_or(d.extra_at),
+            hood_at: param("hood_at").unwrap_or(d.hood_at),
+        }
+    }
+}
 
 pub fn place(
     strategy: Strategy,
@@ -57,10 +97,10 @@ pub fn place(
             let k = (rng.random() * st.open.len() as f64) as usize;
             st.open[k] as usize
         }
-        Strategy::Greedy => greedy_best(board, st, p, &st.open, rng).0,
+        Strategy::Greedy(_) => greedy_best(board, st, p, &st.open, rng).0,
         // a rollout seat with one option (Game::choose_place searches otherwise)
-        Strategy::Rollout(_) => st.open[0] as usize,
-        Strategy::Missions => missions_best(board, st, p, &st.open, rng, scratch).0,
+        Strategy::Rollout { .. } => st.open[0] as usize,
+        Strategy::Missions(n) => missions_best(board, st, p, &st.open, rng, scratch, &n).0,
     }
 }
 
@@ -82,9 +122,9 @@ pub fn power(
 ) -> Option<Power> {
     match strategy {
         Strategy::Random => random_power(board, st, p, options, rng, scratch),
-        Strategy::Greedy => greedy_power(board, st, p, options, rng, scratch),
-        Strategy::Missions | Strategy::Rollout(_) => {
-            missions_power(board, st, p, options, rng, scratch)
+        Strategy::Greedy(n) => greedy_power(board, st, p, options, rng, scratch, &n),
+        Strategy::Missions(n) | Strategy::Rollout { missions: n, .. } => {
+            missions_power(board, st, p, options, rng, scratch, &n)
         }
     }
 }
@@ -178,6 +218,7 @@ fn greedy_power(
     options: &PowerOptions,
     rng: &mut PyRandom,
     scratch: &mut Scratch,
+    n: &GreedyNumbers,
 ) -> Option<Power> {
     let last_round = st.round >= st.rounds;
     if !options.cover.is_empty() {
@@ -188,7 +229,7 @@ fn greedy_power(
     if options.extra_turn {
         let (s, key) = greedy_best(board, st, p, &st.open, rng);
         let (pts, n_destroyed) = (key >> 6, (key & 63) >> 1);
-        if pts >= GREEDY_EXTRA_AT || n_destroyed > 0 || last_round {
+        if pts >= n.extra_at || n_destroyed > 0 || last_round {
             return Some(Power::ExtraTurn(s));
         }
     }
@@ -198,7 +239,7 @@ fn greedy_power(
         let mut out = None;
         if !targets.is_empty() {
             let (s, key) = greedy_best(board, st, p, &targets, rng);
-            if key >> 6 >= GREEDY_HOOD_AT || last_round {
+            if key >> 6 >= n.hood_at || last_round {
                 out = Some(Power::Neighborhood(s));
             }
         }
@@ -289,6 +330,7 @@ fn missions_value(
     s: usize,
     ctx: &Context,
     scratch: &Scratch,
+    n: &MissionsNumbers,
 ) -> f64 {
     let cell = &st.cell;
     let cc = st.own_cnt(p);
@@ -309,7 +351,7 @@ fn missions_value(
         let k = ctx.touched_card;
         v += (points(table, k + new_card) - points(table, k)) as f64;
     }
-    v += OPENER * opened as f64;
+    v += n.opener * opened as f64;
     let on_own = board.card_border[s] & ctx.own_bit != 0;
     if on_own {
         let table = &board.border_tables[st.border_card[p]];
@@ -347,13 +389,13 @@ fn missions_value(
             .iter()
             .any(|&ci| board.city_value[ci as usize] == 1 && cc[ci as usize] == 0)
     {
-        v += PROTECTION_STEP;
+        v += n.protection_step;
     }
     if ctx.need_herd && board.is_herd[s] {
-        v += PROTECTION_STEP;
+        v += n.protection_step;
     }
     if ctx.need_border && board.border_mask[s] != 0 && !on_own {
-        v += PROTECTION_STEP;
+        v += n.protection_step;
     }
     // discs of ours this marker would capture if it flipped (s is never on its own lines)
     let me = p as i8;
@@ -363,7 +405,7 @@ fn missions_value(
         .iter()
         .filter(|&&(n1, n2)| cell[n1 as usize] == me && cell[n2 as usize] == BASE)
         .count();
-    v += LOSS * saved as f64;
+    v += n.loss * saved as f64;
     let mut risk = 0.0f64;
     for &(a, b) in board.opposite.get(s) {
         let (ca, cb) = (cell[a as usize], cell[b as usize]);
@@ -372,14 +414,14 @@ fn missions_value(
             if other == NONE {
                 risk += ctx.undefended;
             } else if other == ATTACK {
-                risk += 0.6;
+                risk += n.capture_risk;
             }
         }
     }
     if risk != 0.0 && st.powers[p] & PROTECTION != 0 {
         risk *= 0.5;
     }
-    v - LOSS * risk.min(1.0)
+    v - n.loss * risk.min(1.0)
 }
 
 /// `MissionsPlayer._best_value`.
@@ -390,12 +432,13 @@ pub fn missions_best(
     spaces: &[u8],
     rng: &mut PyRandom,
     scratch: &mut Scratch,
+    n: &MissionsNumbers,
 ) -> (usize, f64) {
     let ctx = context(board, st, p, scratch);
     let (mut best, mut best_v, mut ties) = (0usize, f64::NEG_INFINITY, 0u32);
     for &s in spaces {
         let s = s as usize;
-        let v = missions_value(board, st, p, s, &ctx, scratch);
+        let v = missions_value(board, st, p, s, &ctx, scratch, n);
         if v > best_v + 1e-9 {
             best = s;
             best_v = v;
@@ -417,16 +460,17 @@ fn missions_power(
     options: &PowerOptions,
     rng: &mut PyRandom,
     scratch: &mut Scratch,
+    n: &MissionsNumbers,
 ) -> Option<Power> {
     let last_round = st.round >= st.rounds;
     if !options.cover.is_empty() {
         return Some(Power::Cover(
-            missions_best(board, st, p, options.cover, rng, scratch).0,
+            missions_best(board, st, p, options.cover, rng, scratch, n).0,
         ));
     }
     if options.extra_turn {
-        let (s, v) = missions_best(board, st, p, &st.open, rng, scratch);
-        if v >= MISSIONS_EXTRA_AT || last_round {
+        let (s, v) = missions_best(board, st, p, &st.open, rng, scratch, n);
+        if v >= n.extra_at || last_round {
             return Some(Power::ExtraTurn(s));
         }
     }
@@ -435,8 +479,8 @@ fn missions_power(
         hood_targets(board, st, p, options.last, last_round, &mut targets);
         let mut out = None;
         if !targets.is_empty() {
-            let (s, v) = missions_best(board, st, p, &targets, rng, scratch);
-            if v >= MISSIONS_HOOD_AT || last_round {
+            let (s, v) = missions_best(board, st, p, &targets, rng, scratch, n);
+            if v >= n.hood_at || last_round {
                 out = Some(Power::Neighborhood(s));
             }
         }
@@ -458,7 +502,8 @@ pub struct Rollout {
 impl Rollout {
     pub fn new(board: &Board, players: usize) -> Rollout {
         let mut playout = Game::new(board, players);
-        playout.strategies = [Strategy::Missions; MAX_SEATS];
+        // the playouts' missions players play the declared defaults (`RolloutPlayer.playout`)
+        playout.strategies = [Strategy::Missions(MissionsNumbers::DEFAULT); MAX_SEATS];
         playout.shared_rng = true;
         playout.track_flips = false;
         playout.rngs.push(PyRandom::from_u64(0));
@@ -478,6 +523,7 @@ impl Rollout {
         p: usize,
         rng: &mut PyRandom,
         rollouts: usize,
+        win: i64,
     ) -> usize {
         // game.state_from_view: the hidden Mothership order is a fresh shuffle of the undrawn
         self.base.copy_from(st);
@@ -531,7 +577,7 @@ impl Rollout {
                     .max()
                     .expect("another seat");
                 let won = winners(&totals[..players], &best_city[..players]) & (1 << p) != 0;
-                total += (totals[p] - others + if won { WIN } else { 0 }) as f64;
+                total += (totals[p] - others + if won { win } else { 0 }) as f64;
             }
             if total > best_v {
                 best = s;

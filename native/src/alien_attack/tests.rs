@@ -7,7 +7,7 @@ use super::game::{
     final_score, place, remove_disc, Engine, Game, State, BASE, COVER, EMPTY, LOST, NONE,
     PROTECTION,
 };
-use super::{play_batch, Components, Params, Strategy};
+use super::{play_batch, Components, GreedyNumbers, MissionsNumbers, Params, Strategy};
 use crate::batch::Values;
 use crate::test_clock::cpu_seconds;
 
@@ -232,7 +232,11 @@ fn a_batch_is_the_same_game_by_game_and_rotates_seats() {
         players: 3,
         semi_coop: false,
     };
-    let mixed = [Strategy::Random, Strategy::Greedy, Strategy::Missions];
+    let mixed = [
+        Strategy::Random,
+        Strategy::Greedy(GreedyNumbers::DEFAULT),
+        Strategy::Missions(MissionsNumbers::DEFAULT),
+    ];
     let (all, seats) = play_batch(&c, &params, &mixed, 5, 0, 6).expect("a batch");
     for i in 0..6u64 {
         let (one, _) = play_batch(&c, &params, &mixed, 5, i, i + 1).expect("a batch");
@@ -255,6 +259,14 @@ fn a_batch_is_the_same_game_by_game_and_rotates_seats() {
     }
 }
 
+fn rollout(rollouts: usize) -> Strategy {
+    Strategy::Rollout {
+        missions: MissionsNumbers::DEFAULT,
+        rollouts,
+        win: 10,
+    }
+}
+
 /// `cargo test --release bench_games -- --ignored --nocapture`: games per CPU second per strategy
 /// and player count (one core). AA_ONLY=<strategy> runs one strategy.
 #[test]
@@ -265,10 +277,10 @@ fn bench_games() {
     let only = std::env::var("AA_ONLY").unwrap_or_default();
     for (strategy, n) in [
         (Strategy::Random, 30_000u64),
-        (Strategy::Greedy, 30_000),
-        (Strategy::Missions, 10_000),
-        (Strategy::Rollout(2), 20),
-        (Strategy::Rollout(8), 5),
+        (Strategy::Greedy(GreedyNumbers::DEFAULT), 30_000),
+        (Strategy::Missions(MissionsNumbers::DEFAULT), 10_000),
+        (rollout(2), 20),
+        (rollout(8), 5),
     ] {
         if !only.is_empty()
             && !format!("{strategy:?}")

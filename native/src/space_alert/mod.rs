@@ -298,18 +298,24 @@ pub struct Params {
 pub enum Strategy {
     Random,
     Scripted,
-    Planner,
+    /// `steps` candidate changes per figure and phase, `samples` tile orders per evaluation
+    Planner { steps: usize, samples: usize },
 }
 
 /// The strategies this build plays natively.
 pub const STRATEGY_NAMES: &[&str] = &["random", "scripted", "planner"];
 
 impl Strategy {
-    pub fn from_name(name: &str) -> Option<Strategy> {
+    /// The strategy called `name`, its parameters read by `param` (None: not given, or no such
+    /// strategy).
+    pub fn from_name(name: &str, param: impl Fn(&str) -> Option<f64>) -> Option<Strategy> {
         match name {
             "random" => Some(Strategy::Random),
             "scripted" => Some(Strategy::Scripted),
-            "planner" => Some(Strategy::Planner),
+            "planner" => Some(Strategy::Planner {
+                steps: param("steps")? as usize,
+                samples: param("samples")? as usize,
+            }),
             _ => None,
         }
     }

@@ -486,7 +486,7 @@ impl Player {
         match self.strategy {
             Strategy::Random => self.plan_random(view, rng),
             Strategy::Scripted => self.plan_scripted(view),
-            Strategy::Planner => self.plan_planner(view, rng),
+            Strategy::Planner { steps, samples } => self.plan_planner(view, rng, steps, samples),
         }
     }
 
@@ -918,13 +918,11 @@ impl Player {
         out
     }
 
-    fn plan_planner(&mut self, view: &View, rng: &mut PyRandom) -> Vec<u8> {
-        const STEPS: usize = 40;
-        const SAMPLES: usize = 2;
+    fn plan_planner(&mut self, view: &View, rng: &mut PyRandom, steps: usize, samples: usize) -> Vec<u8> {
         let base = self.plan_scripted(view);
         let comp = view.comp;
-        let mut stacks: Vec<[Vec<u8>; 3]> = Vec::with_capacity(SAMPLES);
-        for _ in 0..SAMPLES {
+        let mut stacks: Vec<[Vec<u8>; 3]> = Vec::with_capacity(samples);
+        for _ in 0..samples {
             let mut per: [Vec<u8>; 3] = Default::default();
             for order in per.iter_mut() {
                 *order = comp.tiles.clone();
@@ -1017,7 +1015,7 @@ impl Player {
         };
         let mut best = base;
         let mut best_fit = fitness(&best, &mut rows);
-        for _ in 0..STEPS {
+        for _ in 0..steps {
             let mut cand = best.clone();
             let i = rng.randrange(cand.len());
             let j = rng.choice_index(options.len());

@@ -21,10 +21,14 @@ from simkit.games.alien_attack.state import ATTACK, BASE, NONE, PROTECTION
 
 
 class Player:
-    """Defaults: never use a power (subclasses decide otherwise)."""
+    """Defaults: never use a power (subclasses decide otherwise). A player with `NUMBERS` (its
+    strategy's parameters) is built as `Class(rng, **numbers)`, the rest over its defaults."""
 
-    def __init__(self, rng: random.Random) -> None:
+    NUMBERS: Any = None
+
+    def __init__(self, rng: random.Random, **numbers: Any) -> None:
         self.rng = rng
+        self.numbers = replace(self.NUMBERS, **numbers) if self.NUMBERS is not None else None
 
     def place(self, view: View, options: tuple[int, ...]) -> int:
         return options[0]
@@ -57,15 +61,50 @@ class RandomPlayer(Player):
         return self.rng.random() < 0.5
 
 
+@dataclass(frozen=True)
+class GreedyNumbers:
+    """The greedy player's power thresholds: its strategy's parameters (`greedy:extra_at=6`)."""
+
+    extra_at: int = number(
+        4, "Extra Turn when an open marker scores at least this many points", minimum=0, maximum=100
+    )
+    hood_at: int = number(
+        4, "Neighborhood when a target scores at least this many points", minimum=0, maximum=100
+    )
+
+
+@dataclass(frozen=True)
+class MissionsNumbers:
+    """The missions player's weights and thresholds: its strategy's parameters."""
+
+    loss: float = number(
+        5.0, "end-of-game value of one disc (a capture's cost, a defence's gain)", minimum=0.0, maximum=100.0
+    )
+    opener: float = number(
+        0.3, "per point of a city this disc is the first of ours to touch", minimum=0.0, maximum=100.0
+    )
+    protection_step: float = number(
+        2.0, "per unmet Global Protection requirement this disc advances", minimum=0.0, maximum=100.0
+    )
+    capture_risk: float = number(
+        0.6, "chance an open marker opposite a base flips and captures this disc", minimum=0.0, maximum=1.0
+    )
+    extra_at: float = number(
+        6.0, "Extra Turn when an open marker is worth at least this much", minimum=0.0, maximum=100.0
+    )
+    hood_at: float = number(
+        6.0, "Neighborhood when a target is worth at least this much", minimum=0.0, maximum=100.0
+    )
+
+
 class GreedyPlayer(Player):
     """The most points from this placement (cities and herds), then the most bases destroyed, then
     a National Park; ties by a coin. Powers by simple rules: Cover whenever offered (on the best
-    space); Extra Turn when an open marker scores at least `EXTRA_AT` points or destroys a base, or
-    in the last round; Neighborhood when a target scores at least `HOOD_AT` points, or in the last
+    space); Extra Turn when an open marker scores at least `extra_at` points or destroys a base, or
+    in the last round; Neighborhood when a target scores at least `hood_at` points, or in the last
     round; Protection on the first disc about to be captured."""
 
-    EXTRA_AT = 4
-    HOOD_AT = 4
+    NUMBERS = GreedyNumbers()
 
     def _best(self, view: View, spaces) -> tuple[int, tuple[int, int, bool]]:
         """The space with the best (points, bases destroyed, park) now; a coin among equals.
@@ -109,7 +148,7 @@ class GreedyPlayer(Player):
             return ("cover", self._best(view, options.cover)[0])
         if options.extra_turn:
             s, (pts, n_destroyed, _) = self._best(view, options.extra_turn)
-            if pts >= self.EXTRA_AT or n_destroyed or last:
+            if pts >= self.numbers.extra_at or n_destroyed or last:
                 return ("extra_turn", s)
         if options.neighborhood:
             # only bases next to the disc just placed (new chances), or any in the last round
@@ -120,7 +159,7 @@ class GreedyPlayer(Player):
                 targets = [t for t in board.neighbors[options.last] if cell[t] == BASE]
             if targets:
                 s, (pts, _, _) = self._best(view, targets)
-                if pts >= self.HOOD_AT or last:
+                if pts >= self.numbers.hood_at or last:
                     return ("neighborhood", s)
         return None
 
@@ -136,11 +175,7 @@ class MissionsPlayer(GreedyPlayer):
     less the expected loss when the disc itself is likely to be captured (a base on one side and an
     undrawn or open marker on the other). Powers as `greedy`, judged by the same value."""
 
-    LOSS = 5.0  # expected end-of-game value of one disc (territory, borders, presence at cities)
-    OPENER = 0.3  # per point of a city this disc is the first of ours to touch
-    PROTECTION_STEP = 2.0  # per unmet Global Protection requirement this disc advances
-    EXTRA_AT = 6.0
-    HOOD_AT = 6.0
+    NUMBERS = MissionsNumbers()
 
     def _context(self, view: View) -> dict:
         """Per-decision facts about the deciding seat: mission counts and its disc groups."""
@@ -206,7 +241,7 @@ class MissionsPlayer(GreedyPlayer):
         if new_card:
             table, k = board.city_tables[ctx["card"]], ctx["touched_card"]
             v += points(table, k + new_card) - points(table, k)
-        v += self.OPENER * opened
+        v += self.numbers.opener * opened
         if s in ctx["own_border"]:
             table, k = board.border_tables[view.border_card[p]], ctx["on_border"]
             v += points(table, k + 1) - points(table, k)
@@ -225,14 +260,14 @@ class MissionsPlayer(GreedyPlayer):
         # Global Protection progress
         need_v1, need_herd, need_border = ctx["needs"]
         if need_v1 and any(value[ci] == 1 and not cc[ci] for ci in board.space_cities[s]):
-            v += self.PROTECTION_STEP
+            v += self.numbers.protection_step
         if need_herd and board.herd_region[s] >= 0:
-            v += self.PROTECTION_STEP
+            v += self.numbers.protection_step
         if need_border and board.border_mask[s] and s not in ctx["own_border"]:
-            v += self.PROTECTION_STEP
+            v += self.numbers.protection_step
         # discs of ours this marker would capture if it flipped: defending it saves them
         saved = sum(1 for t in rules.captures_on_flip(board, _as_base(cell, s), s) if cell[t] == p)
-        v += self.LOSS * saved
+        v += self.numbers.loss * saved
         # risk that this disc is captured later
         risk = 0.0
         for a, b in board.opposite[s]:
@@ -242,10 +277,10 @@ class MissionsPlayer(GreedyPlayer):
                 if other == NONE:
                     risk += ctx["undefended"]
                 elif other == ATTACK:
-                    risk += 0.6
+                    risk += self.numbers.capture_risk
         if risk and view.powers[p] & PROTECTION:
             risk *= 0.5
-        return v - self.LOSS * min(risk, 1.0)
+        return v - self.numbers.loss * min(risk, 1.0)
 
     def _best_value(self, view: View, spaces) -> tuple[int, float]:
         ctx = self._context(view)
@@ -269,7 +304,7 @@ class MissionsPlayer(GreedyPlayer):
             return ("cover", self._best_value(view, options.cover)[0])
         if options.extra_turn:
             s, v = self._best_value(view, options.extra_turn)
-            if v >= self.EXTRA_AT or last:
+            if v >= self.numbers.extra_at or last:
                 return ("extra_turn", s)
         if options.neighborhood:
             cell, board = view.cell, view.board
@@ -279,7 +314,7 @@ class MissionsPlayer(GreedyPlayer):
                 targets = [t for t in board.neighbors[options.last] if cell[t] == BASE]
             if targets:
                 s, v = self._best_value(view, targets)
-                if v >= self.HOOD_AT or last:
+                if v >= self.numbers.hood_at or last:
                     return ("neighborhood", s)
         return None
 
@@ -301,10 +336,12 @@ def _as_base(cell, s):
 
 
 @dataclass(frozen=True)
-class RolloutNumbers:
-    """The rollout player's numbers: its strategy's parameters (`rollout:rollouts=32`)."""
+class RolloutNumbers(MissionsNumbers):
+    """The rollout player's numbers: its strategy's parameters (`rollout:rollouts=32`); its own
+    powers and Protection use the missions numbers (its playouts' players play the defaults)."""
 
     rollouts: int = number(8, "playouts per open marker (K)", minimum=1, maximum=1000)
+    win: int = number(10, "a win is worth this many points of margin", minimum=0, maximum=1000)
 
 
 class RolloutPlayer(MissionsPlayer):
@@ -314,15 +351,14 @@ class RolloutPlayer(MissionsPlayer):
     every seat, its own included (power windows too): the strongest cheap model of the others.
     Playout j of every candidate uses the same Mothership order and player seeds (common random
     numbers). A candidate's value is its mean final margin (own total less the best other total,
-    +10 for a win). Powers and Protection as `missions` (inherited)."""
+    +`win` for a win). Powers and Protection as `missions` (inherited)."""
 
-    WIN = 10  # a win is worth this many points of margin
-    playout = MissionsPlayer  # plays every seat in the playouts
+    playout = MissionsPlayer  # plays every seat in the playouts, at its defaults
     NUMBERS = RolloutNumbers()
 
-    def __init__(self, rng: random.Random, **numbers: Any) -> None:
-        super().__init__(rng)
-        self.rollouts = replace(self.NUMBERS, **numbers).rollouts
+    @property
+    def rollouts(self) -> int:
+        return self.numbers.rollouts
 
     def place(self, view: View, options: tuple[int, ...]) -> int:
         if len(options) == 1:
@@ -356,7 +392,7 @@ class RolloutPlayer(MissionsPlayer):
                 totals = [f["total"] for f in final]
                 others = max(t for q, t in enumerate(totals) if q != p)
                 won = p in rules.winners(totals, [f["best_city"] for f in final])
-                total += totals[p] - others + (self.WIN if won else 0)
+                total += totals[p] - others + (self.numbers.win if won else 0)
             if total > best_v:
                 best, best_v = s, total
         return best

@@ -9,7 +9,10 @@ free hands) and that the heroic card is played at most once.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, replace
+from typing import Any
 
+from simkit.core.strategies import number
 from simkit.games.space_alert.components import Components
 from simkit.games.space_alert.game import View
 from simkit.games.space_alert.state import (
@@ -706,18 +709,28 @@ class ScriptedPlayer(Player):
         return out
 
 
+@dataclass(frozen=True)
+class PlannerNumbers:
+    """The planner's search budget: its strategy's parameters (`planner:steps=80,samples=4`)."""
+
+    steps: int = number(40, "candidate changes tried per figure and phase", minimum=0, maximum=10_000)
+    samples: int = number(2, "damage-tile orders each candidate is resolved with", minimum=1, maximum=100)
+
+
 class PlannerPlayer(ScriptedPlayer):
     """Local search through the engine (issue 5 point 5): each figure starts from its scripted
     row for the phase and hill-climbs it, one card at a time, scoring every candidate crew plan
     by resolving the announced threats with damage-tile orders drawn from its own stream (the
     real tiles are never seen). Later phases are left empty in the evaluation; teammates not yet
     planned this phase are taken as idle. `steps` candidate changes per figure and phase,
-    `samples` tile orders per evaluation."""
+    `samples` tile orders per evaluation (its parameters: `PlannerNumbers`)."""
 
-    def __init__(self, rng: random.Random, steps: int = 40, samples: int = 2) -> None:
+    NUMBERS = PlannerNumbers()
+
+    def __init__(self, rng: random.Random, **numbers: Any) -> None:
         super().__init__(rng)
-        self.steps = steps
-        self.samples = samples
+        chosen = replace(self.NUMBERS, **numbers)
+        self.steps, self.samples = chosen.steps, chosen.samples
 
     def plan(self, view: View) -> list[int]:
         from simkit.games.space_alert.game import _matches
