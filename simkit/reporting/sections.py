@@ -60,15 +60,15 @@ class AnalysisContext:
 
 def game_sections(ctx: AnalysisContext) -> list[GameSection]:
     """The sections of the game's own `analysis.py` (none if it has no such module), after the
-    parameter search's where the dataset is a `simkit tune` search."""
-    from simkit.reporting import tuning
+    generic ones that apply: the parameter search of a `simkit tune` dataset, and "Does the
+    verdict hold?" where the strategies vary with a setting."""
+    from simkit.reporting import tuning, verdicts
 
-    search = tuning.section(ctx)
+    generic = [s for s in (tuning.section(ctx), verdicts.section(ctx)) if s is not None]
     game_id = ctx.dataset.manifest.get("game")
     if not game_id:
-        return [search] if search else []
-    own = _own_sections(ctx, str(game_id))
-    return [search, *own] if search else own
+        return generic
+    return [*generic, *_own_sections(ctx, str(game_id))]
 
 
 def _own_sections(ctx: AnalysisContext, game_id: str) -> list[GameSection]:
