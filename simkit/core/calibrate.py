@@ -74,11 +74,7 @@ class Calibration:
 
     @property
     def z(self) -> float:
-        """The normal quantile of the intervals that drop cells: two-sided 5 % Bonferroni-split
-        over every candidate in every round."""
-        from scipy.stats import norm
-
-        return float(norm.isf(stats.ALPHA / (2 * max(1, self.candidates * self.rounds))))
+        return search_z(self.candidates, self.rounds)
 
     def first(self, cells: list[str]) -> dict[str, int]:
         return dict.fromkeys(cells, self.first_games)
@@ -90,15 +86,30 @@ class Calibration:
         return [c for c, (near, _) in bounds.items() if near <= best_far]
 
     def after_round(self, tallies: dict[str, runner.Tally], targets: dict[str, int]) -> dict[str, int]:
-        out = dict(targets)
-        alive = self.contenders(tallies)
-        if len(alive) == 1:
-            return out
-        for cell in alive:
-            wins, decided, _ = tallies[cell]
-            if stats.wilson(wins, decided).half_width > self.tolerance:
-                out[cell] = 2 * targets[cell]
+        return doubled(self.contenders(tallies), tallies, targets, self.tolerance)
+
+
+def search_z(candidates: int, rounds: int) -> float:
+    """The normal quantile of the intervals that drop a search's cells: two-sided 5 %
+    Bonferroni-split over every candidate in every round."""
+    from scipy.stats import norm
+
+    return float(norm.isf(stats.ALPHA / (2 * max(1, candidates * rounds))))
+
+
+def doubled(
+    alive: list[str], tallies: dict[str, runner.Tally], targets: dict[str, int], tolerance: float
+) -> dict[str, int]:
+    """A search's next round: the cells still in contention double their games, unless one is
+    left or a cell's 95 % interval is already narrower than the tolerance; the rest stop."""
+    out = dict(targets)
+    if len(alive) == 1:
         return out
+    for cell in alive:
+        wins, decided, _ = tallies[cell]
+        if stats.wilson(wins, decided).half_width > tolerance:
+            out[cell] = 2 * targets[cell]
+    return out
 
 
 def nearest_probability(

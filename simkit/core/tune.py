@@ -30,7 +30,14 @@ from typing import Any
 
 from simkit.core import dataset, runner, scenario, stats
 from simkit.core import strategies as strategy_specs
-from simkit.core.calibrate import confirm_folder, confirm_seed, confirmation_games, search_rounds
+from simkit.core.calibrate import (
+    confirm_folder,
+    confirm_seed,
+    confirmation_games,
+    doubled,
+    search_rounds,
+    search_z,
+)
 from simkit.core.errors import UserError
 from simkit.core.players import is_user_spec
 from simkit.core.registry import get_game, resolve_strategies
@@ -79,9 +86,7 @@ class Racing:
 
     @property
     def z(self) -> float:
-        from scipy.stats import norm
-
-        return float(norm.isf(stats.ALPHA / (2 * max(1, self.candidates * self.rounds))))
+        return search_z(self.candidates, self.rounds)
 
     def first(self, cells: list[str]) -> dict[str, int]:
         return dict.fromkeys(cells, self.first_games)
@@ -92,15 +97,7 @@ class Racing:
         return [c for c, w in intervals.items() if w.high >= best_low]
 
     def after_round(self, tallies: dict[str, runner.Tally], targets: dict[str, int]) -> dict[str, int]:
-        out = dict(targets)
-        alive = self.contenders(tallies)
-        if len(alive) == 1:
-            return out
-        for cell in alive:
-            wins, decided, _ = tallies[cell]
-            if stats.wilson(wins, decided).half_width > self.tolerance:
-                out[cell] = 2 * targets[cell]
-        return out
+        return doubled(self.contenders(tallies), tallies, targets, self.tolerance)
 
 
 @dataclass(frozen=True)
