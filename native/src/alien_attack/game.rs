@@ -2,7 +2,7 @@
 //! `game.py`'s round sequence, with every stream drawn in the same order as the Python engine.
 
 use super::board::{points, Board};
-use super::players::{self, Power, Rollout};
+use super::players::{self, GreedyNumbers, Power, Rollout};
 use super::{Params, Strategy, BORDER_CARDS, CITY_CARDS};
 use crate::rng::{game_sequence, PyRandom, CHANCE, FIRST_SEAT, SETUP};
 
@@ -464,7 +464,7 @@ impl Game {
     pub fn new(board: &Board, players: usize) -> Game {
         Game {
             st: State::new(board, players),
-            strategies: [Strategy::Random; MAX_SEATS],
+            strategies: [Strategy::Greedy(GreedyNumbers::DEFAULT); MAX_SEATS],
             rngs: Vec::new(),
             shared_rng: false,
             flipped: Vec::with_capacity(board.n),

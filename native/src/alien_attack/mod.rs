@@ -192,7 +192,7 @@ pub fn play_batch(
         seat_columns.chain(USED.iter().map(|&name| (name, Kind::Bool))),
         n * seats,
     );
-    let mut order = vec![Strategy::Random; seats];
+    let mut order = vec![Strategy::Greedy(GreedyNumbers::DEFAULT); seats];
     for game_index in start..stop {
         let k = (game_index % seats as u64) as usize;
         for (i, slot) in order.iter_mut().enumerate() {

@@ -299,7 +299,10 @@ pub enum Strategy {
     Random,
     Scripted,
     /// `steps` candidate changes per figure and phase, `samples` tile orders per evaluation
-    Planner { steps: usize, samples: usize },
+    Planner {
+        steps: usize,
+        samples: usize,
+    },
 }
 
 /// The strategies this build plays natively.

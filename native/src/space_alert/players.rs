@@ -918,7 +918,13 @@ impl Player {
         out
     }
 
-    fn plan_planner(&mut self, view: &View, rng: &mut PyRandom, steps: usize, samples: usize) -> Vec<u8> {
+    fn plan_planner(
+        &mut self,
+        view: &View,
+        rng: &mut PyRandom,
+        steps: usize,
+        samples: usize,
+    ) -> Vec<u8> {
         let base = self.plan_scripted(view);
         let comp = view.comp;
         let mut stacks: Vec<[Vec<u8>; 3]> = Vec::with_capacity(samples);

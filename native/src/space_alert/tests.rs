@@ -263,7 +263,13 @@ fn bench_games() {
     for (strategy, n) in [
         (Strategy::Random, 40_000u64),
         (Strategy::Scripted, 40_000),
-        (Strategy::Planner { steps: 40, samples: 2 }, 500),
+        (
+            Strategy::Planner {
+                steps: 40,
+                samples: 2,
+            },
+            500,
+        ),
     ] {
         let wall = std::time::Instant::now();
         let start = cpu_seconds(wall);
