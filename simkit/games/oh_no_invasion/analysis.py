@@ -1,6 +1,7 @@
 """Oh no... INVASION!!!'s own report sections (issue 4 point 5), as specs on the analysis kit: win
 rate by level, crew size and crew with paired comparisons; why games are lost (outcomes, and players
-eliminated by cause); the Final Conflict threshold sweep (when the dataset varies `final_conflict`);
+eliminated by cause); the Final Conflict threshold sweep (when the dataset varies the crews'
+`final_conflict` parameter, read from the strategy spec as if it were a setting);
 the score distribution.
 
 Everything is read from the games table (RULES.md, "Records"); a setting column the dataset lacks
