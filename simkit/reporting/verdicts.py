@@ -1,7 +1,8 @@
 """The report's "Does the verdict hold?" section: where a dataset plays several strategies (rungs
 of a strength ladder) over a grid of settings, each verdict along a setting (this value against
 the setting's first) is measured at every rung on its own, and the section says whether it holds at
-every rung, flips between rungs, or is unresolved at some.
+every rung, flips between rungs, holds where resolved (unresolved at the rungs it names), or is
+unresolved at every rung.
 
 Each verdict at each rung is a paired comparison (`kit.paired_along`: game i of both cells saw the
 same seed), pooled over the rung's cells at every other setting: a win-rate difference (Tango's
@@ -66,14 +67,17 @@ def _rung_rates(cells: list[kit.Cell], rungs: list[str], by_wins: bool) -> list[
 
 
 def _verdict(ms: list[Measure]) -> str:
-    """holds (resolved the same way at every rung), flips, or unresolved at some rungs."""
+    """Holds (resolved the same way at every rung), flips (resolved both ways), holds where
+    resolved (one way, unresolved at the rungs named), or unresolved at every rung."""
     up = [m.rung for m in ms if m.resolved and m.difference > 0]
     down = [m.rung for m in ms if m.resolved and m.difference < 0]
     if up and down:
-        return "flips"
+        return f"flips (up at {', '.join(up)}; down at {', '.join(down)})"
     if len(up) == len(ms) or len(down) == len(ms):
-        return "holds"
-    return "unresolved at some rungs"
+        return "holds at every rung"
+    if up or down:
+        return f"holds where resolved; unresolved at {', '.join(m.rung for m in ms if not m.resolved)}"
+    return "unresolved at every rung"
 
 
 def section(ctx: AnalysisContext) -> GameSection | None:
@@ -142,6 +146,7 @@ def section(ctx: AnalysisContext) -> GameSection | None:
         "the setting's first) is measured at every rung of the strategy ladder on its own, pooled over "
         "the rung's cells at the other settings and paired by seed. It holds when it is resolved the "
         "same way at every rung, flips when it is resolved one way at one rung and the other way at "
-        f"another, and is unresolved at some rungs otherwise. Resolved means after {family}."
+        "another, holds where resolved when it goes one way where resolved and is unresolved at the "
+        f"rungs named (a weak rung rarely resolves anything). Resolved means after {family}."
     ]
     return GameSection("verdicts", "Does the verdict hold?", findings, paragraphs, [], tables)

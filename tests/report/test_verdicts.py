@@ -24,11 +24,11 @@ def m(rung: str, difference: float, resolved: bool) -> verdicts.Measure:
 @pytest.mark.parametrize(
     ("measures", "outcome"),
     [
-        ([m("a", -0.2, True), m("b", -0.1, True)], "holds"),
-        ([m("a", 0.2, True), m("b", 0.3, True)], "holds"),
-        ([m("a", -0.2, True), m("b", 0.1, True)], "flips"),
-        ([m("a", -0.2, True), m("b", -0.01, False)], "unresolved at some rungs"),
-        ([m("a", 0.0, False), m("b", 0.0, False)], "unresolved at some rungs"),
+        ([m("a", -0.2, True), m("b", -0.1, True)], "holds at every rung"),
+        ([m("a", 0.2, True), m("b", 0.3, True)], "holds at every rung"),
+        ([m("a", -0.2, True), m("b", 0.1, True), m("c", 0.1, False)], "flips (up at b; down at a)"),
+        ([m("a", -0.2, True), m("b", -0.01, False)], "holds where resolved; unresolved at b"),
+        ([m("a", 0.0, False), m("b", 0.0, False)], "unresolved at every rung"),
     ],
 )
 def test_a_verdict_holds_flips_or_is_unresolved(measures, outcome):
