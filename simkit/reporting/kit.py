@@ -6,8 +6,8 @@ game's analysis says only what is its own (which settings, which verdicts, which
   say (None) is left out.
 - Cells: `games_with_settings` (the games table with the settings as columns, from the manifest
   where the table has none), `parameter_columns` (strategy parameters as columns of their own,
-  read from the specs, so a parameter sweep reads like a setting's), `Cell` and `cells` (each cell's settings as text and its games, in
-  manifest order), `varied`, `values`.
+  read from the specs, so a parameter sweep reads like a setting's), `Cell` and `cells` (each
+  cell's settings as text and its games, in manifest order), `varied`, `values`.
 - Comparisons along one setting: `paired_along` pools every cell at one value of a setting with
   the cell equal to it but for that setting, paired by game index (game i of both saw the same
   seed), into one win-rate difference (Tango interval, McNemar p) and one score difference
