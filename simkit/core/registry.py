@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, make_dataclass
 from pathlib import Path
 from typing import Any
 
-from simkit.core import replay_page
+from simkit.core import replay_page, seeds
 from simkit.core import strategies as strategy_specs
 from simkit.core.errors import UserError
 from simkit.core.players import is_user_spec, load_class
@@ -257,6 +257,15 @@ class SelfPlayingEngine(Engine):
     def new_game(
         self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int, log: list | None
     ) -> Any:
+        """The game of this root seed and index: the typed parameters, the components and the
+        game's seed sequence, handed to `start`."""
+        params = self.params(settings)
+        seq = seeds.game_sequence(root_seed, game_index)
+        return self.start(params, self.load_components(params), strategies, seq, log)
+
+    def start(self, params: Any, comp: Any, strategies: Sequence[str], seq: Any, log: list | None) -> Any:
+        """The game object: its streams drawn from `seq` (core/seeds.py), its players built by
+        `self.player`."""
         raise NotImplementedError
 
     def play(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:

@@ -82,17 +82,7 @@ class EightBitInvaders(SelfPlayingEngine):
                 f"{comp.dice_supplied} that {comp.path} supplies"
             )
 
-    def new_game(
-        self,
-        settings: Any,
-        strategies: Sequence[str],
-        root_seed: int,
-        game_index: int,
-        log: list | None,
-    ) -> Game:
-        params = self.params(settings)
-        comp = components.load(params.data)
-        seq = seeds.game_sequence(root_seed, game_index)
+    def start(self, params: Any, comp: Any, strategies: Sequence[str], seq: Any, log: list | None) -> Game:
         attack, movement, misc = seeds.streams(seq, 3, seeds.CHANCE)
         streams = Streams(setup=seeds.stream(seq, seeds.SETUP), attack=attack, movement=movement, misc=misc)
         player = self.player(strategies[0], seeds.stream(seq, seeds.FIRST_SEAT))

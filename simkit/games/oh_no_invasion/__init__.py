@@ -119,17 +119,7 @@ class OhNoInvasion(SelfPlayingEngine):
         )
     )
 
-    def new_game(
-        self,
-        settings: Any,
-        strategies: Sequence[str],
-        root_seed: int,
-        game_index: int,
-        log: list | None,
-    ) -> Game:
-        params = self.params(settings)
-        comp = components.load(params.data)
-        seq = seeds.game_sequence(root_seed, game_index)
+    def start(self, params: Any, comp: Any, strategies: Sequence[str], seq: Any, log: list | None) -> Game:
         resistance, spawn = seeds.streams(seq, 2, seeds.CHANCE)
         streams = Streams(setup=seeds.stream(seq, seeds.SETUP), resistance=resistance, spawn=spawn)
         crew = [self.player(strategies[0], SeatStream(seq, k)) for k in range(params.players)]
