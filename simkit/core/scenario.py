@@ -16,7 +16,7 @@ strategy = ["greedy", "lookahead"]
 dice = 6
 
 [parameters]           # strategy parameters (optional): a value, or a list swept like the grid,
-                       # set for every seat whose strategy declares it (lookahead:...)
+                       # set for every seat whose strategy declares it (`simkit games` lists them)
 ```
 Every fault is a `UserError` naming the file, the key and what is allowed.
 """
