@@ -245,6 +245,12 @@ class Engine:
             for method in CAPABILITY_METHODS.get(name, (name,)):
                 if not callable(getattr(self, method, None)):
                     raise RuntimeError(f"{self.id}: declares '{name}' and has no method '{method}'")
+        for name, strategy in self.strategies.items():
+            if not isinstance(strategy, Strategy) or strategy.name != name:
+                raise RuntimeError(
+                    f"{self.id}: strategy '{name}' must be declared as Strategy(name, class, help) "
+                    "(simkit.core.strategies.declare)"
+                )
         if self.default_strategy not in self.strategies:
             raise RuntimeError(f"{self.id}: default strategy '{self.default_strategy}' is not declared")
 

@@ -143,3 +143,15 @@ def test_a_spec_and_its_parts_round_trip():
     assert strategies.base_name("bold:zap_evaporate=4") == "bold"
     assert strategies.base_name("my/file.py:Crew") == "my/file.py:Crew"
     assert strategies.normalise("my/file.py:Crew", OH_NO.strategies, "test") == "my/file.py:Crew"
+
+
+def test_a_game_that_declares_strategies_the_old_way_is_refused_at_registration():
+    from simkit.core.registry import register
+
+    class OldStyle(type(OH_NO)):
+        id = "old-style"
+        strategies = {"bold": "a description, not a Strategy"}
+        default_strategy = "bold"
+
+    with pytest.raises(RuntimeError, match="must be declared as Strategy"):
+        register(OldStyle())
