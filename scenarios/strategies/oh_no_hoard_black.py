@@ -5,9 +5,10 @@ Run it from the project folder with
         --strategy scenarios/strategies/oh_no_hoard_black.py:HoardBlack
 
 A crew answers the decisions of RULES.md ("Player interface"); every seat gets its own object.
-This one subclasses the built-in `CautiousCrew` (so it also receives the `final_conflict`
-setting) and changes only `zap`: a black weapon strikes any Shield alien in the Final Conflict,
-so it is never spent on an invader in flight. Combat, countering and striking stay cautious's.
+This one subclasses the built-in `CautiousCrew` (so it plays the cautious crew's numbers,
+`CrewNumbers`, at their defaults) and changes only `zap`: a black weapon strikes any Shield alien
+in the Final Conflict, so it is never spent on an invader in flight. Combat, countering and
+striking stay cautious's.
 """
 
 from simkit.games.oh_no_invasion.components import BLACK
