@@ -47,13 +47,16 @@ app = typer.Typer(
 )
 
 
-def _parse_sets(items: list[str] | None) -> dict[str, str]:
+def _parse_sets(items: list[str] | None, players: int | None = None) -> dict[str, str]:
+    """The `--set key=value` settings, with `--players P` as the `players` setting where given."""
     out: dict[str, str] = {}
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise UserError(f"--set expects key=value, got {item!r}")
         out[key.strip()] = value.strip()
+    if players is not None:
+        out["players"] = str(players)
     return out
 
 
@@ -129,9 +132,7 @@ def simulate(
     """Play N games of one setting (or until --precision is reached) and write a dataset."""
     from simkit.core import runner, scenario
 
-    settings = _parse_sets(set_)
-    if players is not None:
-        settings["players"] = str(players)
+    settings = _parse_sets(set_, players)
     if chunk_size is not None and chunk_size < 1:
         raise UserError(f"--chunk-size must be at least 1, got {chunk_size}")
     if max_games is not None and precision is None:
@@ -238,9 +239,7 @@ def calibrate(
     from simkit.core.calibrate import calibrate as search
     from simkit.core.calibrate import confirm_folder, describe
 
-    settings = _parse_sets(set_)
-    if players is not None:
-        settings["players"] = str(players)
+    settings = _parse_sets(set_, players)
     names = [name.strip() for name in over.split(",") if name.strip()]
     out = out or Path("runs") / f"calibrate-{game}-s{seed}"
     ranked = search(
@@ -291,9 +290,7 @@ def tune(
     from simkit.core.tune import describe
     from simkit.core.tune import tune as search
 
-    settings = _parse_sets(set_)
-    if players is not None:
-        settings["players"] = str(players)
+    settings = _parse_sets(set_, players)
     out = out or Path("runs") / f"tune-{game}-s{seed}"
     result = search(
         game,

@@ -89,6 +89,12 @@ class Calibration:
         return doubled(self.contenders(tallies), tallies, targets, self.tolerance)
 
 
+def check_tolerance(tolerance: float, where: str) -> None:
+    """A search's --tolerance (a 95 % half-width), or one line saying what is allowed."""
+    if not 0.0005 <= tolerance <= 0.25:
+        raise UserError(f"{where}: --tolerance must be in 0.0005..0.25, got {tolerance}")
+
+
 def search_z(candidates: int, rounds: int) -> float:
     """The normal quantile of the intervals that drop a search's cells: two-sided 5 %
     Bonferroni-split over every candidate in every round."""
@@ -186,8 +192,7 @@ def calibrate(
     """
     if not 0.0 < target < 1.0:
         raise UserError(f"calibrate: --target must be a win rate strictly between 0 and 1, got {target}")
-    if not 0.0005 <= tolerance <= 0.25:
-        raise UserError(f"calibrate: --tolerance must be in 0.0005..0.25, got {tolerance}")
+    check_tolerance(tolerance, "calibrate")
     engine = get_game(game)
     declared = {s.name: s for s in engine.settings}
     if not over:
@@ -223,9 +228,8 @@ def calibrate(
     won_by_cell: dict[str, Any] = {}
     for cell in sc.cells:
         part = games.filter(games["cell"] == cell.name).sort("game_index")
-        won = part["won"]
         won_by_cell[cell.name] = part.select("game_index", "won").drop_nulls()
-        tallies[cell.name] = (int(won.sum() or 0), int(won.is_not_null().sum()), won.len())
+        tallies[cell.name] = runner.tally_of(part)
     ranked = rank(sc, over, tallies, rule, won_by_cell)
 
     # the pick again, on fresh seeds: its reported rate cannot be flattered by the choice

@@ -352,7 +352,8 @@ def _start_worker(parent: int) -> None:
     threading.Thread(target=watch, name="simkit-parent-watch", daemon=True).start()
 
 
-def _tally(games: pl.DataFrame) -> Tally:
+def tally_of(games: pl.DataFrame) -> Tally:
+    """(wins, games with a verdict, games) of some game rows: what a stopping rule reads."""
     won = games["won"]
     return int(won.sum() or 0), int(won.is_not_null().sum()), games.height
 
@@ -572,7 +573,7 @@ def run(
                             tasks.append((cell, start, stop))
                             continue
                         skipped += 1
-                        tally[cell.name, start] = _tally(on_disk.games)
+                        tally[cell.name, start] = tally_of(on_disk.games)
                         accounted[cell.name, start] = on_disk.accounted
                 bar.update(task, total=bar.tasks[0].total + sum(b - a for _, a, b in tasks))
                 results = parallel(
@@ -587,7 +588,7 @@ def run(
                         dataset.write_chunk(
                             out, dataset.chunk_file(name, start), games, piece.seats, piece.failures
                         )
-                        tally[name, start] = _tally(games)
+                        tally[name, start] = tally_of(games)
                         accounted[name, start] = games.height + len(piece.failures)
                         played += games.height
                         failed += len(piece.failures)

@@ -31,6 +31,7 @@ from typing import Any
 from simkit.core import dataset, runner, scenario, stats
 from simkit.core import strategies as strategy_specs
 from simkit.core.calibrate import (
+    check_tolerance,
     confirm_folder,
     confirm_seed,
     confirmation_games,
@@ -139,8 +140,7 @@ def tune(
     """Race the combinations of `params` (`NAME=LO..HI` or `NAME=a,b,c`) of `strategy` for the
     highest win rate; write the search to `out` and the confirmation to `confirm_folder(out)`."""
     where = "tune"
-    if not 0.0005 <= tolerance <= 0.25:
-        raise UserError(f"{where}: --tolerance must be in 0.0005..0.25, got {tolerance}")
+    check_tolerance(tolerance, where)
     if not 1 <= first_games <= max_games:
         raise UserError(f"{where}: --first-games must be in 1..--max-games ({max_games}), got {first_games}")
     engine = get_game(game)
@@ -176,10 +176,7 @@ def tune(
     rule = Racing(tolerance, first_games, len(sc.cells), search_rounds(first_games, max_games))
     runner.run(sc, out, jobs, backend, progress, command, stopping=rule, engine=engine_choice)
     games = dataset.load(out).games
-    tallies = {}
-    for cell in sc.cells:
-        won = games.filter(games["cell"] == cell.name)["won"]
-        tallies[cell.name] = (int(won.sum() or 0), int(won.is_not_null().sum()), won.len())
+    tallies = {cell.name: runner.tally_of(games.filter(games["cell"] == cell.name)) for cell in sc.cells}
     alive = set(rule.contenders(tallies))
     ranked = []
     for cell in sc.cells:

@@ -20,7 +20,7 @@ import polars as pl
 from simkit.core import stats
 from simkit.reporting import kit
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import pct, points
+from simkit.reporting.text import ci_text, pct, points
 
 STRATEGY = "strategy"
 
@@ -59,7 +59,7 @@ def _rung_rates(cells: list[kit.Cell], rungs: list[str], by_wins: bool) -> list[
         if by_wins:
             won = games["won"].cast(pl.Boolean).drop_nulls()
             w = stats.wilson(int(won.sum()), won.len())
-            rows.append([rung, f"{pct(w.estimate)} (95 % CI {pct(w.low)} to {pct(w.high)})", f"{w.n:,}"])
+            rows.append([rung, f"{pct(w.estimate)} ({ci_text(w.low, w.high, pct)})", f"{w.n:,}"])
         else:
             m = stats.mean_interval(games["score"].cast(pl.Float64).drop_nulls().to_numpy())
             rows.append([rung, f"{m.estimate:.2f} (95 % CI {m.low:.2f} to {m.high:.2f})", f"{m.n:,}"])
