@@ -13,14 +13,21 @@ game's analysis says only what is its own (which settings, which verdicts, which
   seed), into one win-rate difference (Tango interval, McNemar p) and one score difference
   (paired t). `win_grid` gives the Wilson interval of each combination of settings.
 
+- Words: `words(package)` is a game's standing report prose (how to read a section, chart
+  captions, notes), kept in `report_words.toml` beside its analysis, so the analysis module holds
+  the reckoning and the page's words can be read and edited as text.
+
 Formatting is `simkit.reporting.text`; chart pieces are `simkit.reporting.charts`.
 """
 
 from __future__ import annotations
 
+import importlib.resources
 import math
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -35,6 +42,50 @@ from simkit.reporting.charts import Chart
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
 
 Model = TypeVar("Model")
+
+
+WORDS_FILE = "report_words.toml"
+
+
+@dataclass(frozen=True)
+class Words:
+    """A game's report prose by key (a TOML table's key path, dotted: "cards.how"). A text's
+    line breaks and runs of spaces are folded to one space, so a paragraph may be wrapped freely
+    in the file. `fill(key, **values)` puts values in a text's {placeholders}."""
+
+    source: str
+    texts: Mapping[str, str]
+
+    def __getitem__(self, key: str) -> str:
+        try:
+            return self.texts[key]
+        except KeyError:
+            raise KeyError(f"{self.source} has no text {key!r}") from None
+
+    def fill(self, key: str, /, **values: Any) -> str:
+        try:
+            return self[key].format(**values)
+        except (KeyError, IndexError) as exc:
+            raise KeyError(f"{self.source}: text {key!r} wants a value for {exc}") from None
+
+
+@cache
+def words(package: str) -> Words:
+    """The words of the game package `package` (its `report_words.toml`)."""
+    source = f"{package.replace('.', '/')}/{WORDS_FILE}"
+    texts: dict[str, str] = {}
+
+    def flatten(table: Mapping[str, Any], prefix: str) -> None:
+        for key, value in table.items():
+            if isinstance(value, Mapping):
+                flatten(value, f"{prefix}{key}.")
+            elif isinstance(value, str):
+                texts[prefix + key] = " ".join(value.split())
+            else:
+                raise ValueError(f"{source}: {prefix}{key} must be text, not {type(value).__name__}")
+
+    flatten(tomllib.loads((importlib.resources.files(package) / WORDS_FILE).read_text("utf-8")), "")
+    return Words(source, texts)
 
 
 def _nothing(*_: Any) -> list:

@@ -43,6 +43,7 @@ COMPONENTS = {  # the seat rows' score components: column, name
 }
 DECKS = {"city_card": "City card", "border_card": "Border card"}
 TOP_SPACES = 8
+WORDS = kit.words(__package__)
 CELL_LEGEND = {"title": "cell", "loc": "upper left", "bbox_to_anchor": (1.0, 1.0), "fontsize": 8}
 signed1 = partial(page_text.signed, digits=1)  # points: one decimal
 
@@ -292,39 +293,13 @@ class Cards(kit.SectionModel):
         """How the cards are compared and why it is fair, counting the cards whose first-seat
         share's interval holds one in the number of players; the cells left out."""
         if not self.decks:
-            return [
-                "The mission cards are compared in mirror matches (every seat the same strategy), where "
-                "the cards and the seat are the only differences between the players. This dataset has "
-                "no mirror cell, so there is no card verdict here: run "
-                "scenarios/alien_attack_missions.toml for one."
-            ]
+            return [WORDS["cards.no_mirror"]]
         fair = [
             c.first_seat.low <= 1 / d.info.players <= c.first_seat.high for d in self.decks for c in d.cards
         ]
-        notes = [
-            "How the comparison is made. Each game's City and Border decks are shuffled from its set-up "
-            "stream, which depends on the root seed and the game index only: within a cell, game i deals "
-            "the same cards to the same seats in every run (and in every cell with the same player count). "
-            "The deal is independent of the seats, the strategies and the markers drawn, so two cards are "
-            "compared inside the games that dealt both: their holders faced the same Mothership order and "
-            "the same table, and the per-game difference of their points (paired t interval) and of their "
-            "wins (Tango's paired interval) removes what the game itself brings. At 4 players every "
-            "game deals every card; at 2 players a given pair is dealt together in about one game in six, "
-            "so those intervals rest on fewer games. A card's own level is its holder's points above the "
-            "average seat of the same game, comparable across player counts.",
-            "Why it is fair: only mirror matches are used (every seat the same strategy), so a card's holder "
-            "differs from the others by its cards and its seat only, and the seat a card lands in is a fair "
-            f"draw. Check: for {sum(fair)} of {len(fair)} card-and-cell pairs the 95 % interval of the share "
-            "of games in which the card sat first contains one in the number of players (the table's last "
-            "column). Cells played on the same seed deal the same cards, so one uneven deal shows in each of "
-            "them; an uneven share matters only as far as the seats differ, which the next section measures.",
-        ]
+        notes = [WORDS["cards.how"], WORDS.fill("cards.fair", fair=sum(fair), pairs=len(fair))]
         if self.left_out:
-            left = "; ".join(c.label for c in self.left_out)
-            notes.append(
-                f"Left out: the cells where the seats play different strategies ({left}): there the strategy "
-                "gap would swamp the card effect."
-            )
+            notes.append(WORDS.fill("cards.left_out", cells="; ".join(c.label for c in self.left_out)))
         return notes
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
@@ -343,21 +318,18 @@ class Cards(kit.SectionModel):
                 ax.set_xlabel(title)
             axes[0].set_ylabel("points above the table average (points)")
             axes[1].legend(**CELL_LEGEND)
-            fig.suptitle(f"Mission cards: points above the table average: {ctx.subject}", x=0.01, ha="left")
-        title = "Mission cards: points above the table average"
-        alt = "Mean final points of each card's holder minus the average seat of the same game, with 95 % t "
-        alt += "intervals, per cell. " + "; ".join(
-            f"{d.info.label}, {_card_name(d.deck, c.card)}: {signed1(c.rel.estimate)} points "
-            f"({ci_text(c.rel.low, c.rel.high, signed1)}, {c.rel.n} games)"
-            for d in self.decks
-            for c in d.cards
+            fig.suptitle(f"{WORDS['cards.title']}: {ctx.subject}", x=0.01, ha="left")
+        alt = WORDS.fill(
+            "cards.alt",
+            items="; ".join(
+                f"{d.info.label}, {_card_name(d.deck, c.card)}: {signed1(c.rel.estimate)} points "
+                f"({ci_text(c.rel.low, c.rel.high, signed1)}, {c.rel.n} games)"
+                for d in self.decks
+                for c in d.cards
+            ),
         )
-        caption = (
-            "Each point is a card's holder's final points minus the mean of all seats in the same game, "
-            "averaged over the games that dealt the card, with its 95 % t interval (0 = an average seat). "
-            f"Cells of {count_range(c.games for c in cells)}; at 2 players each card is dealt in half the "
-            "games, at 4 players in all of them."
-        )
+        caption = WORDS.fill("cards.caption", cells=count_range(c.games for c in cells))
+        title = WORDS["cards.title"]
         return [charts.save_chart(fig, ctx.out, f"{ctx.name}-aa-cards", title, alt, caption)]
 
     def tables(self) -> list[Table]:
@@ -382,21 +354,12 @@ class Cards(kit.SectionModel):
             for d in self.decks
             for p, resolved in zip(d.pairs, d.family.resolved, strict=True)
         ]
-        card_caption = (
-            "Per card and cell: games that dealt it, its holder's win rate (95 % Wilson interval), mean "
-            "final points and points above the table average (95 % t intervals), and how often it sat "
-            "first (95 % Wilson interval)."
-        )
-        pair_caption = (
-            "Every pair of cards in one cell, from the games that dealt both: the second card's holder "
-            "less the first's, in points (paired t interval; the unpaired Welch interval beside it shows "
-            "what the pairing saves) and in win rate (percentage points, Tango paired interval). Resolved "
-            "(in points): Benjamini-Hochberg over the pairs of the same deck in the same cell (false "
-            "discovery rate 5 %; each finding above names the family's size)."
-        )
         cols = ["cell", "card", "games", "win rate", "mean points", "points above table", "in first seat"]
         pair_cols = ["cell", "cards", "games", "points (95 % CI)", "unpaired CI", "win rate (pp, 95 % CI)"]
-        return [Table(card_caption, cols, cards), Table(pair_caption, [*pair_cols, "resolved"], pairs)]
+        return [
+            Table(WORDS["cards.table"], cols, cards),
+            Table(WORDS["cards.pairs_table"], [*pair_cols, "resolved"], pairs),
+        ]
 
 
 # --- head to head ---------------------------------------------------------------------------------
@@ -481,9 +444,8 @@ class HeadToHead(kit.SectionModel):
             for info, strategies in self.cells
             for s in strategies
         ]
-        caption = "Win rate (95 % Wilson interval) and points above the table average (95 % t interval) "
-        caption += "by strategy, in cells that mix strategies."
-        return [Table(caption, ["cell", "strategy", "seat-games", "win rate", "points above table"], rows)]
+        columns = ["cell", "strategy", "seat-games", "win rate", "points above table"]
+        return [Table(WORDS["h2h.table"], columns, rows)]
 
 
 # --- first seat -----------------------------------------------------------------------------------
@@ -557,15 +519,16 @@ class SeatEffects(kit.SectionModel):
             ax.set_ylabel("points above the table average (points)")
             ax.set_title(f"Seat effect: {ctx.subject}", loc="left")
             ax.legend(**CELL_LEGEND)
-        alt = "Points above the table average by seat, with 95 % t intervals, per cell. " + "; ".join(
-            f"{c.info.label}, seat {s + 1}: {signed1(r.estimate)} points ({ci_text(r.low, r.high, signed1)})"
-            for c in self.cells
-            for s, r in enumerate(c.rel)
+        alt = WORDS.fill(
+            "seats.alt",
+            items="; ".join(
+                f"{c.info.label}, seat {s + 1}: {signed1(r.estimate)} points "
+                f"({ci_text(r.low, r.high, signed1)})"
+                for c in self.cells
+                for s, r in enumerate(c.rel)
+            ),
         )
-        caption = "Mean final points of each seat minus the average seat of the same game, with 95 % t "
-        caption += (
-            f"intervals (0 = no seat effect); cells of {count_range(c.info.games for c in self.cells)}."
-        )
+        caption = WORDS.fill("seats.caption", cells=count_range(c.info.games for c in self.cells))
         return [charts.save_chart(fig, ctx.out, f"{ctx.name}-aa-seats", "Seat effect", alt, caption)]
 
     def tables(self) -> list[Table]:
@@ -575,9 +538,9 @@ class SeatEffects(kit.SectionModel):
             for c in self.cells
             for s, (w, r) in enumerate(zip(c.wins, c.rel, strict=True))
         ]
-        caption = "Win rate (95 % Wilson interval) and points above the table average (95 % t interval) "
-        caption += "by seat."
-        return [Table(caption, ["cell", "seat", "games", "win rate", "points above table"], rows)]
+        return [
+            Table(WORDS["seats.table"], ["cell", "seat", "games", "win rate", "points above table"], rows)
+        ]
 
 
 # --- score components and Global Protection -------------------------------------------------------
@@ -650,16 +613,15 @@ class Components(kit.SectionModel):
             ax.grid(axis="y", visible=False)
             ax.set_title(f"Score components by strategy: {ctx.subject}", loc="left")
             ax.legend(title="component", loc="upper left", bbox_to_anchor=(1.0, 1.0))
-        alt = "Mean points of each score component per seat, stacked, by player count and strategy. "
-        alt += "; ".join(
-            f"{label}: " + ", ".join(f"{name} {number(iv.estimate)}" for name, iv in g.parts.items())
-            for label, g in zip(labels, self.groups, strict=True)
+        alt = WORDS.fill(
+            "components.alt",
+            items="; ".join(
+                f"{label}: " + ", ".join(f"{name} {number(iv.estimate)}" for name, iv in g.parts.items())
+                for label, g in zip(labels, self.groups, strict=True)
+            ),
         )
-        caption = (
-            "Mean points per seat from each score component, stacked to the mean final total, by player "
-            f"count and strategy; {count_range((g.seat_games for g in self.groups), 'seat-games')} per bar. "
-            "The intervals are in the table."
-        )
+        seat_games = count_range((g.seat_games for g in self.groups), "seat-games")
+        caption = WORDS.fill("components.caption", seat_games=seat_games)
         title = "Score components by strategy"
         return [charts.save_chart(fig, ctx.out, f"{ctx.name}-aa-components", title, alt, caption)]
 
@@ -676,8 +638,7 @@ class Components(kit.SectionModel):
             for g in self.groups
         ]
         columns = ["players", "strategy", "seat-games", "total", *self.groups[0].parts]
-        caption = "Mean points per seat by component (95 % t intervals), by player count and strategy."
-        return [Table(caption, columns, rows)]
+        return [Table(WORDS["components.table"], columns, rows)]
 
 
 @dataclass(frozen=True)
@@ -724,18 +685,12 @@ class Protection(kit.SectionModel):
     def notes(self) -> list[str]:
         """What Global Protection pays and needs."""
         cities, herds, borders = self.needs
-        return [
-            f"Global Protection pays {self.pays} to a player whose discs touch {cities} value-1 cities, "
-            f"cover {herds} herd spaces and cover {borders} border spaces outside its own Border card; "
-            "the rate is the share of seat-games that met all three (95 % intervals with each game one "
-            "unit: the seats of a game share it)."
-        ]
+        return [WORDS.fill("protection.how", pays=self.pays, cities=cities, herds=herds, borders=borders)]
 
     def tables(self) -> list[Table]:
         """The success rate by player count and strategy."""
         rows = [[players, strategy, f"{n:,}", bracketed(iv, pct)] for players, strategy, n, iv in self.rates]
-        caption = "Global Protection success rate by player count and strategy."
-        return [Table(caption, ["players", "strategy", "seat-games", "success rate"], rows)]
+        return [Table(WORDS["protection.table"], ["players", "strategy", "seat-games", "success rate"], rows)]
 
 
 # --- semi-cooperative -----------------------------------------------------------------------------
@@ -816,11 +771,10 @@ class Semicoop(kit.SectionModel):
             ax.set_xlabel("cell")
             ax.grid(axis="x", visible=False)
             ax.set_title(f"Semi-cooperative success: {ctx.subject}", loc="left")
-        alt = "Share of semi-cooperative games in which at least 24 bases were destroyed, with 95 % Wilson "
-        alt += "intervals. " + "; ".join(f"{info.label}: {rate_text(iv)}" for info, iv, _ in self.cells)
-        caption = (
-            "Share of games in which the players together destroyed at least 24 bases (else everybody "
-            f"loses), with 95 % Wilson intervals; {count_range(iv.n for iv in rates)} per cell."
+        items = "; ".join(f"{info.label}: {rate_text(iv)}" for info, iv, _ in self.cells)
+        alt = WORDS.fill("semicoop.alt", bases=SEMI_COOP_BASES, items=items)
+        caption = WORDS.fill(
+            "semicoop.caption", bases=SEMI_COOP_BASES, cells=count_range(iv.n for iv in rates)
         )
         title = "Semi-cooperative success"
         return [charts.save_chart(fig, ctx.out, f"{ctx.name}-aa-semicoop", title, alt, caption)]
@@ -831,8 +785,7 @@ class Semicoop(kit.SectionModel):
             [info.label, f"{iv.n:,}", bracketed(iv, pct), "n/a" if d is None else bracketed(d)]
             for info, iv, d in self.cells
         ]
-        caption = "Team success rate (95 % Wilson interval) and bases destroyed a game (95 % t interval)."
-        return [Table(caption, ["cell", "games", "Earth holds", "bases destroyed"], rows)]
+        return [Table(WORDS["semicoop.table"], ["cell", "games", "Earth holds", "bases destroyed"], rows)]
 
 
 # --- board heatmaps -------------------------------------------------------------------------------
@@ -930,12 +883,7 @@ class BoardMaps(kit.SectionModel):
         """How a space becomes a base or sees a capture, or why there is no map."""
         if self.board is None:
             return [f"No heatmaps: {self.why}."]
-        return [
-            "A space becomes a base when its marker is left undefended at the end of a round (whether "
-            "or not the base is destroyed later); a disc is captured when a flip traps it between two "
-            "bases. Both maps pool every game of the dataset: with more players, more markers are "
-            "covered each round and fewer spaces flip."
-        ]
+        return [WORDS["board.how"]]
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """The board shaded by each map's share of games."""
@@ -954,17 +902,14 @@ class BoardMaps(kit.SectionModel):
                     cmap=heat.cmap,
                     value_label="share of games (%)",
                 )
-            alt = f"Map of the board shaded by the share of games in which each space {heat.does}. Most: "
-            alt += ", ".join(f"space {s} {pct(rates[s])}" for s in order[:TOP_SPACES])
-            alt += f". Least: space {order[-1]} {pct(rates[order[-1]])}."
-            widest = pct(max(iv.half_width for iv in shares.values()))
-            caption = (
-                f"Each space is shaded by the share of games in which it {heat.did} (darker = more often), "
-                f"pooled over all {self.games:,} games of the dataset (every cell); cities are the numbered "
-                "dots, borders the coloured edges, parks the green triangles, Canada icons the red diamonds. "
-                f"No space's 95 % Wilson interval is wider than ±{widest}; the most frequent spaces are in "
-                "the table."
+            alt = WORDS.fill(
+                "board.alt",
+                does=heat.does,
+                most=", ".join(f"space {s} {pct(rates[s])}" for s in order[:TOP_SPACES]),
+                least=f"space {order[-1]} {pct(rates[order[-1]])}",
             )
+            widest = pct(max(iv.half_width for iv in shares.values()))
+            caption = WORDS.fill("board.caption", did=heat.did, games=self.games, widest=widest)
             name = f"{ctx.name}-aa-heat-{heat.column.split('_')[0]}s"  # -bases, -captures
             out.append(charts.save_chart(fig, ctx.out, name, heat.title, alt, caption))
         return out
@@ -973,8 +918,7 @@ class BoardMaps(kit.SectionModel):
         """The most frequent spaces of each map."""
         return [
             Table(
-                f"The {TOP_SPACES} spaces that {m.heat.do} most often, of {self.games:,} games (95 % Wilson "
-                "intervals).",
+                WORDS.fill("board.table", top=TOP_SPACES, do=m.heat.do, games=self.games),
                 ["space", "share of games", "games"],
                 [
                     [str(s), bracketed(m.shares[s], pct), f"{int(m.counts[s]):,}"]
@@ -989,40 +933,14 @@ class BoardMaps(kit.SectionModel):
 
 SECTIONS = (
     Cards.section("aa-cards", "Mission cards: City and Border"),
-    HeadToHead.section(
-        "aa-h2h",
-        "Head to head",
-        "Cells where different strategies play at one table. The runner rotates the strategies over "
-        "the seats from game to game, so no strategy owns the first seat. A strategy's win rate is "
-        "over its seat-games (95 % interval with each game one unit, as its seats share the game; "
-        "ties share the win, so an average seat wins a little more than one in the number of "
-        "players); its points are measured against the average seat of the same game. With two "
-        "strategies, the verdict needs both: a win rate whose interval lies above the average "
-        "seat's, and more points a game, paired within games.",
-    ),
-    SeatEffects.section(
-        "aa-seats",
-        "First-seat advantage",
-        "Seat 1 starts round 1 and the Mothership passes to the left each round. The runner rotates "
-        "the strategies over the seats from game to game, so each strategy sits first equally often "
-        "and a seat effect is not a strategy effect. A seat's points are measured against the "
-        "average seat of the same game (a within-game difference); the average seat's win rate is "
-        "one in the number of players, a little more when ties share the win.",
-    ),
-    Components.section(
-        "aa-components",
-        "Score components by strategy",
-        "Every seat row splits its final points into placements (cities and herds scored during the "
-        "game) and the end-of-game scoring: the City and Border cards, the Global cards (parks, "
-        "bases, territory) and Global Protection. Seat-games of one strategy are pooled over the "
-        "cells with the same player count, whatever the opponents.",
-    ),
+    HeadToHead.section("aa-h2h", "Head to head", WORDS["h2h.how"]),
+    SeatEffects.section("aa-seats", "First-seat advantage", WORDS["seats.how"]),
+    Components.section("aa-components", "Score components by strategy", WORDS["components.how"]),
     Protection.section("aa-protection", "Global Protection"),
     Semicoop.section(
         "aa-semicoop",
         "Semi-cooperative success by player count",
-        f"In the semi-cooperative variant everybody loses unless the players destroy at least "
-        f"{SEMI_COOP_BASES} bases in total; otherwise the standard winner wins.",
+        WORDS.fill("semicoop.how", bases=SEMI_COOP_BASES),
     ),
     BoardMaps.section("aa-board", "Board heatmaps: bases and captures"),
 )
