@@ -1,8 +1,9 @@
 """The board file's schema (`components.FILE_SPEC`) as `simkit data check` and the loader read it.
 
-Every broken file is the built-in one with a few changes: `simkit data check` names each fault in
-one line, each rule across fields fires on the fault it is for and stays quiet on the built-in
-board, and a good file is summed up by what it changes.
+Every broken file is the built-in one with a few changes: each rule across fields fires on the
+fault it is for and stays quiet on the built-in board. That `simkit data check` names each fault
+in one line and sums up a good file by what it changes is tested for every game in
+tests/core/test_component_files.py.
 """
 
 from __future__ import annotations
@@ -13,47 +14,12 @@ import tomllib
 import pytest
 
 from simkit.core import schema
-from simkit.core.errors import UserError
 from simkit.games.alien_attack import components
-from tests.cli.test_cli import simkit
+from tests.core.test_component_files import edited
 
 BUILTIN_TEXT = components.DEFAULT_FILE.read_text(encoding="utf-8")
 BUILTIN = tomllib.loads(BUILTIN_TEXT)
 SPEC = components.FILE_SPEC
-
-
-def changed(tmp_path, *edits: tuple[str, str]):
-    """The built-in file with each `old` (found once) replaced by `new`, written to tmp_path."""
-    text = BUILTIN_TEXT
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    path = tmp_path / "mine.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def test_three_mistakes_give_three_lines(tmp_path):
-    mine = changed(
-        tmp_path,
-        ("discs = 33", "discs = 0"),  # a field: out of range
-        ("2 = [0, 2, 4, 7,", "2 = [0, 2, 1, 7,"),  # a field: a mission table that decreases
-        ("[14, 15, 26]", "[14, 15, 100]"),  # a rule across fields: a herd region not connected
-    )
-    result = simkit("data", "check", "alien-attack", mine)
-    assert result.returncode == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 3, lines
-    keys = ("supply.discs", "missions.city.2", "herds.regions[0]")  # fields first, then the rules
-    for line, key in zip(lines, keys, strict=True):
-        assert line.startswith(f"{mine}: {key}: "), line
-    assert "space 100 touches no other herd of its region" in lines[2]
-    # the loader refuses the same file in one line: the first fault, and how many more there are
-    with pytest.raises(UserError) as refused:
-        components.load(mine)
-    text = str(refused.value)
-    assert "\n" not in text and "supply.discs" in text and "and 2 more" in text
-    assert "simkit data check alien-attack" in text
 
 
 def _ids(doc):
@@ -154,20 +120,6 @@ def test_every_rule_has_a_crafted_fault():
     assert fired == set(range(len(SPEC.checks)))
 
 
-def test_a_valid_change_is_named(tmp_path):
-    mine = changed(
-        tmp_path,
-        ("discs = 33", "discs = 30"),
-        ('{ space = 2, name = "Olympic" }', '{ space = 2, name = "Olympic NP" }'),
-    )
-    result = simkit("data", "check", "alien-attack", mine)
-    assert result.returncode == 0, result.stderr
-    assert "a valid component file" in result.stdout
-    assert "supply.discs: 30 (built-in: 33)" in result.stdout
-    assert "parks.spaces[0].name: 'Olympic NP' (built-in: 'Olympic')" in result.stdout
-    assert components.load(mine).discs == 30
-
-
 # --- what is special to this file ------------------------------------------------------------------
 
 
@@ -177,7 +129,7 @@ def test_optional_parts_may_be_left_out(tmp_path):
     del doc["meta"]
     del doc["parks"]["spaces"][0]["name"]
     assert schema.problems(doc, SPEC) == []
-    mine = changed(tmp_path, ('{ space = 2, name = "Olympic" }', "{ space = 2 }"))
+    mine = edited(tmp_path, BUILTIN_TEXT, ('{ space = 2, name = "Olympic" }', "{ space = 2 }"))
     assert components.load(mine).park_names[2] == "park 2"
 
 

@@ -1,10 +1,8 @@
 """The replay page's drawing of Alien Attack: USA (draw.py, narrate.narrate_steps and the engine's
 draw_replay): the same game as `replay`, the narration in steps, SVG that parses and tells the
-table of its own step, pictures that are snapshots, a page under 2 MB and the CLI's --html."""
+table of its own step, pictures that are snapshots and a page under 2 MB (the CLI's --html:
+tests/core/test_replay_pages.py)."""
 
-import re
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from functools import cache
 
@@ -184,16 +182,3 @@ def test_a_long_game_page_is_under_2_mb():
     ref = GameRef("alien-attack", 1, 3, {"players": 4, "variant": "semi-coop"}, ("missions",) * 4)
     size = len(page(ref).encode("utf-8"))
     assert size < replay_page.MAX_PAGE_BYTES
-
-
-def test_cli_writes_the_page(tmp_path):
-    out = tmp_path / "aa.html"
-    result = subprocess.run(
-        [sys.executable, "-m", "simkit.cli", "replay", "alien-attack", "--seed", "1:3", "--html", out],
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 0, result.stderr
-    text = out.read_text(encoding="utf-8")
-    assert text.startswith("<!DOCTYPE html") or text.lstrip().lower().startswith("<!doctype html")
-    assert re.search(r"Alien Attack: USA: game 1:3", text)

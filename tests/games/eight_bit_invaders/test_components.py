@@ -15,6 +15,7 @@ from simkit.core.errors import UserError
 from simkit.games.eight_bit_invaders import ENGINE, components
 from simkit.games.eight_bit_invaders.components import PAIR, SUM
 from simkit.testing import contract
+from tests.core.test_component_files import edited
 
 DEFAULT_TEXT = components.DEFAULT_FILE.read_text(encoding="utf-8")
 
@@ -130,13 +131,6 @@ BROKEN = {
 }
 
 
-def changed_copy(tmp_path: Path, old: str, new: str) -> Path:
-    assert DEFAULT_TEXT.count(old) == 1, f"the default file no longer contains {old!r} exactly once"
-    path = tmp_path / "changed.toml"
-    path.write_text(DEFAULT_TEXT.replace(old, new), encoding="utf-8")
-    return path
-
-
 @pytest.mark.parametrize(("old", "new", "key"), BROKEN.values(), ids=BROKEN.keys())
 def test_broken_file_is_refused(tmp_path, old, new, key):
     contract.check_refused(ENGINE, tmp_path, old, new, key)
@@ -165,7 +159,7 @@ BOX_LIMITS = {
 def test_the_box_bounds_the_settings(tmp_path, change, settings, message):
     from simkit.core.registry import get_game, resolve_settings
 
-    path = changed_copy(tmp_path, *change)
+    path = edited(tmp_path, DEFAULT_TEXT, change)
     with pytest.raises(UserError, match=message) as info:
         resolve_settings(get_game("eight-bit-invaders"), {**settings, "data": str(path)}, "s.toml")
     assert str(info.value).startswith("s.toml: ") and "\n" not in str(info.value)
@@ -174,5 +168,5 @@ def test_the_box_bounds_the_settings(tmp_path, change, settings, message):
 def test_fewer_dice_fit_a_smaller_box(tmp_path):
     from simkit.core.registry import get_game, resolve_settings
 
-    path = changed_copy(tmp_path, "supplied = 9", "supplied = 8")
+    path = edited(tmp_path, DEFAULT_TEXT, ("supplied = 9", "supplied = 8"))
     assert resolve_settings(get_game("eight-bit-invaders"), {"dice": 5, "data": str(path)}, "x")["dice"] == 5

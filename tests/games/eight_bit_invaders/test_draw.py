@@ -1,10 +1,9 @@
 """The replay page's drawing of 8-Bit Invaders (draw.py, `draw_replay`): the same game as
 `replay`, the narration in steps, one SVG per step that parses and tells the table at that step,
-pictures that are snapshots, a page under its size bound and the CLI writing it."""
+pictures that are snapshots and a page under its size bound (the CLI writing it:
+tests/core/test_replay_pages.py)."""
 
 import pickle
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -199,26 +198,3 @@ def test_a_long_game_page_stays_small():
     ref = GameRef("eight-bit-invaders", 2, 0, {"countdown": 7, "dice": 5}, ("random",))
     html = page(ref)
     assert len(html.encode("utf-8")) < replay_page.MAX_PAGE_BYTES
-
-
-def test_the_cli_writes_the_page(tmp_path):
-    out = tmp_path / "page.html"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "simkit.cli",
-            "replay",
-            "eight-bit-invaders",
-            "--seed",
-            "1:3",
-            "--html",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 0, result.stderr
-    text = out.read_text(encoding="utf-8")
-    assert text.startswith("<!DOCTYPE html>") or "<html" in text[:500]
-    assert "8-Bit Invaders" in text

@@ -1,6 +1,6 @@
-"""Oh no... INVASION!!! component file as a schema: `simkit data check` names every fault in one
-line each, every rule across fields fires on its fault and is quiet on the built-in file, and a
-valid change is named in the differences."""
+"""Oh no... INVASION!!! component file as a schema: every rule across fields fires on its fault
+and is quiet on the built-in file. That `simkit data check` names every fault in one line each and
+a valid change in the differences is tested for every game in tests/core/test_component_files.py."""
 
 from __future__ import annotations
 
@@ -10,11 +10,9 @@ import tomllib
 import pytest
 
 from simkit.core import component_files, schema
-from simkit.core.errors import UserError
 from simkit.core.registry import get_game
 from simkit.games.oh_no_invasion import components
 from simkit.games.oh_no_invasion.components import FILE_SPEC
-from tests.cli.test_cli import simkit
 
 GAME = "oh-no-invasion"
 BUILTIN = tomllib.loads(components.DEFAULT_FILE.read_text(encoding="utf-8"))
@@ -24,45 +22,11 @@ def template() -> str:
     return component_files.template(get_game(GAME))
 
 
-def edited(tmp_path, *changes: tuple[str, str]):
-    """The template with each (old, new) text replaced, old found exactly once, as a file."""
-    text = template()
-    for old, new in changes:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    path = tmp_path / "mine.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
 def keys(doc: dict) -> list[str]:
     return [key for key, _ in schema.problems(doc, FILE_SPEC)]
 
 
-# --- (a) three mistakes, three lines -----------------------------------------------------------
-
-
-def test_three_mistakes_give_three_lines(tmp_path):
-    mine = edited(
-        tmp_path,
-        ("points = [2, 3, 5, 7]", "points = [2, 3, 5, 101]"),  # a field: out of range
-        ('{ module = "catalyst", symbol = "red" }', '{ module = "warp_drive", symbol = "red" }'),
-        ('pink = ["blue"]', 'pink = ["red"]'),  # a rule across fields: red is an Invalien colour
-    )
-    result = simkit("data", "check", GAME, mine)
-    assert result.returncode == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 3, lines
-    for line, key in zip(lines, ("levels.points[3]", "modules.cards[0].module", "orders.pink"), strict=True):
-        assert line.startswith(f"{mine}: {key}: "), line
-    assert "own kind" in lines[2]
-    # the loader refuses the same file in one line: the first fault, and how many more
-    with pytest.raises(UserError) as info:
-        components.load(mine)
-    assert "levels.points[3]" in str(info.value) and "and 2 more" in str(info.value)
-
-
-# --- (b) every rule across fields fires on its fault, and is quiet on the built-in file ---------
+# --- (a) every rule across fields fires on its fault, and is quiet on the built-in file ---------
 
 
 def _set(path: str, value):
@@ -171,26 +135,7 @@ def test_a_broken_colour_list_silences_the_rules_that_read_the_colours():
     assert keys(doc) == ["colours.invalien"]
 
 
-# --- (c) a valid change is named ------------------------------------------------------------------
-
-
-def test_a_valid_change_is_named(tmp_path):
-    mine = edited(
-        tmp_path,
-        (
-            '{ colour = "red", aliens = 1, flies = "left", orders = "yellow", threshold = 6 }',
-            '{ colour = "red", aliens = 1, flies = "left", orders = "yellow", threshold = 8 }',
-        ),
-        ("points = [2, 3, 5, 7]", "points = [2, 3, 5, 9]"),
-    )
-    result = simkit("data", "check", GAME, mine)
-    assert result.returncode == 0, result.stderr
-    assert "invaders.cards[0].threshold: 8 (built-in: 6)" in result.stdout
-    assert "levels.points: [2, 3, 5, 9] (built-in: [2, 3, 5, 7])" in result.stdout
-    assert components.load(mine).spawn_threshold[8] == 8  # after the 8 Shield aliens
-
-
-# --- (d) what is special to this file ----------------------------------------------------------
+# --- (b) what is special to this file ----------------------------------------------------------
 
 
 def test_colours_renamed_everywhere_load(tmp_path):

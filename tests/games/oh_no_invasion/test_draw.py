@@ -4,10 +4,7 @@ the table at its own step (counted against the event log and the pictures), a pi
 snapshot, and a long game's page stays small."""
 
 import re
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +16,6 @@ from simkit.games.oh_no_invasion import narrate as narration
 
 ENGINE = get_game("oh-no-invasion")
 SVG = "{http://www.w3.org/2000/svg}"
-REPO = Path(__file__).resolve().parents[3]
 
 # (strategy, level, players, seed, index): every level, 2 to 5 players, eliminations of every
 # cause, sabotage and the Final Conflict (the cases of test_narrate, which names what each shows)
@@ -236,16 +232,3 @@ def test_a_long_games_page_stays_small():
     ref = GameRef("oh-no-invasion", 1, 24, {"players": 5, "level": 0}, ("bold",))
     size = len(page(ref).encode("utf-8"))
     assert 10_000 < size < replay_page.MAX_PAGE_BYTES
-
-
-def test_the_cli_writes_the_page(tmp_path):
-    out = tmp_path / "page.html"
-    result = subprocess.run(
-        [sys.executable, "-m", "simkit.cli", "replay", "oh-no-invasion", "--seed", "1:3", "--html", str(out)],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-    )
-    assert result.returncode == 0, result.stderr
-    text = out.read_text(encoding="utf-8")
-    assert "Oh no... INVASION!!!: game 1:3" in text and len(text) < replay_page.MAX_PAGE_BYTES

@@ -1,8 +1,8 @@
-"""The Space Alert component file as a schema: `simkit data check` lists every fault, one line
-each; each rule across fields fires on a file that breaks it and on no other; a good file's
-changes are named.
+"""The Space Alert component file as a schema: each rule across fields fires on a file that
+breaks it and on no other.
 
-The generic checks (template round trip, every field explained, invented sections marked) are in
+The generic checks (template round trip, every field explained, invented sections marked, three
+mistakes named in three lines, a good file's changes named) are in
 tests/core/test_component_files.py; the loader's one-line refusals in test_components.py.
 """
 
@@ -18,7 +18,7 @@ from simkit.core.errors import UserError
 from simkit.core.registry import get_game
 from simkit.games.space_alert import components
 from simkit.games.space_alert.components import FILE_SPEC
-from tests.cli.test_cli import simkit
+from tests.core.test_component_files import edited
 
 BUILTIN = tomllib.loads(components.DEFAULT_FILE.read_text(encoding="utf-8"))
 
@@ -45,27 +45,6 @@ def test_the_builtin_file_has_no_faults():
     assert schema.problems(BUILTIN, FILE_SPEC) == []
     for check in FILE_SPEC.checks:
         assert list(check.rule(BUILTIN)) == [], check.doc
-
-
-def test_three_mistakes_give_three_lines(tmp_path, template_text):
-    text = template_text
-    for old, new in (
-        ("copies = 8", "copies = 0"),  # a value out of range
-        ("shield = 0, health = 5, speed = 5", 'shield = 0, health = 5, speed = "fast"'),  # E1-10
-        ("internal_level = [1, 3]", "internal_level = [3, 1]"),  # a rule across the range's ends
-    ):
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    mine = tmp_path / "mine.toml"
-    mine.write_text(text, encoding="utf-8")
-    result = simkit("data", "check", "space-alert", mine)
-    assert result.returncode == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 3, lines
-    expected = ("actions.copies", card_key("E1-10", "speed"), "recipe.internal_level")
-    for line, key in zip(lines, expected, strict=True):
-        assert line.startswith(f"{mine}: {key}: "), line
-    assert "must be [low, high]" in lines[2]
 
 
 def _board_y_on_x(doc):
@@ -215,17 +194,6 @@ def test_a_section_left_out_is_one_fault():
     assert [(k, m) for k, m in schema.problems(doc, FILE_SPEC)] == [("recipe", "missing table")]
 
 
-def test_a_valid_change_is_named(tmp_path, template_text):
-    text = template_text.replace("copies = 8", "copies = 6").replace("level_real = 7", "level_real = 8")
-    mine = tmp_path / "mine.toml"
-    mine.write_text(text, encoding="utf-8")
-    result = simkit("data", "check", "space-alert", mine)
-    assert result.returncode == 0, result.stderr
-    assert "a valid component file" in result.stdout
-    assert "actions.copies: 6 (built-in: 8)" in result.stdout
-    assert "recipe.level_real: 8 (built-in: 7)" in result.stdout
-
-
 # --- what is special to this file ----------------------------------------------------------------
 
 
@@ -279,9 +247,7 @@ def test_optional_keys_may_be_left_out(tmp_path):
 
 
 def test_the_loader_refuses_in_one_line_and_counts_the_rest(tmp_path, template_text):
-    text = template_text.replace("copies = 8", "copies = 0").replace("fuel = 3", "fuel = -1")
-    mine = tmp_path / "mine.toml"
-    mine.write_text(text, encoding="utf-8")
+    mine = edited(tmp_path, template_text, ("copies = 8", "copies = 0"), ("fuel = 3", "fuel = -1"))
     with pytest.raises(UserError) as err:
         components.load(mine)
     message = str(err.value)

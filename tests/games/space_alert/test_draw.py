@@ -3,8 +3,6 @@ page plays the same game as `simkit replay`, its steps tell the whole narration,
 drawing shows the table of that step (counted element by element against the picture and the
 state), copied so later turns cannot change it."""
 
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -215,15 +213,3 @@ def test_a_long_game_page_stays_small():
     # random crews; three settings): root seed 5, scripted, 240,060 bytes
     size = len(page(GameRef("space-alert", 5, 0, {"campaign": 3, **FIVE}, ("scripted",))).encode("utf-8"))
     assert 50_000 < size < replay_page.MAX_PAGE_BYTES
-
-
-def test_the_cli_writes_the_page(tmp_path):
-    out = tmp_path / "sa.html"
-    result = subprocess.run(
-        [sys.executable, "-m", "simkit.cli", "replay", "space-alert", "--seed", "1:3", "--html", str(out)],
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 0, result.stderr
-    text = out.read_text(encoding="utf-8")
-    assert text.startswith("<!") and "Space Alert: game 1:3" in text
