@@ -13,7 +13,8 @@ standing when they landed, shields lost to bombers), from the record columns of 
 Everything is read from the games table (`countdown`, `dice`, `strategy`, `won`, `score`, `length`,
 `end_reason`, `aliens_left`, `shields_bombed`); settings missing from it are taken from the
 manifest's cells. A dataset with one difficulty gets only the loss reasons; one with no lost game
-gets no loss section. Nothing here plays a game.
+gets no loss section. Nothing here plays a game. The standing words (how to read each section, the
+captions) are in report_words.toml.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from matplotlib.colors import LinearSegmentedColormap
 from simkit.core import stats
 from simkit.reporting import charts, kit
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import count_range, estimate_cell, fmt_interval, pct, plural, points
+from simkit.reporting.text import ci, ci_text, count_range, estimate_cell, pct, plural, points
+
+WORDS = kit.words(__package__)
 
 REASONS = ("cleared", "shot_down", "landed")
 REASON_TEXT = {"cleared": "cleared", "shot_down": "shot down", "landed": "landed"}
@@ -97,14 +100,6 @@ def _resolve(steps: list[Step]) -> tuple[list[Step], stats.Family]:
     """The steps marked resolved or not after the Holm adjustment over all of them, and the family."""
     family = stats.family([st.change.p_value for st in steps])
     return [replace(st, resolved=bool(r)) for st, r in zip(steps, family.resolved, strict=True)], family
-
-
-def _rate_range(w: stats.Interval) -> str:
-    return fmt_interval(w.low, w.high, pct=True)
-
-
-def _ci(w: stats.Interval) -> str:
-    return f"95 % CI {_rate_range(w)}"
 
 
 def _point_range(w: stats.PairedDifference) -> str:
@@ -198,17 +193,14 @@ def _step_sentence(st: Step, family: str) -> str:
     verdict = _moves(st, f"{st.strategy}'s win rate")
     verdict = verdict or f"changes {st.strategy}'s win rate by {points(w.difference)} points, not resolved"
     return (
-        f"{verdict} (95 % CI {_point_range(w)} points; {w.n:,} games each, paired by seed: "
+        f"{verdict} ({ci_text(w.low, w.high, points)} points; {w.n:,} games each, paired by seed: "
         f"{w.a_only:,} won only at the easier setting, {w.b_only:,} only at the harder; resolved or not "
         f"after {family})"
     )
 
 
 # the single steps from the easiest cell that the findings name, in words
-FIRST_STEPS = {
-    "countdown": "One countdown card fewer ({a[0]} → {b[0]}, at {a[1]} dice)",
-    "dice": "One attack die fewer ({a[1]} → {b[1]}, at countdown {a[0]})",
-}
+FIRST_STEPS = {"countdown": "grid.fewer_cards", "dice": "grid.fewer_dice"}
 
 
 def grid_findings(g: Grid) -> list[str]:
@@ -221,16 +213,20 @@ def grid_findings(g: Grid) -> list[str]:
     best_w, best = max(at_easy, key=lambda t: (t[0].estimate, -g.strategies.index(t[1])))
     text = (
         f"At {diff_label(easiest)}, the strongest strategy is {best}: it wins {pct(best_w.estimate)} "
-        f"of games ({_ci(best_w)}; {plural(best_w.n)})"
+        f"of games (95 % CI {ci(best_w, pct=True)}; {plural(best_w.n)})"
     )
     if (hard := g.wins.get((best, *hardest))) is not None:
-        text += f"; at {diff_label(hardest)} it wins {pct(hard.estimate)} ({_ci(hard)}; {plural(hard.n)})"
+        text += (
+            f"; at {diff_label(hardest)} it wins {pct(hard.estimate)} "
+            f"(95 % CI {ci(hard, pct=True)}; {plural(hard.n)})"
+        )
     findings = [text + "."]
     mine = [st for st in g.steps if st.strategy == best]
     for kind, words in FIRST_STEPS.items():
         first = next((st for st in mine if st.kind == kind and st.a == easiest), None)
         if first is not None:
-            findings.append(f"{words.format(a=first.a, b=first.b)} {_step_sentence(first, g.family.text)}.")
+            step = WORDS.fill(words, a=first.a, b=first.b)
+            findings.append(f"{step} {_step_sentence(first, g.family.text)}.")
     versus = next((st for st in mine if st.kind == "dice vs countdown"), None)
     if versus is not None:
         w = versus.change
@@ -242,8 +238,8 @@ def grid_findings(g: Grid) -> list[str]:
             lead = "it is not resolved whether losing a die or a countdown card costs more"
         findings.append(
             f"For {best}, {lead}: {diff_label(versus.b)} minus {diff_label(versus.a)} is "
-            f"{points(w.difference)} points (95 % CI {_point_range(w)}; {w.n:,} games each, paired by "
-            f"seed; {g.family.text})."
+            f"{points(w.difference)} points ({ci_text(w.low, w.high, points)}; {w.n:,} games each, "
+            f"paired by seed; {g.family.text})."
         )
     return findings
 
@@ -252,7 +248,7 @@ def grid_tables(g: Grid) -> list[Table]:
     """The heat-table in numbers (a row per strategy and countdown, a column per dice), then
     every step of every strategy."""
     grid_table = Table(
-        "Win rate by strategy and difficulty: estimate (95 % Wilson interval; games)",
+        WORDS["grid.table"],
         ["strategy, countdown cards", *[f"{d} attack dice" for d in g.dice]],
         [
             [f"{s}, countdown {c}", *[estimate_cell(g.wins.get((s, c, d)), as_pct=True) for d in g.dice]]
@@ -272,10 +268,7 @@ def grid_tables(g: Grid) -> list[Table]:
         ("won only easier / only harder", lambda st: f"{st.change.a_only:,} / {st.change.b_only:,}"),
         RESOLVED,
     ]
-    caption = (
-        "Paired effect of each difficulty step (game i of both cells shares its seed; 95 % Tango "
-        f"intervals; resolved after {g.family.text})"
-    )
+    caption = WORDS.fill("grid.steps_table", family=g.family.text)
     return [grid_table, kit.table(caption, columns, g.steps)]
 
 
@@ -303,17 +296,14 @@ def grid_charts(ctx: AnalysisContext, g: Grid) -> list[charts.Chart]:
             ax.set_title(s, loc="center", fontsize=10)
         charts.heat_bar(fig, mesh, axes, "win rate (%)")
         fig.suptitle(f"Win rate by difficulty: {ctx.subject}", x=0.01, ha="left", fontweight="bold")
-    title = "Win rate by difficulty and strategy"
     items = [
-        f"{s}, {diff_label((c, d))}: {pct(w.estimate)} ({_ci(w)}, {w.n} games)"
+        f"{s}, {diff_label((c, d))}: {pct(w.estimate)} (95 % CI {ci(w, pct=True)}, {w.n} games)"
         for (s, c, d), w in g.wins.items()
     ]
-    alt = f"{title} for {ctx.subject}: one heat-table per strategy. " + "; ".join(items)
-    caption = (
-        "One panel per strategy; rows are the countdown cards, columns the attack dice (top left is the "
-        "easiest). Each square shows the win rate, its 95 % Wilson interval and the games it rests on; "
-        f"darker is a higher win rate. {count_range([w.n for w in g.wins.values()], 'games per square')}."
-    )
+    title = WORDS["grid.heat_title"]
+    alt = WORDS.fill("grid.heat_alt", title=title, subject=ctx.subject, items="; ".join(items))
+    games = count_range([w.n for w in g.wins.values()], "games per square")
+    caption = WORDS.fill("grid.heat_caption", games=games)
     heat = charts.save_chart(fig, ctx.out, f"{ctx.name}-difficulty-grid", title, alt, caption)
     return [heat, _steps_chart(ctx, g)] if g.steps else [heat]
 
@@ -326,6 +316,7 @@ def _steps_chart(ctx: AnalysisContext, g: Grid) -> charts.Chart:
     for st in g.steps:
         w = st.change
         dots[(st.short, st.strategy)] = stats.Interval(w.difference, w.low, w.high, w.n)
+    title = WORDS["grid.steps_title"]
     with matplotlib.rc_context(charts.STYLE):
         fig = charts.new_figure(8.5, min(16.0, max(2.8, 0.22 * len(rows) * max(1, len(groups)) + 1.8)))
         ax = fig.add_subplot()
@@ -336,25 +327,16 @@ def _steps_chart(ctx: AnalysisContext, g: Grid) -> charts.Chart:
         ax.set_ylabel("difficulty step (countdown cards / attack dice)")
         ax.set_xlabel("change in win rate, harder minus easier (percentage points)")
         ax.grid(axis="y", visible=False)
-        ax.set_title(f"Paired effect of each difficulty step\n{ctx.subject}", loc="left")
+        ax.set_title(f"{title}\n{ctx.subject}", loc="left")
         ax.legend(title="strategy", loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    title = "Paired effect of each difficulty step"
     items = [
         f"{st.strategy}, {st.what}: {points(st.change.difference)} points "
-        f"(95 % CI {_point_range(st.change)}, {st.change.n} pairs)"
+        f"({ci_text(st.change.low, st.change.high, points)}, {st.change.n} pairs)"
         for st in g.steps
     ]
-    alt = f"{title} for {ctx.subject}. " + "; ".join(items)
-    caption = (
-        "Each point is the win rate of the harder difficulty minus the easier one for one strategy, from "
-        "games paired by seed (same deal and dice); bars are 95 % Tango paired intervals, each on its "
-        "own: which steps are resolved, after the adjustment for all of them, is in the table. "
-        "Row labels read countdown cards then dice: "
-        "'cards 7→6, 6 dice' removes a countdown card at 6 dice; the 'vs' row compares the two single "
-        "steps (fewer dice minus fewer cards: left of 0 means losing a die costs more than losing a "
-        "countdown card). "
-        f"{count_range([st.change.n for st in g.steps], 'pairs per point')}."
-    )
+    alt = WORDS.fill("grid.steps_alt", title=title, subject=ctx.subject, items="; ".join(items))
+    pairs = count_range([st.change.n for st in g.steps], "pairs per point")
+    caption = WORDS.fill("grid.steps_caption", pairs=pairs)
     return charts.save_chart(fig, ctx.out, f"{ctx.name}-difficulty-steps", title, alt, caption)
 
 
@@ -417,11 +399,8 @@ def loss_model(ctx: AnalysisContext) -> Losses | None:
 
 # how a strategy that mostly loses so reads, and how close its lost games came
 KILLERS = {
-    "shot_down": ("is mostly shot down", "the fatal counterattack comes on turn {:.1f} on average"),
-    "landed": (
-        "mostly loses when the aliens land",
-        "when they land, {:.1f} aliens are still standing on average",
-    ),
+    "shot_down": ("loss.mostly_shot_down", "loss.shot_down_close"),
+    "landed": ("loss.mostly_landed", "loss.landed_close"),
 }
 
 
@@ -437,12 +416,13 @@ def loss_findings(m: Losses) -> list[str]:
         killer, other = ("shot_down", "landed") if mostly_shot else ("landed", "shot_down")
         (k, o), (how, close) = (share[killer], share[other]), KILLERS[killer]
         text = (
-            f"At {diff_label(base)}, {s} {how}: {pct(k.estimate)} of games ({_ci(k)}) against "
-            f"{pct(o.estimate)} {REASON_TEXT[other]} ({_ci(o)}; {plural(k.n)})"
+            f"At {diff_label(base)}, {s} {WORDS[how]}: {pct(k.estimate)} of games (95 % CI "
+            f"{ci(k, pct=True)}) against {pct(o.estimate)} {REASON_TEXT[other]} (95 % CI {ci(o, pct=True)}; "
+            f"{plural(k.n)})"
         )
         w = lost["shot_turn" if killer == "shot_down" else "landed_aliens"]
         if w.n > 1:
-            text += f"; {close.format(w.estimate)} (95 % CI {w.low:.1f} to {w.high:.1f}; {w.n:,} games)"
+            text += f"; {WORDS.fill(close, mean=w.estimate)} ({ci_text(w.low, w.high)}; {w.n:,} games)"
         findings.append(text + ".")
     if m.shifts:
         st = max([st for st in m.shifts if st.resolved] or m.shifts, key=lambda st: abs(st.change.difference))
@@ -451,9 +431,9 @@ def loss_findings(m: Losses) -> list[str]:
         unresolved = f"no shift in the share shot down is resolved; {picked} is {st.strategy}'s"
         verdict = f"{picked}: it {moves}" if moves else f"{unresolved}, {points(w.difference)} points"
         findings.append(
-            f"Going from {diff_label(base)} to {diff_label(st.b)} makes {verdict} (95 % CI {_point_range(w)} "
-            f"points; {w.n:,} games each, paired by seed; resolved after {m.family.text}; every strategy "
-            "and step in the last table)."
+            f"Going from {diff_label(base)} to {diff_label(st.b)} makes {verdict} "
+            f"({ci_text(w.low, w.high, points)} points; {w.n:,} games each, paired by seed; resolved after "
+            f"{m.family.text}; every strategy and step in the last table)."
         )
     return findings
 
@@ -473,14 +453,12 @@ def loss_tables(m: Losses) -> list[Table]:
         ("aliens left on landing", lambda k: estimate_cell(m.lost[k]["landed_aliens"])),
         ("shields lost to bombers", lambda k: estimate_cell(m.lost[k]["bombed"], 2)),
     ]
-    share_caption = "End reasons by strategy and difficulty: share of games (95 % Wilson interval; games)"
-    lost_caption = "What kills the player: the lost games only (means with 95 % t intervals; games)"
-    tables = [kit.table(share_caption, share_columns, keys), kit.table(lost_caption, lost_columns, keys)]
+    tables = [
+        kit.table(WORDS["loss.shares_table"], share_columns, keys),
+        kit.table(WORDS["loss.lost_table"], lost_columns, keys),
+    ]
     if m.shifts:
-        caption = (
-            f"Change in the share of games shot down against {diff_label(m.diffs[0])}, paired by seed "
-            f"(resolved after {m.family.text})"
-        )
+        caption = WORDS.fill("loss.shifts_table", base=diff_label(m.diffs[0]), family=m.family.text)
         columns = [STRATEGY, ("difficulty step", lambda st: st.what), POINTS, PAIRS, RESOLVED]
         tables.append(kit.table(caption, columns, m.shifts))
     return tables
@@ -504,41 +482,20 @@ def loss_charts(ctx: AnalysisContext, m: Losses) -> list[charts.Chart]:
         axes[0].set_ylabel("share of games (%)")
         axes[-1].legend(title="end reason", loc="upper left", bbox_to_anchor=(1.0, 1.0))
         fig.suptitle(f"How games end, by difficulty: {ctx.subject}", x=0.01, ha="left", fontweight="bold")
-    title = "End reasons by difficulty and strategy"
     items = []
     for s, d in [(s, d) for s in m.strategies for d in diffs if (s, *d) in m.shares]:
         shares = m.shares[(s, *d)]
-        ends = ", ".join(f"{REASON_TEXT[r]} {pct(w.estimate)} ({_rate_range(w)})" for r, w in shares.items())
+        ends = ", ".join(f"{REASON_TEXT[r]} {pct(w.estimate)} ({ci(w, pct=True)})" for r, w in shares.items())
         items.append(f"{s}, {diff_label(d)}: {ends} of {shares['cleared'].n} games")
-    alt = f"{title} for {ctx.subject}, with 95 % Wilson intervals. " + "; ".join(items)
-    caption = (
-        "One panel per strategy, difficulties from the easiest on the left. Each point is the share of "
-        "games that ended so (cleared = won; shot down by a counterattack; landed when the countdown ran "
-        "out), with its 95 % Wilson interval. "
-        f"{count_range([v['cleared'].n for v in m.shares.values()], 'games per difficulty')}."
-    )
+    title = WORDS["loss.title"]
+    alt = WORDS.fill("loss.alt", title=title, subject=ctx.subject, items="; ".join(items))
+    games = count_range([v["cleared"].n for v in m.shares.values()], "games per difficulty")
+    caption = WORDS.fill("loss.caption", games=games)
     return [charts.save_chart(fig, ctx.out, f"{ctx.name}-loss-reasons", title, alt, caption)]
 
 
-# --- the sections: how to read each, then the specs -------------------------------------------------
-
-GRID_TEXT = (
-    "Each strategy's win rate at every difficulty the dataset holds, then the change each "
-    "difficulty step makes. The cells were played on the same seeds, so game i of two cells saw "
-    "the same deal and the same dice (the fifth-die game sees the six-die game's dice less the "
-    "sixth): the steps are estimated from these pairs, which is narrower than comparing the cells "
-    "as independent samples. Only the games that won in one cell and lost in the other carry the "
-    "difference.",
-)
-LOSS_TEXT = (
-    "A game ends cleared (every alien destroyed: the only win), shot down (three unshielded firing "
-    "aliens of one picture type in a counterattack) or landed (the countdown ran out). The first "
-    "table gives each end's share of the games; the second looks at the lost games only: how many "
-    "of them a counterattack ended, on which turn, how many aliens were still standing when the "
-    "formation landed (how close the player came), and how many shields the bombers destroyed. "
-    "The third shows how each harder difficulty moves games from landing to being shot down, "
-    "from the same games played at both difficulties.",
-)
+# how to read each section
+GRID_TEXT, LOSS_TEXT = (WORDS["grid.how"],), (WORDS["loss.how"],)
 SECTIONS = (
     kit.Section(
         "difficulty-grid", "Difficulty grid", grid_model, grid_findings, grid_charts, grid_tables, GRID_TEXT
