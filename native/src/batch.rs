@@ -76,6 +76,35 @@ pub fn head(won: Kind, end_reasons: &'static [&'static str]) -> [(&'static str, 
     ]
 }
 
+/// The fields every record starts with, in `head`'s order: `Won` is `bool`, or `Option<bool>`
+/// where nobody may win.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Head<Won> {
+    pub won: Won,
+    pub score: i64,
+    pub length: i64,
+    pub end_reason: u8,
+}
+
+/// A `won` value: `Rows::head` pushes it as its kind of column.
+pub trait Won: Copy {
+    fn push(self, rows: &mut Rows) -> &mut Rows;
+}
+
+impl Won for bool {
+    #[inline]
+    fn push(self, rows: &mut Rows) -> &mut Rows {
+        rows.bool(self)
+    }
+}
+
+impl Won for Option<bool> {
+    #[inline]
+    fn push(self, rows: &mut Rows) -> &mut Rows {
+        rows.opt_bool(self)
+    }
+}
+
 /// Integer columns of these names.
 pub fn ints(names: &'static [&'static str]) -> impl Iterator<Item = (&'static str, Kind)> {
     names.iter().map(|&name| (name, Kind::Int))
@@ -141,6 +170,15 @@ impl Rows {
         str(String) => Str, "text";
     }
 
+    /// A record's head, into `head`'s columns.
+    pub fn head<W: Won>(&mut self, head: &Head<W>) -> &mut Rows {
+        head.won
+            .push(self)
+            .int(head.score)
+            .int(head.length)
+            .label(head.end_reason)
+    }
+
     pub fn ints(&mut self, vs: &[i64]) -> &mut Rows {
         for &v in vs {
             self.int(v);
@@ -192,12 +230,13 @@ mod tests {
             2,
         );
         rows.opt_bool(None).int(3).int(9).label(1).int(-1).end();
-        rows.opt_bool(Some(true))
-            .int(4)
-            .int(8)
-            .label(0)
-            .int(5)
-            .end();
+        let head = Head {
+            won: Some(true),
+            score: 4,
+            length: 8,
+            end_reason: 0,
+        };
+        rows.head(&head).int(5).end();
         let cols = rows.into_columns();
         let names: Vec<&str> = cols.iter().map(|c| c.name).collect();
         assert_eq!(names, ["won", "score", "length", "end_reason", "x"]);

@@ -9,6 +9,7 @@ pub mod alien_attack;
 pub mod batch;
 pub mod eight_bit;
 pub mod oh_no;
+pub mod params;
 pub mod rng;
 pub mod space_alert;
 

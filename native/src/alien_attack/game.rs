@@ -4,6 +4,7 @@
 use super::board::{points, Board};
 use super::players::{self, GreedyNumbers, Power, Rollout};
 use super::{Params, Strategy, BORDER_CARDS, CITY_CARDS};
+use crate::batch::Head;
 use crate::rng::{game_sequence, PyRandom, CHANCE, FIRST_SEAT, SETUP};
 
 pub const NONE: i8 = -1;
@@ -681,10 +682,7 @@ pub struct SeatRow {
 /// One game's row (`record`) and its seats.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
-    pub won: Option<bool>,
-    pub score: i64,
-    pub length: i64,
-    pub end_reason: u8,
+    pub head: Head<Option<bool>>,
     pub winners: i64,
     pub winning_seat: i64,
     pub margin: i64,
@@ -814,17 +812,19 @@ impl<'a> Engine<'a> {
             })
             .collect();
         Record {
-            won: if semi { Some(earth) } else { None },
-            score: ranked[0],
-            length: st.round,
-            end_reason: if semi {
-                if earth {
-                    1
+            head: Head {
+                won: if semi { Some(earth) } else { None },
+                score: ranked[0],
+                length: st.round,
+                end_reason: if semi {
+                    if earth {
+                        1
+                    } else {
+                        2
+                    }
                 } else {
-                    2
-                }
-            } else {
-                0
+                    0
+                },
             },
             winners: n_win,
             winning_seat: if n_win == 1 {

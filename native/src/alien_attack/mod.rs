@@ -81,13 +81,9 @@ impl Strategy {
     /// The strategy called `name`, its parameters read by `param` (the defaults where it gives
     /// none; None: no such strategy).
     pub fn from_name(name: &str, param: impl Fn(&str) -> Option<f64>) -> Option<Strategy> {
-        let g = GreedyNumbers::DEFAULT;
         match name {
             "random" => Some(Strategy::Random),
-            "greedy" => Some(Strategy::Greedy(GreedyNumbers {
-                extra_at: param("extra_at").map_or(g.extra_at, |v| v as i64),
-                hood_at: param("hood_at").map_or(g.hood_at, |v| v as i64),
-            })),
+            "greedy" => Some(Strategy::Greedy(GreedyNumbers::read(&param))),
             "missions" => Some(Strategy::Missions(MissionsNumbers::read(&param))),
             "rollout" => Some(Strategy::Rollout {
                 missions: MissionsNumbers::read(&param),
@@ -200,10 +196,7 @@ pub fn play_batch(
         }
         let rec = engine.play(&order, root_seed, game_index);
         games
-            .opt_bool(rec.won)
-            .int(rec.score)
-            .int(rec.length)
-            .label(rec.end_reason)
+            .head(&rec.head)
             .ints(&[
                 rec.winners,
                 rec.winning_seat,

@@ -8,6 +8,7 @@ use super::game::{
     winners, Final, Game, State, ATTACK, BASE, MAX_SEATS, NONE, PROTECTION,
 };
 use super::Strategy;
+use crate::params::with_params;
 use crate::rng::PyRandom;
 
 /// `game.PowerOptions`; `extra_turn` true means every open marker (`State::open`) is offered.
@@ -47,6 +48,11 @@ impl GreedyNumbers {
         extra_at: 4,
         hood_at: 4,
     };
+
+    /// The defaults with each number `param` gives.
+    pub fn read(param: &impl Fn(&str) -> Option<f64>) -> GreedyNumbers {
+        with_params!(GreedyNumbers::DEFAULT, param, [extra_at, hood_at])
+    }
 }
 
 /// `MissionsNumbers`: the missions player's weights and thresholds (its strategy's parameters).
@@ -72,15 +78,18 @@ impl MissionsNumbers {
 
     /// The defaults with each number `param` gives.
     pub fn read(param: &impl Fn(&str) -> Option<f64>) -> MissionsNumbers {
-        let d = MissionsNumbers::DEFAULT;
-        MissionsNumbers {
-            loss: param("loss").unwrap_or(d.loss),
-            opener: param("opener").unwrap_or(d.opener),
-            protection_step: param("protection_step").unwrap_or(d.protection_step),
-            capture_risk: param("capture_risk").unwrap_or(d.capture_risk),
-            extra_at: param("extra_at").unwrap_or(d.extra_at),
-            hood_at: param("hood_at").unwrap_or(d.hood_at),
-        }
+        with_params!(
+            MissionsNumbers::DEFAULT,
+            param,
+            [
+                loss,
+                opener,
+                protection_step,
+                capture_risk,
+                extra_at,
+                hood_at
+            ]
+        )
     }
 }
 

@@ -8,6 +8,7 @@ use super::rules::{
 };
 use super::search::Search;
 use super::{Params, Strategy};
+use crate::batch::Head;
 use crate::rng::{game_sequence, PyRandom, CHANCE, FIRST_SEAT, SETUP};
 
 pub const MAX_TURNS: i64 = 10_000;
@@ -28,10 +29,7 @@ pub const N_STATS: usize = 9;
 /// The record of one game (`Game.play`'s dict).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
-    pub won: bool,
-    pub score: i64,
-    pub length: i64,
-    pub end_reason: u8,
+    pub head: Head<bool>,
     pub aliens_left: i64,
     pub countdown_left: i64,
     pub shields_left: i64,
@@ -305,10 +303,12 @@ impl<'t> Engine<'t> {
         }
         let st = &self.st;
         Ok(Record {
-            won: end_reason == END_CLEARED,
-            score: t.n_aliens as i64 - st.aliens_left,
-            length: st.turn,
-            end_reason,
+            head: Head {
+                won: end_reason == END_CLEARED,
+                score: t.n_aliens as i64 - st.aliens_left,
+                length: st.turn,
+                end_reason,
+            },
             aliens_left: st.aliens_left,
             countdown_left: st.countdown,
             shields_left: st.shields.count_ones() as i64,

@@ -114,10 +114,7 @@ pub fn play_batch(
         let rec = engine
             .play(root_seed, game_index)
             .map_err(GameError::at(game_index))?;
-        rows.bool(rec.won)
-            .int(rec.score)
-            .int(rec.length)
-            .label(rec.end_reason)
+        rows.head(&rec.head)
             .ints(&[rec.aliens_left, rec.countdown_left, rec.shields_left])
             .ints(&rec.stats)
             .end();

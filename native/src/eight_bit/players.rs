@@ -9,6 +9,7 @@ use super::rules::{
 };
 use super::search::{resolve, Witness};
 use super::Strategy;
+use crate::params::with_params;
 use crate::rng::PyRandom;
 
 /// `LookaheadPlayer.DEAD`: a won (or lost) game, beyond any weighing.
@@ -40,14 +41,11 @@ impl Default for Weights {
 impl Weights {
     /// The defaults with each weight `param` gives.
     pub fn read(param: impl Fn(&str) -> Option<f64>) -> Weights {
-        let d = Weights::default();
-        Weights {
-            kill: param("kill").unwrap_or(d.kill),
-            danger: param("danger").unwrap_or(d.danger),
-            card: param("card").unwrap_or(d.card),
-            shield: param("shield").unwrap_or(d.shield),
-            extra_life: param("extra_life").unwrap_or(d.extra_life),
-        }
+        with_params!(
+            Weights::default(),
+            param,
+            [kill, danger, card, shield, extra_life]
+        )
     }
 }
 

@@ -5,6 +5,7 @@
 use super::players::{CrewParams, Means, StrikeAnswer};
 use super::rules::{can_strike, counters, morph_pair_ok, shuffle, zaps, State};
 use super::{Components, Params, Strategy, EVAPORALIEN, HUB, INVALIEN, N_COLOURS, WEAPON};
+use crate::batch::Head;
 use crate::rng::{game_sequence, PyRandom, SeedSequence, CHANCE, FIRST_SEAT, SETUP};
 
 pub const MAX_TURNS: i64 = 2_000;
@@ -67,10 +68,7 @@ enum Pile {
 /// The record of one game (`Game.play`'s dict).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
-    pub won: bool,
-    pub score: i64,
-    pub length: i64,
-    pub end_reason: u8,
+    pub head: Head<bool>,
     pub survivors: i64,
     pub final_conflict_turn: i64,
     pub final_conflict_moment: u8,
@@ -818,14 +816,16 @@ impl<'c> Engine<'c> {
         let won = end_reason == END_SPAWNMONSTER_DESTROYED;
         let survivors = st.alive.iter().filter(|&&a| a).count() as i64;
         Ok(Record {
-            won,
-            score: if won {
-                c.points[st.level as usize] * survivors
-            } else {
-                0
+            head: Head {
+                won,
+                score: if won {
+                    c.points[st.level as usize] * survivors
+                } else {
+                    0
+                },
+                length: st.turn,
+                end_reason,
             },
-            length: st.turn,
-            end_reason,
             survivors,
             final_conflict_turn: self.fc_turn,
             final_conflict_moment: self.fc_moment,

@@ -168,10 +168,7 @@ pub fn play_batch(
         let rec = engine
             .play(root_seed, game_index)
             .map_err(GameError::at(game_index))?;
-        rows.bool(rec.won)
-            .int(rec.score)
-            .int(rec.length)
-            .label(rec.end_reason)
+        rows.head(&rec.head)
             .int(rec.survivors)
             .bool(rec.final_conflict_turn > 0)
             .int(rec.final_conflict_turn)

@@ -7,6 +7,7 @@ use super::rules::{
     can_strike, colour_of, counters, has_counter, has_morph_pair, is_weapon, morph_pair_ok, zaps,
 };
 use super::{Strategy, BLACK, EVAPORALIEN, INVALIEN, N_COLOURS};
+use crate::params::with_params;
 
 /// A counter (or a strike's cards): a weapon, a Morph-box pair, a partner asked, or none.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -80,30 +81,24 @@ impl CrewParams {
 
     /// The crew's defaults with each parameter `param` gives (as a number; booleans 0 or 1).
     pub fn read(strategy: Strategy, param: impl Fn(&str) -> Option<f64>) -> CrewParams {
-        let mut c = CrewParams::of(strategy);
-        let int = |key: &str, into: &mut i32| {
-            if let Some(v) = param(key) {
-                *into = v as i32;
-            }
-        };
-        int("invalien_clear", &mut c.invalien_clear);
-        int("evaporalien_clear", &mut c.evaporalien_clear);
-        int("attack_min", &mut c.attack_min);
-        int("zap_landing", &mut c.zap_landing);
-        int("zap_evaporate", &mut c.zap_evaporate);
-        let flag = |key: &str, into: &mut bool| {
-            if let Some(v) = param(key) {
-                *into = v != 0.0;
-            }
-        };
-        flag("clear_sabotaliens", &mut c.clear_sabotaliens);
-        flag("zap_sabotage", &mut c.zap_sabotage);
-        flag("transport", &mut c.transport);
-        flag("morph_in_combat", &mut c.morph_in_combat);
-        c.final_conflict = param("final_conflict").unwrap_or(c.final_conflict);
-        c.weapon_share = param("weapon_share").unwrap_or(c.weapon_share);
-        c.panic = param("panic").map_or(c.panic, |v| v as i64);
-        c
+        with_params!(
+            CrewParams::of(strategy),
+            param,
+            [
+                final_conflict,
+                panic,
+                invalien_clear,
+                evaporalien_clear,
+                clear_sabotaliens,
+                attack_min,
+                zap_landing,
+                zap_evaporate,
+                zap_sabotage,
+                transport,
+                morph_in_combat,
+                weapon_share,
+            ]
+        )
     }
 }
 

@@ -172,9 +172,9 @@ fn games_give_the_python_engines_records() {
         let r = e.play(3, index).unwrap();
         let stat = |name: &str| r.stats[super::STAT_KEYS.iter().position(|&k| k == name).unwrap()];
         let got = (
-            r.won,
-            r.length,
-            r.end_reason,
+            r.head.won,
+            r.head.length,
+            r.head.end_reason,
             stat("cards_drawn"),
             stat("spawn_drawn"),
             stat("attacks"),
@@ -305,7 +305,7 @@ fn bench_games() {
         let start = std::time::Instant::now();
         let mut turns = 0;
         for i in 0..n {
-            turns += e.play(3, i).unwrap().length;
+            turns += e.play(3, i).unwrap().head.length;
         }
         let s = start.elapsed().as_secs_f64();
         println!(
@@ -376,7 +376,7 @@ fn every_crew_finishes_its_games_keeping_every_card() {
                 let mut e = Engine::new(&c, params(players, level), strategy);
                 for index in 0..60 {
                     let r = e.play(9, index).unwrap();
-                    assert!(r.length >= 1 && r.survivors <= players as i64);
+                    assert!(r.head.length >= 1 && r.survivors <= players as i64);
                     // every Resistance card but the hubs in the box, and every Spawn card, is somewhere
                     let st = &e.st;
                     let mut res: Vec<u16> = st.deck.iter().chain(&st.discard).copied().collect();

@@ -607,10 +607,12 @@ fn record(comp: &Components, st: &State, res: &rules::Score) -> Record {
         .map(|t| comp.threats[t.card].id.as_str())
         .collect();
     Record {
-        won: res.won,
-        score: res.score,
-        length: st.turn.min(13) as i64,
-        end_reason: st.end_reason,
+        head: Head {
+            won: res.won,
+            score: res.score,
+            length: st.turn.min(13) as i64,
+            end_reason: st.end_reason,
+        },
         ints_a: [
             res.threat_points,
             res.penalties,
@@ -764,10 +766,10 @@ impl<'a> Engine<'a> {
                 rec.strs[key] = joined;
             }
         }
-        if missions > 1 && rec.won {
+        if missions > 1 && rec.head.won {
             rec.ints_a[0] = total_points;
             rec.ints_a[2] = visuals.iter().sum::<i64>().div_euclid(visuals.len() as i64);
-            rec.score = rec.ints_a[0] - rec.ints_a[1] + rec.ints_a[2];
+            rec.head.score = rec.ints_a[0] - rec.ints_a[1] + rec.ints_a[2];
         }
         Ok(rec)
     }

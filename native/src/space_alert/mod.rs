@@ -11,7 +11,7 @@ pub mod rules;
 #[cfg(test)]
 mod tests;
 
-use crate::batch::{head, ints, Column, GameError, Kind, Rows};
+use crate::batch::{head, ints, Column, GameError, Head, Kind, Rows};
 
 /// Threat kinds.
 pub const EXTERNAL: u8 = 0;
@@ -358,10 +358,7 @@ const INTS_B: [&str; 5] = [
 /// One game's record (`game.record` and the campaign's totals).
 #[derive(Clone, Debug, Default)]
 pub struct Record {
-    pub won: bool,
-    pub score: i64,
-    pub length: i64,
-    pub end_reason: u8,
+    pub head: Head<bool>,
     pub ints_a: [i64; 10],
     pub strs: [String; 5],
     pub ints_b: [i64; 5],
@@ -391,11 +388,7 @@ pub fn play_batch(
     let mut engine = game::Engine::new(comp, *params, strategy);
     for game_index in start..stop {
         let rec = engine.play(root_seed, game_index)?;
-        rows.bool(rec.won)
-            .int(rec.score)
-            .int(rec.length)
-            .label(rec.end_reason)
-            .ints(&rec.ints_a);
+        rows.head(&rec.head).ints(&rec.ints_a);
         for s in rec.strs {
             rows.str(s);
         }
