@@ -830,3 +830,29 @@ def panel_chart(
             fig.legend(loc="outside lower center", **legend)
         fig.suptitle(f"{title}: {subject}", x=0.01, ha="left", weight="bold")
     return save_chart(fig, out, name, title, alt, caption)
+
+
+def interval_band(
+    ax: Any,
+    where: Sequence[float],
+    intervals: Sequence[Any],
+    *,
+    group: int = 0,
+    label: str | None = None,
+    scale: float = 1.0,
+) -> None:
+    """Estimates (`stats.Interval`s) as a line through markers at positions `where`, over a shaded
+    band of their 95 % intervals, in group `group`'s colour, marker and line style."""
+    color = colour(group)
+    low, high = [scale * iv.low for iv in intervals], [scale * iv.high for iv in intervals]
+    ax.fill_between(list(where), low, high, color=color, alpha=0.2, linewidth=0)
+    ax.plot(
+        list(where),
+        [scale * iv.estimate for iv in intervals],
+        color=color,
+        linestyle=LINESTYLES[group % len(LINESTYLES)],
+        marker=MARKERS[group % len(MARKERS)],
+        markersize=4,
+        linewidth=1.4,
+        label=label,
+    )

@@ -358,3 +358,20 @@ class SectionModel:
 
 def _charts_of(ctx: AnalysisContext, model: SectionModel) -> list[Chart]:
     return model.charts(ctx)
+
+
+def win_rate(games: pl.DataFrame) -> stats.Interval:
+    """The Wilson interval of the win rate over the games (any part of the table) with a verdict."""
+    won = games["won"].cast(pl.Boolean).drop_nulls()
+    return stats.wilson(int(won.sum()), won.len())
+
+
+def mean_of(games: pl.DataFrame, column: str) -> stats.Interval:
+    """The mean of `column` over the games that have a value, with its Student t interval."""
+    return stats.mean_interval(games[column].cast(pl.Float64).drop_nulls().to_numpy())
+
+
+def counts(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, int]:
+    """How many games (any part of the table) hold each combination of `keys` played, keyed by the
+    values as the table holds them, in their sorted order."""
+    return {row[:-1]: row[-1] for row in games.group_by(*keys).len("games").sort(*keys).iter_rows()}

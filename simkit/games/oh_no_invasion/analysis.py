@@ -1,8 +1,9 @@
-"""Oh no... INVASION!!!'s own report sections (issue 4 point 5), as specs on the analysis kit: win
-rate by level, crew size and crew with paired comparisons; why games are lost (outcomes, and players
-eliminated by cause); the Final Conflict threshold sweep (when the dataset varies the crews'
-`final_conflict` parameter, read from the strategy spec as if it were a setting);
-the score distribution.
+"""Oh no... INVASION!!!'s own report sections (issue 4 point 5), as section models on the analysis
+kit: win rate by level, crew size and crew with paired comparisons; why games are lost (outcomes,
+and players eliminated by cause); the Final Conflict threshold sweep (when the dataset varies the
+crews' `final_conflict` parameter, read from the strategy spec as if it were a setting); the score
+distribution. The standing words (how to read a section, notes, captions) are in
+`report_words.toml`; the findings are written here.
 
 Everything is read from the games table (RULES.md, "Records"); a setting column the dataset lacks
 counts as one value. When the threshold varies, the sections other than the sweep use only the games
@@ -27,6 +28,7 @@ from simkit.reporting import charts, kit
 from simkit.reporting.sections import AnalysisContext, GameSection, Table, point_decimals
 from simkit.reporting.text import ci, count_range, pct, points, with_interval
 
+WORDS = kit.words(__package__)
 DEFAULT_THRESHOLD = CrewNumbers().final_conflict  # both crews'
 SETTINGS = ("level", "players", "strategy", "final_conflict", "data")
 # each setting's type, its value where the dataset lacks the column, and where a game lacks one
@@ -78,20 +80,12 @@ def _games(ctx: AnalysisContext) -> Games:
     swept = [t for t in _values(g, "final_conflict") if not math.isnan(t)]
     chosen = DEFAULT_THRESHOLD if DEFAULT_THRESHOLD in swept else swept[len(swept) // 2]
     which = "the default" if chosen == DEFAULT_THRESHOLD else "the middle value"
-    note = (
-        "This dataset sweeps the Final Conflict threshold; this section uses only the games at threshold "
-        f"{chosen:g} ({which}), so that it does not average over thresholds. The sweep has its own section."
-    )
+    note = WORDS.fill("notes.one_threshold", threshold=chosen, which=which)
     return Games(g, g.filter(pl.col("final_conflict") == chosen), (note,))
 
 
 def _values(g: pl.DataFrame, col: str) -> list:
     return sorted(g[col].unique().to_list())
-
-
-def _grid(g: pl.DataFrame, *keys: str) -> dict[tuple, stats.Interval]:
-    """The win rate of each combination of `keys` played, in the order of their values (the kit's)."""
-    return kit.win_grid(g, keys)
 
 
 def _wins(w: stats.Interval) -> int:
@@ -138,6 +132,16 @@ def _difference(b: str, a: str, iv: stats.Interval, pooled: str = "", rate: bool
     return f"{b} {head} {a} (95 % CI {bounds}; {iv.n:,} games each, paired by seed{pooled})"
 
 
+def _span(d: stats.PairedDifference) -> str:
+    """A paired difference's 95 % interval in percentage points: '-1.2 to +3.4'."""
+    return f"{points(d.low)} to {points(d.high)}"
+
+
+def _rate_cells(w: stats.Interval) -> list[str]:
+    """A win rate's table cells: games, wins, the rate and its 95 % interval."""
+    return [f"{w.n:,}", f"{_wins(w):,}", pct(w.estimate), ci(w, pct=True)]
+
+
 def _bounds(ws: Sequence[stats.Interval], scale: float = 1) -> tuple[list[float], ...]:
     """The estimates, lower and upper bounds of `ws`, times `scale`."""
     return tuple([scale * getattr(w, b) for w in ws] for b in ("estimate", "low", "high"))
@@ -164,7 +168,7 @@ def _chart(ctx: AnalysisContext, stem: str, title: str, *rest, **more) -> list[c
 
 
 @dataclass(frozen=True)
-class WinGrid:
+class WinGrid(kit.SectionModel):
     """The win-rate grid and its comparisons, each with its verdict in the section's family."""
 
     grid: dict[tuple, stats.Interval]  # (level, players, crew) -> win rate
@@ -176,129 +180,127 @@ class WinGrid:
     compared: dict[tuple, tuple[stats.PairedDifference, bool]]  # name -> (B minus A, resolved)
     family: str
 
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> WinGrid | None:
+        """The win rate of each level, crew size and crew, and comparisons paired by seed: each crew's
+        adjacent levels (table), level 1 against 3 and 0 against 1 (findings), the fewest against the
+        most players, and each crew against the one that won most. All are one Holm family; the crews'
+        p-values enter times (pairs of crews) / (comparisons made), as the top crew was picked from
+        every pair."""
+        g = _games(ctx).base
+        grid = kit.win_grid(g, ("level", "players", "strategy"))
+        if not grid:
+            return None
+        levels, counts, crews = (_values(g, k) for k in ("level", "players", "strategy"))
+        said, rows, found = [], [], {}  # found: name -> (B - A, its p-value in the family)
 
-def _win_grid(ctx: AnalysisContext) -> WinGrid | None:
-    """The win rate of each level, crew size and crew, and comparisons paired by seed: each crew's
-    adjacent levels (table), level 1 against 3 and 0 against 1 (findings), the fewest against the most
-    players, and each crew against the one that won most. All are one Holm family; the crews' p-values
-    enter times (pairs of crews) / (comparisons made), as the top crew was picked from every pair."""
-    g = _games(ctx).base
-    grid = _grid(g, "level", "players", "strategy")
-    if not grid:
-        return None
-    levels, counts, crews = (_values(g, k) for k in ("level", "players", "strategy"))
-    said, rows, found = [], [], {}  # found: name -> (B - A, its p-value in the family)
+        def compare(
+            key: str, a: object, b: object, crew: str | None = None, weight: float = 1.0
+        ) -> tuple | None:
+            """The name of B against A along `key` for one crew (or all), None where no games pair."""
+            name, mine = (key, a, b, crew), g if crew is None else g.filter(pl.col("strategy") == crew)
+            if name not in found and (paired := _along(mine, key, a, b)):
+                found[name] = (paired.wins, min(1.0, paired.wins.p_value * weight))
+            return name if name in found else None
 
-    def compare(key: str, a: object, b: object, crew: str | None = None, weight: float = 1.0) -> tuple | None:
-        """The name of B against A along `key` for one crew (or all), None where no games pair."""
-        name, mine = (key, a, b, crew), g if crew is None else g.filter(pl.col("strategy") == crew)
-        if name not in found and (paired := _along(mine, key, a, b)):
-            found[name] = (paired.wins, min(1.0, paired.wins.p_value * weight))
-        return name if name in found else None
-
-    for word, pick, sign in (("highest", max, -1), ("lowest", min, 1)) if len(grid) > 1 else ():
-        lv, p, crew = pick(grid, key=lambda k, s=sign: (grid[k].estimate, s * k[0]))  # ties: lower level
-        w = grid[(lv, p, crew)]
-        said.append(
-            f"The {word} win rate is {pct(w.estimate)} ({_level(lv)}, {_players(p)}, {crew} crew; "
-            f"95 % CI {ci(w, pct=True)}, {w.n:,} games)."
-        )
-    played = {crew: [w for k, w in grid.items() if k[2] == crew] for crew in crews}
-    for crew in crews:
-        n, wins, whom = sum(w.n for w in played[crew]), sum(map(_wins, played[crew])), _crew(crew)
-        if n and wins == 0:
-            high = 100 * stats.wilson(0, n).high
-            said.append(f"{whom.capitalize()} won none of its {n:,} games (95 % CI 0.0 to {high:.1f} %).")
-            continue
-        mine = g.filter(pl.col("strategy") == crew)
-        pooled = _pooled_over(mine, "level")
-        for a, b in zip(levels, levels[1:], strict=False):
-            if name := compare("level", a, b, crew):
-                rows.append((name, f"level {b} vs level {a}{pooled}", crew))
-        if 1 in levels and 3 in levels:
-            headline = [(1, 3)] + ([(0, 1)] if 0 in levels else [])
-        else:
-            headline = [(levels[0], levels[-1])] if len(levels) > 1 else []
-        for a, b in headline:
-            if name := compare("level", a, b, crew):
-                said.append((name, f"For {whom}, ", f"games at {_level(b)}", f"at {_level(a)}", pooled))
-        a, b, extra = counts[0], counts[-1], _pooled_over(mine, "players")
-        if len(counts) > 1 and (name := compare("players", a, b, crew)):
-            rows.append((name, f"{b} players vs {a} players{extra}", crew))
-            said.append((name, f"For {whom}, ", f"games with {_players(b)}", f"with {_players(a)}", extra))
-    if len(crews) > 1:
-        top = max(crews, key=lambda c: sum(map(_wins, played[c])) / max(1, sum(w.n for w in played[c])))
-        extra = _pooled_over(g, "strategy") + f"; {_crew(top)} picked as the crew that won most"
+        for word, pick, sign in (("highest", max, -1), ("lowest", min, 1)) if len(grid) > 1 else ():
+            lv, p, crew = pick(grid, key=lambda k, s=sign: (grid[k].estimate, s * k[0]))  # ties: lower level
+            w = grid[(lv, p, crew)]
+            said.append(
+                f"The {word} win rate is {pct(w.estimate)} ({_level(lv)}, {_players(p)}, {crew} crew; "
+                f"95 % CI {ci(w, pct=True)}, {w.n:,} games)."
+            )
+        played = {crew: [w for k, w in grid.items() if k[2] == crew] for crew in crews}
         for crew in crews:
-            if crew != top and (name := compare("strategy", crew, top, weight=len(crews) / 2)):
-                rows.append((name, f"{top} crew vs {crew} crew{extra}", "-"))
-                said.append((name, "", f"Games played by {_crew(top)}", f"by {_crew(crew)}", extra))
-    family = stats.family([p for _, p in found.values()])
-    compared = {name: (d, bool(r)) for (name, (d, _)), r in zip(found.items(), family.resolved, strict=True)}
-    return WinGrid(grid, levels, counts, crews, said, rows, compared, family.text)
+            n, wins, whom = sum(w.n for w in played[crew]), sum(map(_wins, played[crew])), _crew(crew)
+            if n and wins == 0:
+                high = 100 * stats.wilson(0, n).high
+                said.append(f"{whom.capitalize()} won none of its {n:,} games (95 % CI 0.0 to {high:.1f} %).")
+                continue
+            mine = g.filter(pl.col("strategy") == crew)
+            pooled = _pooled_over(mine, "level")
+            for a, b in zip(levels, levels[1:], strict=False):
+                if name := compare("level", a, b, crew):
+                    rows.append((name, f"level {b} vs level {a}{pooled}", crew))
+            if 1 in levels and 3 in levels:
+                headline = [(1, 3)] + ([(0, 1)] if 0 in levels else [])
+            else:
+                headline = [(levels[0], levels[-1])] if len(levels) > 1 else []
+            for a, b in headline:
+                if name := compare("level", a, b, crew):
+                    said.append((name, f"For {whom}, ", f"games at {_level(b)}", f"at {_level(a)}", pooled))
+            a, b, extra = counts[0], counts[-1], _pooled_over(mine, "players")
+            if len(counts) > 1 and (name := compare("players", a, b, crew)):
+                rows.append((name, f"{b} players vs {a} players{extra}", crew))
+                said.append(
+                    (name, f"For {whom}, ", f"games with {_players(b)}", f"with {_players(a)}", extra)
+                )
+        if len(crews) > 1:
+            top = max(crews, key=lambda c: sum(map(_wins, played[c])) / max(1, sum(w.n for w in played[c])))
+            extra = _pooled_over(g, "strategy") + f"; {_crew(top)} picked as the crew that won most"
+            for crew in crews:
+                if crew != top and (name := compare("strategy", crew, top, weight=len(crews) / 2)):
+                    rows.append((name, f"{top} crew vs {crew} crew{extra}", "-"))
+                    said.append((name, "", f"Games played by {_crew(top)}", f"by {_crew(crew)}", extra))
+        family = stats.family([p for _, p in found.values()])
+        compared = {
+            name: (d, bool(r)) for (name, (d, _)), r in zip(found.items(), family.resolved, strict=True)
+        }
+        return cls(grid, levels, counts, crews, said, rows, compared, family.text)
 
+    def findings(self) -> list[str]:
+        """The extremes, and each comparison as a sentence with its verdict after the family."""
+        out = []
+        for item in self.said:
+            if isinstance(item, tuple):
+                name, lead, b, a, pooled = item
+                d, resolved = self.compared[name]
+                sentence = _difference(b, a, stats.Interval(d.difference, d.low, d.high, d.n), pooled)
+                item = f"{lead}{sentence}: {'resolved' if resolved else 'not resolved'} after {self.family}."
+            out.append(item)
+        return out
 
-def _win_findings(m: WinGrid) -> list[str]:
-    """The extremes, and each comparison as a sentence with its verdict after the family."""
-    out = []
-    for item in m.said:
-        if isinstance(item, tuple):
-            name, lead, b, a, pooled = item
-            d, resolved = m.compared[name]
-            sentence = _difference(b, a, stats.Interval(d.difference, d.low, d.high, d.n), pooled)
-            item = f"{lead}{sentence}: {'resolved' if resolved else 'not resolved'} after {m.family}."
-        out.append(item)
-    return out
+    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
+        """One panel per crew: the win rate by level, one line per crew size, with Wilson intervals."""
 
+        def draw(ax, crew: str) -> None:
+            for pi, p in enumerate(self.counts):
+                mine = [
+                    (self.levels.index(lv), w) for (lv, p_, c), w in self.grid.items() if (p_, c) == (p, crew)
+                ]
+                xs = [x + charts.dodge(pi, len(self.counts), 0.6) for x, _ in mine]
+                if mine:
+                    ws = _bounds([w for _, w in mine])
+                    charts.interval_dots(ax, xs, *ws, group=pi, label=_players(p), scale=100, joined=True)
+            _level_axis(ax, self.levels, crew)
+            ax.set_xlim(-0.5, len(self.levels) - 0.5)
+            if crew == self.crews[-1]:
+                ax.legend(title="crew size", loc="upper left", bbox_to_anchor=(1.0, 1.0))
 
-def _win_chart(ctx: AnalysisContext, m: WinGrid) -> list[charts.Chart]:
-    """One panel per crew: the win rate by level, one line per crew size, with Wilson intervals."""
+        items = [
+            f"level {lv}, {p} players, {crew}: {pct(w.estimate)} "
+            f"(95 % CI {ci(w, pct=True)}, {_wins(w)} of {w.n} games)"
+            for (lv, p, crew), w in self.grid.items()
+        ]
+        title, ws = WORDS["win.title"], list(self.grid.values())
+        alt = WORDS.fill("win.alt", title=title, items="; ".join(items[:24]))
+        caption = WORDS.fill("win.caption", games=count_range([w.n for w in ws], "games per point"))
+        size, ylim = (3.4, 3.8), (-1, _rate_top(ws))
+        return _chart(ctx, "win-grid", title, self.crews, size, draw, "win rate (%)", alt, caption, ylim=ylim)
 
-    def draw(ax, crew: str) -> None:
-        for pi, p in enumerate(m.counts):
-            mine = [(m.levels.index(lv), w) for (lv, p_, c), w in m.grid.items() if (p_, c) == (p, crew)]
-            xs = [x + charts.dodge(pi, len(m.counts), 0.6) for x, _ in mine]
-            if mine:
-                ws = _bounds([w for _, w in mine])
-                charts.interval_dots(ax, xs, *ws, group=pi, label=_players(p), scale=100, joined=True)
-        _level_axis(ax, m.levels, crew)
-        ax.set_xlim(-0.5, len(m.levels) - 0.5)
-        if crew == m.crews[-1]:
-            ax.legend(title="crew size", loc="upper left", bbox_to_anchor=(1.0, 1.0))
-
-    items = [
-        f"level {lv}, {p} players, {crew}: {pct(w.estimate)} "
-        f"(95 % CI {ci(w, pct=True)}, {_wins(w)} of {w.n} games)"
-        for (lv, p, crew), w in m.grid.items()
-    ]
-    title, ws = "Win rate by level, crew size and crew", list(m.grid.values())
-    alt = f"{title}, with 95 % Wilson intervals. " + "; ".join(items[:24])
-    caption = (
-        "Share of games won, one panel per crew, level on the x axis, one marker per crew size; bars are "
-        f"95 % Wilson intervals; {count_range([w.n for w in ws], 'games per point')}."
-    )
-    size, ylim = (3.4, 3.8), (-1, _rate_top(ws))
-    return _chart(ctx, "win-grid", title, m.crews, size, draw, "win rate (%)", alt, caption, ylim=ylim)
-
-
-def _win_tables(m: WinGrid) -> list[Table]:
-    """The win rate of every cell, and the paired comparisons (B minus A) with their verdicts."""
-    cells = [
-        [str(lv), str(p), crew, f"{w.n:,}", f"{_wins(w):,}", pct(w.estimate), ci(w, pct=True)]
-        for (lv, p, crew), w in m.grid.items()
-    ]
-    columns = ["level", "players", "crew", "games", "wins", "win rate", "95 % CI"]
-    tables = [Table("Win rate per level, crew size and crew (95 % Wilson intervals)", columns, cells)]
-    rows = []
-    for name, what, crew in m.rows:
-        d, resolved = m.compared[name]
-        bounds = f"{points(d.low)} to {points(d.high)}"
-        rows.append([what, crew, f"{d.n:,}", points(d.difference), bounds, "yes" if resolved else "no"])
-    if rows:
-        caption = "Paired comparisons (B minus A, percentage points; game i of A and B share the deal)"
-        columns = ["comparison", "crew", "games paired", "B - A", "95 % CI", "resolved"]
-        tables.append(Table(caption, columns, rows))
-    return tables
+    def tables(self) -> list[Table]:
+        """The win rate of every cell, and the paired comparisons (B minus A) with their verdicts."""
+        cells = [[str(lv), str(p), crew, *_rate_cells(w)] for (lv, p, crew), w in self.grid.items()]
+        columns = ["level", "players", "crew", "games", "wins", "win rate", "95 % CI"]
+        tables = [Table(WORDS["win.table"], columns, cells)]
+        rows = []
+        for name, what, crew in self.rows:
+            d, resolved = self.compared[name]
+            rows.append([what, crew, f"{d.n:,}", points(d.difference), _span(d), "yes" if resolved else "no"])
+        if rows:
+            columns = ["comparison", "crew", "games paired", "B - A", "95 % CI", "resolved"]
+            tables.append(Table(WORDS["win.pairs_table"], columns, rows))
+        return tables
 
 
 # --- 2. why games are lost -----------------------------------------------------------------------
@@ -326,7 +328,7 @@ def _outcomes(g: pl.DataFrame) -> pl.DataFrame:
 
 
 @dataclass(frozen=True)
-class Losses:
+class Losses(kit.SectionModel):
     """How the games of each level and crew end, and their players eliminated per game by cause."""
 
     games: dict[tuple, int]  # (level, crew) -> games
@@ -341,124 +343,110 @@ class Losses:
     def losses(self) -> list[str]:
         return [o for o in self.outcomes if o != WON and not o.startswith("won:")]
 
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> Losses | None:
+        """How the games of each level and crew end, and the players eliminated per game by cause
+        (level 0's setbacks only where there were any)."""
+        g, keys = _outcomes(_games(ctx).base), ("level", "strategy")
+        if g.height == 0:
+            return None
+        present = g["outcome"].unique().to_list()
+        outcomes = [o for o in OUTCOME_ORDER if o in present] + sorted(set(present) - set(OUTCOME_ORDER))
+        causes = [c for c in CAUSES if c[0] in g.columns and (c[0] != "setbacks_level0" or g[c[0]].sum())]
+        per_game = {}  # (level, crew) -> cause -> players eliminated per game
+        for key, part in g.partition_by(*keys, as_dict=True).items():
+            counted = {c: part[c].cast(pl.Float64).drop_nulls().to_numpy() for c, *_ in causes}
+            per_game[key] = {c: stats.mean_interval(v) for c, v in counted.items()}
+        played, ended = kit.counts(g, keys), kit.counts(g, (*keys, "outcome"))
+        return cls(played, ended, outcomes, causes, per_game, *(_values(g, k) for k in keys))
 
-def _losses(ctx: AnalysisContext) -> Losses | None:
-    """How the games of each level and crew end, and the players eliminated per game by cause (level
-    0's setbacks only where there were any)."""
-    g, keys = _outcomes(_games(ctx).base), ("level", "strategy")
-    if g.height == 0:
-        return None
-    present = g["outcome"].unique().to_list()
-    outcomes = [o for o in OUTCOME_ORDER if o in present] + sorted(set(present) - set(OUTCOME_ORDER))
-    played = {r[:-1]: r[-1] for r in g.group_by(*keys).len("n").sort(*keys).iter_rows()}
-    ended = {r[:-1]: r[-1] for r in g.group_by(*keys, "outcome").len("k").iter_rows()}
-    causes = [c for c in CAUSES if c[0] in g.columns and (c[0] != "setbacks_level0" or g[c[0]].sum())]
-    per_game = {}  # (level, crew) -> cause -> players eliminated per game
-    for key, part in g.partition_by(*keys, as_dict=True).items():
-        counted = {c: part[c].cast(pl.Float64).drop_nulls().to_numpy() for c, *_ in causes}
-        per_game[key] = {c: stats.mean_interval(v) for c, v in counted.items()}
-    return Losses(played, ended, outcomes, causes, per_game, *(_values(g, k) for k in keys))
-
-
-def _loss_findings(m: Losses) -> list[str]:
-    """For each crew, the most frequent loss at each level, and the players lost per game by cause at
-    the highest level."""
-    out = []
-    for crew in m.crews:
-        tops = []  # (level, loss, its share) where the crew lost any
-        for (lv, c), n in m.games.items():
-            lost = {o.removeprefix("lost: "): m.ended.get((lv, c, o), 0) for o in m.losses if c == crew}
-            if lost and lost[top := max(lost, key=lost.get)]:
-                w = stats.wilson(lost[top], n)
-                share = f"{pct(w.estimate)} of games at {_level(lv)} (95 % CI {ci(w, pct=True)}, {n:,} games)"
-                tops.append((lv, top, share))
-        if len({top for _, top, _ in tops}) == 1:
-            where = "at every level" if len(tops) > 1 else f"at {_level(tops[0][0])}"
-            said = "; ".join(share for _, _, share in tops)
-            out.append(f"{_crew(crew).capitalize()} most often loses with the {tops[0][1]} {where}: {said}.")
-        elif tops:
-            said = "; ".join(f"the {top}, {share}" for _, top, share in tops)
-            out.append(f"{_crew(crew).capitalize()} most often loses with: {said}.")
-        per_game = m.eliminated.get((m.levels[-1], crew)) or {}
-        causes = [(per_game[c], what) for c, _, what in m.causes if per_game and per_game[c].estimate > 0]
-        if causes:
-            per = [f"{iv.estimate:.2f} {what} (95 % CI {ci(iv)})" for iv, what in causes]
-            text = ", ".join(per)
-            n = per_game[m.causes[0][0]].n
-            out.append(f"At {_level(m.levels[-1])}, {_crew(crew)} loses per game {text}; {n:,} games.")
-    return out
-
-
-def _loss_charts(ctx: AnalysisContext, m: Losses) -> list[charts.Chart]:
-    """Per crew: the share of each outcome by level (stacked bars), and the players eliminated per
-    game by cause (bars with Student t intervals)."""
-
-    def outcomes(ax, crew: str) -> None:
-        bottom = [0.0] * len(m.levels)
-        for oi, o in enumerate(m.outcomes):
-            ns = [(m.ended.get((lv, crew, o), 0), m.games.get((lv, crew), 0)) for lv in m.levels]
-            shares, label = [100 * k / n if n else 0.0 for k, n in ns], o if crew == m.crews[0] else None
-            look = {"color": charts.colour(oi), "edgecolor": "white", "width": 0.7, "label": label}
-            ax.bar(range(len(m.levels)), shares, bottom=bottom, **look)
-            bottom = [a + b for a, b in zip(bottom, shares, strict=True)]
-        _level_axis(ax, m.levels, crew)
-        ax.set_ylim(0, 100)
-
-    def eliminations(ax, crew: str) -> None:
-        for k, (c, label, _) in enumerate(m.causes):
-            mine = [(li, m.eliminated.get((lv, crew), {}).get(c)) for li, lv in enumerate(m.levels)]
-            xs = [li + charts.dodge(k, len(m.causes), 0.8) for li, iv in mine if iv and iv.n > 0]
-            ivs, width = [iv for _, iv in mine if iv and iv.n > 0], 0.8 / len(m.causes)
-            charts.interval_bars(ax, xs, ivs, width, charts.colour(k), label if crew == m.crews[0] else None)
-        _level_axis(ax, m.levels, crew)
-
-    items = []
-    for (lv, crew), n in m.games.items():
-        shares = [f"{o} {pct(m.ended.get((lv, crew, o), 0) / n)}" for o in m.outcomes]
-        items.append(f"level {lv}, {crew} (n={n}): {', '.join(shares)}")
-    caption = (
-        "Share of games per outcome, one panel per crew, one stacked bar per level (pooled over the crew "
-        "sizes played); the table below gives each share with its 95 % Wilson interval; "
-        f"{count_range(m.games.values(), 'games per bar')}."
-    )
-    alt = "Share of games per outcome, by level and crew. " + "; ".join(items[:24])
-    how, title = (m.crews, (3.0, 3.6)), "How games end, by level and crew"
-    legend = {"title": "outcome", "ncols": 2, "fontsize": 8}
-    out = _chart(ctx, "outcomes", title, *how, outcomes, "share of games (%)", alt, caption, legend)
-    if not m.causes:
+    def findings(self) -> list[str]:
+        """For each crew, the most frequent loss at each level, and the players lost per game by cause
+        at the highest level."""
+        out = []
+        for crew in self.crews:
+            tops, whom = [], _crew(crew)  # tops: (level, loss, its share) where the crew lost any
+            for (lv, c), n in self.games.items():
+                lost = {o.removeprefix("lost: "): self.ended.get((lv, c, o), 0) for o in self.losses}
+                if c == crew and lost and lost[top := max(lost, key=lost.get)]:
+                    w = stats.wilson(lost[top], n)
+                    rate = f"{pct(w.estimate)} of games at {_level(lv)}"
+                    tops.append((lv, top, f"{rate} (95 % CI {ci(w, pct=True)}, {n:,} games)"))
+            if len({top for _, top, _ in tops}) == 1:
+                where = "at every level" if len(tops) > 1 else f"at {_level(tops[0][0])}"
+                said = "; ".join(share for _, _, share in tops)
+                out.append(f"{whom.capitalize()} most often loses with the {tops[0][1]} {where}: {said}.")
+            elif tops:
+                said = "; ".join(f"the {top}, {share}" for _, top, share in tops)
+                out.append(f"{whom.capitalize()} most often loses with: {said}.")
+            per_game = self.eliminated.get((self.levels[-1], crew)) or {}  # none: no games at that level
+            causes = [
+                (per_game[c], what) for c, _, what in self.causes if per_game and per_game[c].estimate > 0
+            ]
+            if causes:
+                text = ", ".join(f"{iv.estimate:.2f} {what} (95 % CI {ci(iv)})" for iv, what in causes)
+                n = per_game[self.causes[0][0]].n
+                out.append(f"At {_level(self.levels[-1])}, {whom} loses per game {text}; {n:,} games.")
         return out
-    items = [
-        f"level {lv}, {crew}: " + ", ".join(f"{label} {iv[c].estimate:.2f}" for c, label, _ in m.causes)
-        for (lv, crew), iv in sorted(m.eliminated.items())
-    ]
-    caption = (
-        "Mean number of players eliminated per game by each cause, one panel per crew, bars by level; "
-        "whiskers are 95 % Student t intervals of the mean; a level 0 setback is the Invalien order that "
-        "would eliminate at other levels (the player stays in); "
-        f"{count_range(m.games.values(), 'games per bar group')}."
-    )
-    alt = "Mean players eliminated per game by cause, by level and crew. " + "; ".join(items[:24])
-    title, legend = "Players eliminated per game, by cause", legend | {"title": "cause"}
-    ylabel = "players eliminated per game"
-    return out + _chart(ctx, "eliminations", title, *how, eliminations, ylabel, alt, caption, legend)
 
+    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
+        """Per crew: the share of each outcome by level (stacked bars), and the players eliminated per
+        game by cause (bars with Student t intervals)."""
+        levels, first = self.levels, self.crews[0]
 
-def _loss_tables(m: Losses) -> list[Table]:
-    """Each level and crew: the share of games lost in all and in each way (Wilson intervals), and
-    the players eliminated per game by cause (t intervals)."""
-    rows = []
-    for (lv, crew), n in m.games.items():
-        lost = [m.ended.get((lv, crew, o), 0) for o in m.losses]
-        rates = [with_interval(stats.wilson(k, n)) for k in [sum(lost), *lost]]
-        per_game = [with_interval(m.eliminated[(lv, crew)][c], rate=False) for c, _, _ in m.causes]
-        rows.append([str(lv), crew, f"{n:,}", *rates, *per_game])
-    columns = ["level", "crew", "games", "lost", *(o.removeprefix("lost: ") for o in m.losses)]
-    columns += [f"eliminated per game: {label}" for _, label, _ in m.causes]
-    caption = (
-        "Losses by level and crew: share of games (95 % Wilson interval) and players eliminated per game "
-        "by cause (95 % t interval)"
-    )
-    return [Table(caption, columns, rows)]
+        def outcomes(ax, crew: str) -> None:
+            bottom = [0.0] * len(levels)
+            for oi, o in enumerate(self.outcomes):
+                ns = [(self.ended.get((lv, crew, o), 0), self.games.get((lv, crew), 0)) for lv in levels]
+                shares, label = [100 * k / n if n else 0.0 for k, n in ns], o if crew == first else None
+                look = {"color": charts.colour(oi), "edgecolor": "white", "width": 0.7, "label": label}
+                ax.bar(range(len(levels)), shares, bottom=bottom, **look)
+                bottom = [a + b for a, b in zip(bottom, shares, strict=True)]
+            _level_axis(ax, levels, crew)
+            ax.set_ylim(0, 100)
+
+        def eliminations(ax, crew: str) -> None:
+            for k, (c, label, _) in enumerate(self.causes):
+                mine = [(li, self.eliminated.get((lv, crew), {}).get(c)) for li, lv in enumerate(levels)]
+                mine = [(li, iv) for li, iv in mine if iv and iv.n > 0]
+                xs = [li + charts.dodge(k, len(self.causes), 0.8) for li, _ in mine]
+                look = (0.8 / len(self.causes), charts.colour(k), label if crew == first else None)
+                charts.interval_bars(ax, xs, [iv for _, iv in mine], *look)
+            _level_axis(ax, levels, crew)
+
+        items = []
+        for (lv, crew), n in self.games.items():
+            shares = [f"{o} {pct(self.ended.get((lv, crew, o), 0) / n)}" for o in self.outcomes]
+            items.append(f"level {lv}, {crew} (n={n}): {', '.join(shares)}")
+        alt = WORDS.fill("loss.outcomes_alt", items="; ".join(items[:24]))
+        caption = WORDS.fill("loss.outcomes_caption", games=count_range(self.games.values(), "games per bar"))
+        how, legend = (self.crews, (3.0, 3.6)), {"title": "outcome", "ncols": 2, "fontsize": 8}
+        title = WORDS["loss.outcomes_title"]
+        out = _chart(ctx, "outcomes", title, *how, outcomes, "share of games (%)", alt, caption, legend)
+        if not self.causes:
+            return out
+        items = []
+        for (lv, crew), iv in sorted(self.eliminated.items()):
+            per_game = ", ".join(f"{label} {iv[c].estimate:.2f}" for c, label, _ in self.causes)
+            items.append(f"level {lv}, {crew}: {per_game}")
+        alt = WORDS.fill("loss.eliminations_alt", items="; ".join(items[:24]))
+        games = count_range(self.games.values(), "games per bar group")
+        caption, legend = WORDS.fill("loss.eliminations_caption", games=games), legend | {"title": "cause"}
+        title, ylabel = WORDS["loss.eliminations_title"], "players eliminated per game"
+        return out + _chart(ctx, "eliminations", title, *how, eliminations, ylabel, alt, caption, legend)
+
+    def tables(self) -> list[Table]:
+        """Each level and crew: the share of games lost in all and in each way (Wilson intervals), and
+        the players eliminated per game by cause (t intervals)."""
+        rows = []
+        for (lv, crew), n in self.games.items():
+            lost = [self.ended.get((lv, crew, o), 0) for o in self.losses]
+            rates = [with_interval(stats.wilson(k, n)) for k in [sum(lost), *lost]]
+            per_game = [with_interval(self.eliminated[(lv, crew)][c], rate=False) for c, _, _ in self.causes]
+            rows.append([str(lv), crew, f"{n:,}", *rates, *per_game])
+        columns = ["level", "crew", "games", "lost", *(o.removeprefix("lost: ") for o in self.losses)]
+        columns += [f"eliminated per game: {label}" for _, label, _ in self.causes]
+        return [Table(WORDS["loss.table"], columns, rows)]
 
 
 # --- 3. the Final Conflict threshold sweep -------------------------------------------------------
@@ -477,9 +465,16 @@ class Sweep:
     def tied(self) -> list[float]:
         return [t for t, (_, resolved) in self.against.items() if not resolved]
 
+    def versus(self, side: str) -> str:
+        """The best against the next threshold on `side`, paired (a table cell)."""
+        if (t := self.near.get(side)) not in self.against:
+            return "none (end of the sweep)"
+        d = self.against[t][0]
+        return f"vs {t:g}: {points(d.difference)} ({_span(d)})"
+
 
 @dataclass(frozen=True)
-class Thresholds:
+class Thresholds(kit.SectionModel):
     """The win rate at every threshold, and each group's sweep."""
 
     grid: dict[tuple, stats.Interval]  # (level, crew, players, threshold) -> win rate
@@ -489,151 +484,125 @@ class Thresholds:
     show_players: bool  # whether the crew size varies
     ended: dict[tuple, int]  # (level, crew, players, threshold, outcome) -> games
 
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> Thresholds | None:
+        """The win rate at every threshold of each level, crew and crew size, its best threshold, and
+        every other against that, paired by seed: one Holm family over all groups, each p-value times
+        (pairs) / (comparisons) = T / 2, as the best was picked from every pair of the T thresholds."""
+        g = _games(ctx).all.filter(pl.col("won").is_not_null() & pl.col("final_conflict").is_not_nan())
+        if g.height == 0 or g["final_conflict"].n_unique() < 2:
+            return None
+        keys = ("level", "strategy", "players")
+        grid, found = kit.win_grid(g, (*keys, "final_conflict")), []
+        for group in dict.fromkeys(k[:3] for k in grid):
+            rates = {k[3]: w for k, w in grid.items() if k[:3] == group}
+            ts, best = list(rates), max(rates, key=lambda t, rates=rates: (rates[t].estimate, -t))
+            mine = g.filter(*(pl.col(k) == v for k, v in zip(keys, group, strict=True)))
+            paired = {t: _along(mine, "final_conflict", t, best) for t in ts if t != best}
+            against = {t: p.wins for t, p in paired.items() if p}
+            i = ts.index(best)
+            near = {side: ts[j] for side, j in (("lower", i - 1), ("higher", i + 1)) if 0 <= j < len(ts)}
+            if len(ts) > 1:
+                found.append((group, best, len(ts) - 1, near, against))
+        p_values = [min(1.0, d.p_value * (n + 1) / 2) for *_, n, _, vs in found for d in vs.values()]
+        family = stats.family(p_values)
+        verdicts = iter(family.resolved)
+        sweeps = [Sweep(*head, {t: (d, bool(next(verdicts))) for t, d in vs.items()}) for *head, vs in found]
+        ended = kit.counts(_outcomes(g), (*keys, "final_conflict", "outcome"))
+        return cls(grid, sweeps, family.text, _values(g, "level"), g["players"].n_unique() > 1, ended)
 
-def _thresholds(ctx: AnalysisContext) -> Thresholds | None:
-    """The win rate at every threshold of each level, crew and crew size, its best threshold, and
-    every other against that, paired by seed: one Holm family over all groups, each p-value times
-    (pairs) / (comparisons) = T / 2, as the best was picked from every pair of the T thresholds."""
-    g = _games(ctx).all.filter(pl.col("won").is_not_null() & pl.col("final_conflict").is_not_nan())
-    if g.height == 0 or g["final_conflict"].n_unique() < 2:
-        return None
-    keys = ("level", "strategy", "players")
-    grid, found = _grid(g, *keys, "final_conflict"), []
-    for group in dict.fromkeys(k[:3] for k in grid):
-        rates = {k[3]: w for k, w in grid.items() if k[:3] == group}
-        ts, best = list(rates), max(rates, key=lambda t, rates=rates: (rates[t].estimate, -t))
-        mine = g.filter(*(pl.col(k) == v for k, v in zip(keys, group, strict=True)))
-        paired = {t: _along(mine, "final_conflict", t, best) for t in ts if t != best}
-        against = {t: p.wins for t, p in paired.items() if p}
-        i = ts.index(best)
-        near = {side: ts[j] for side, j in (("lower", i - 1), ("higher", i + 1)) if 0 <= j < len(ts)}
-        if len(ts) > 1:
-            found.append((group, best, len(ts) - 1, near, against))
-    family = stats.family([min(1.0, d.p_value * (n + 1) / 2) for *_, n, _, vs in found for d in vs.values()])
-    verdicts = iter(family.resolved)
-    sweeps = [Sweep(*head, {t: (d, bool(next(verdicts))) for t, d in vs.items()}) for *head, vs in found]
-    ended = _outcomes(g).group_by(*keys, "final_conflict", "outcome").len("k").iter_rows()
-    ended = {r[:-1]: r[-1] for r in ended}
-    return Thresholds(grid, sweeps, family.text, _values(g, "level"), g["players"].n_unique() > 1, ended)
+    def findings(self) -> list[str]:
+        """Each group's best threshold with its win rate, against its neighbours, and the thresholds
+        not resolved from it."""
+        out = []
+        for s in self.sweeps:
+            (lv, crew, p), w, tied = s.group, self.grid[(*s.group, s.best)], s.tied()
+            who = f"{_level(lv).capitalize()}, {crew} crew" + (f", {p} players" if self.show_players else "")
+            text = (
+                f"{who}: the best threshold is {s.best:g} with a win rate of {pct(w.estimate)} "
+                f"(95 % CI {ci(w, pct=True)}; {w.n:,} games)."
+            )
+            comps = []
+            for t in (t for t in s.near.values() if t in s.against):
+                d, resolved = s.against[t]
+                against = f"{points(d.difference)} points against threshold {t:g}"
+                comps.append(f"{against} (95 % CI {_span(d)}, {'resolved' if resolved else 'not resolved'})")
+            if comps:
+                text += " Paired by seed, its win rate is " + " and ".join(comps) + "."
+            if tied:
+                listed = ", ".join(f"{t:g}" for t in tied)
+                text += f" Thresholds not resolved from it: {listed} ({len(tied)} of {s.others})."
+            else:
+                text += " Every other threshold is resolved below it."
+            out.append(text + f" (Resolved: after {self.family}, each against the best of its group.)")
+        return out
 
+    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
+        """One panel per level: the win rate against the threshold, one line per crew (and crew size)
+        with its Wilson band, a star at the best threshold."""
+        series = list(dict.fromkeys((crew, p) for _, crew, p, _ in self.grid))
+        best = {s.group: s.best for s in self.sweeps}
+        star = {"marker": "*", "markersize": 13, "markeredgecolor": "black", "linestyle": "none"}
 
-def _threshold_findings(m: Thresholds) -> list[str]:
-    """Each group's best threshold with its win rate, against its neighbours, and the thresholds not
-    resolved from it."""
-    out = []
-    for s in m.sweeps:
-        (lv, crew, p), w, tied = s.group, m.grid[(*s.group, s.best)], s.tied()
-        who = f"{_level(lv).capitalize()}, {crew} crew" + (f", {p} players" if m.show_players else "")
-        text = (
-            f"{who}: the best threshold is {s.best:g} with a win rate of {pct(w.estimate)} "
-            f"(95 % CI {ci(w, pct=True)}; {w.n:,} games)."
-        )
-        comps = []
-        for t in (t for t in s.near.values() if t in s.against):
-            d, resolved = s.against[t]
-            verdict = "resolved" if resolved else "not resolved"
-            span = f"{points(d.low)} to {points(d.high)}"
-            comps.append(f"{points(d.difference)} points against threshold {t:g} (95 % CI {span}, {verdict})")
-        if comps:
-            text += " Paired by seed, its win rate is " + " and ".join(comps) + "."
-        listed = ", ".join(f"{t:g}" for t in tied)
-        if tied:
-            text += f" Thresholds not resolved from it: {listed} ({len(tied)} of {s.others})."
-        else:
-            text += " Every other threshold is resolved below it."
-        out.append(text + f" (Resolved: after {m.family}, each against the best of its group.)")
-    return out
+        def draw(ax, lv: int) -> None:
+            for si, (crew, p) in enumerate(series):
+                mine = {t: w for (lv_, c, p_, t), w in self.grid.items() if (lv_, c, p_) == (lv, crew, p)}
+                if not mine:
+                    continue
+                label = (
+                    None if lv != self.levels[0] else f"{crew}, {p} players" if self.show_players else crew
+                )
+                charts.interval_band(ax, list(mine), list(mine.values()), group=si, label=label, scale=100)
+                if (t := best.get((lv, crew, p))) is not None:
+                    ax.plot([t], [100 * mine[t].estimate], color=charts.colour(si), **star)
+            ax.set_title(f"level {lv}" if lv >= 0 else "", loc="left", fontsize=10)
+            ax.set_xlabel("threshold (crew weapons per strike needed)")
 
+        items = [
+            f"level {lv}, {crew}, threshold {t:g}: {pct(w.estimate)} (95 % CI {ci(w, pct=True)}, n={w.n})"
+            for (lv, crew, _, t), w in self.grid.items()
+        ]
+        title, ws = WORDS["sweep.title"], list(self.grid.values())
+        alt = WORDS.fill("sweep.alt", title=title, items="; ".join(items[:30]))
+        alt += "; and more (see the table)" if len(items) > 30 else ""
+        swept = ", ".join(f"{t:g}" for t in sorted({k[3] for k in self.grid}))
+        games = count_range([w.n for w in ws], "games per point")
+        caption = WORDS.fill("sweep.caption", swept=swept, games=games)
+        how = (self.levels, (3.3, 3.6), draw, "win rate (%)", alt, caption)
+        legend = {"title": "crew (star: best threshold)", "ncols": max(1, len(series))}
+        return _chart(ctx, "threshold", title, *how, legend, (0, _rate_top(ws)))
 
-def _threshold_chart(ctx: AnalysisContext, m: Thresholds) -> list[charts.Chart]:
-    """One panel per level: the win rate against the threshold, one line per crew (and crew size)
-    with its Wilson band, a star at the best threshold."""
-    series = list(dict.fromkeys((crew, p) for _, crew, p, _ in m.grid))
-    best = {s.group: s.best for s in m.sweeps}
+    def tables(self) -> list[Table]:
+        """The best threshold of each group against its neighbours, and at every threshold the win
+        rate and the share of games lost in the Final Conflict or to the eighth shield."""
+        head = ["level", "crew", *(["players"] if self.show_players else [])]
 
-    def draw(ax, lv: int) -> None:
-        for si, (crew, p) in enumerate(series):
-            mine = {t: w for (lv_, c, p_, t), w in m.grid.items() if (lv_, c, p_) == (lv, crew, p)}
-            if not mine:
-                continue
-            (est, low, high), color = _bounds(list(mine.values()), 100), charts.colour(si)
-            label = (f"{crew}, {p} players" if m.show_players else crew) if lv == m.levels[0] else None
-            look = {"marker": charts.MARKERS[si % len(charts.MARKERS)], "markersize": 4, "linewidth": 1.4}
-            ax.fill_between(list(mine), low, high, color=color, alpha=0.2, linewidth=0)
-            style = charts.LINESTYLES[si % len(charts.LINESTYLES)]
-            ax.plot(list(mine), est, color=color, linestyle=style, **look, label=label)
-            if (t := best.get((lv, crew, p))) is not None:
-                star = {"marker": "*", "markersize": 13, "markeredgecolor": "black", "linestyle": "none"}
-                ax.plot([t], [100 * mine[t].estimate], color=color, **star)
-        ax.set_title(f"level {lv}" if lv >= 0 else "", loc="left", fontsize=10)
-        ax.set_xlabel("threshold (crew weapons per strike needed)")
+        def who(lv: int, crew: str, p: int) -> list[str]:
+            return [str(lv), crew, *([str(p)] if self.show_players else [])]
 
-    items = [
-        f"level {lv}, {crew}, threshold {t:g}: {pct(w.estimate)} (95 % CI {ci(w, pct=True)}, n={w.n})"
-        for (lv, crew, _, t), w in m.grid.items()
-    ]
-    title, ws = "Win rate against the Final Conflict threshold", list(m.grid.values())
-    alt = f"{title}, one panel per level, one line per crew, with 95 % Wilson bands. " + "; ".join(items[:30])
-    alt += "; and more (see the table)" if len(items) > 30 else ""
-    swept = ", ".join(f"{t:g}" for t in sorted({k[3] for k in m.grid}))
-    caption = (
-        "Share of games won at each threshold (the crews call the Final Conflict when their weapons "
-        "reach threshold x strikes still needed), one panel per level; the shaded bands are 95 % Wilson "
-        f"intervals and a star marks the best threshold; thresholds swept: {swept}; "
-        f"{count_range([w.n for w in ws], 'games per point')}."
-    )
-    how = (m.levels, (3.3, 3.6), draw, "win rate (%)", alt, caption)
-    legend = {"title": "crew (star: best threshold)", "ncols": max(1, len(series))}
-    return _chart(ctx, "threshold", title, *how, legend, (0, _rate_top(ws)))
-
-
-def _threshold_tables(m: Thresholds) -> list[Table]:
-    """The best threshold of each group against its neighbours, and at every threshold the win rate
-    and the share of games lost in the Final Conflict or to the eighth shield."""
-    head = ["level", "crew", *(["players"] if m.show_players else [])]
-
-    def who(lv: int, crew: str, p: int) -> list[str]:
-        return [str(lv), crew, *([str(p)] if m.show_players else [])]
-
-    def vs(s: Sweep, side: str) -> str:
-        """The best against the next threshold on `side`, paired."""
-        if (t := s.near.get(side)) not in s.against:
-            return "none (end of the sweep)"
-        d = s.against[t][0]
-        return f"vs {t:g}: {points(d.difference)} ({points(d.low)} to {points(d.high)})"
-
-    best = []
-    for s in m.sweeps:
-        w, tied = m.grid[(*s.group, s.best)], ", ".join(f"{t:g}" for t in s.tied()) or "none"
-        apart = "yes" if all(t in s.against and s.against[t][1] for t in s.near.values()) else "no"
-        rate = [f"{s.best:g}", pct(w.estimate), ci(w, pct=True), f"{w.n:,}", vs(s, "lower"), vs(s, "higher")]
-        best.append(who(*s.group) + rate + [apart, tied])
-    every = []
-    for (lv, crew, p, t), w in m.grid.items():
-        lost = [stats.wilson(m.ended.get((lv, crew, p, t, o), 0), w.n) for o in (ELIM_DURING, SHIELDS)]
-        rate = [f"{t:g}", f"{w.n:,}", f"{_wins(w):,}", pct(w.estimate), ci(w, pct=True)]
-        every.append(who(lv, crew, p) + rate + [with_interval(iv) for iv in lost])
-    columns = [*head, "best threshold", "win rate", "95 % CI", "games", "vs next lower", "vs next higher"]
-    columns += ["resolved from both", "thresholds not resolved from it"]
-    caption = (
-        "Best threshold per level and crew, and the paired difference (percentage points, 95 % CI) "
-        "against its neighbouring thresholds"
-    )
-    tables = [Table(caption, columns, best)]
-    columns = [*head, "threshold", "games", "wins", "win rate", "95 % CI"]
-    columns += ["crew eliminated in the Final Conflict", "eight shields complete"]
-    caption = (
-        "Win rate at every threshold (95 % Wilson intervals), and the share of games lost in the Final "
-        "Conflict or to the eighth shield"
-    )
-    return [*tables, Table(caption, columns, every)]
+        best = []
+        for s in self.sweeps:
+            w, tied = self.grid[(*s.group, s.best)], ", ".join(f"{t:g}" for t in s.tied()) or "none"
+            apart = "yes" if all(t in s.against and s.against[t][1] for t in s.near.values()) else "no"
+            rate = [f"{s.best:g}", pct(w.estimate), ci(w, pct=True), f"{w.n:,}"]
+            best.append(who(*s.group) + rate + [s.versus("lower"), s.versus("higher"), apart, tied])
+        every = []
+        for (lv, crew, p, t), w in self.grid.items():
+            lost = [stats.wilson(self.ended.get((lv, crew, p, t, o), 0), w.n) for o in (ELIM_DURING, SHIELDS)]
+            every.append(who(lv, crew, p) + [f"{t:g}", *_rate_cells(w)] + [with_interval(iv) for iv in lost])
+        columns = [*head, "best threshold", "win rate", "95 % CI", "games", "vs next lower", "vs next higher"]
+        columns += ["resolved from both", "thresholds not resolved from it"]
+        tables = [Table(WORDS["sweep.best_table"], columns, best)]
+        columns = [*head, "threshold", "games", "wins", "win rate", "95 % CI"]
+        columns += ["crew eliminated in the Final Conflict", "eight shields complete"]
+        return [*tables, Table(WORDS["sweep.every_table"], columns, every)]
 
 
 # --- 4. the score distribution -------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Scores:
+class Scores(kit.SectionModel):
     """The scored games, and for each crew that scored the level it scores most at."""
 
     games: pl.DataFrame  # the games with a score
@@ -643,173 +612,115 @@ class Scores:
     def levels(self) -> list[int]:
         return _values(self.games, "level")
 
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> Scores | None:
+        """The scored games, and for each crew that scored the level it scores most at against the
+        second, paired by seed: Bonferroni over the pairs of levels they were picked from, then Holm
+        over crews."""
+        g = _games(ctx).base.filter(pl.col("score").is_not_null() & pl.col("score").is_not_nan())
+        if g.height == 0:
+            return None
+        levels, found = _values(g, "level"), []
+        for crew in _values(g, "strategy"):
+            mine = g.filter(pl.col("strategy") == crew)
+            if mine["score"].max() == 0:
+                continue
+            scores = {lv: mine.filter(pl.col("level") == lv)["score"].to_numpy() for lv in levels}
+            means = {lv: stats.mean_interval(s) for lv, s in scores.items()}
+            ranked = sorted(levels, key=lambda lv, means=means: -means[lv].estimate)
+            m, pooled = means[ranked[0]], _pooled_over(mine, "level")
+            text = (
+                f"{_crew(crew).capitalize()} scores most at {_level(ranked[0])}: {m.estimate:.2f} points a "
+                f"game (95 % CI {ci(m)}; {m.n:,} games{pooled})."
+            )
+            paired = _along(mine, "level", ranked[1], ranked[0]) if len(ranked) > 1 else None
+            found.append((text, ranked[:2], paired if paired and paired.score.n >= 2 else None))
+        pairs = len(levels) * (len(levels) - 1) // 2  # the top two were picked from every pair of levels
+        family = stats.family([min(1.0, p.score_p * pairs) for *_, p in found if p])
+        verdicts = iter(family.resolved)
+        tops = [(text, p and (*two, p.score, bool(next(verdicts)))) for text, two, p in found]
+        return cls(g, tops, family.text)
 
-def _scores(ctx: AnalysisContext) -> Scores | None:
-    """The scored games, and for each crew that scored the level it scores most at against the second,
-    paired by seed: Bonferroni over the pairs of levels they were picked from, then Holm over crews."""
-    g = _games(ctx).base.filter(pl.col("score").is_not_null() & pl.col("score").is_not_nan())
-    if g.height == 0:
-        return None
-    levels, found = _values(g, "level"), []
-    for crew in _values(g, "strategy"):
-        mine = g.filter(pl.col("strategy") == crew)
-        if mine["score"].max() == 0:
-            continue
-        scores = {lv: mine.filter(pl.col("level") == lv)["score"].to_numpy() for lv in levels}
-        means = {lv: stats.mean_interval(s) for lv, s in scores.items()}
-        ranked = sorted(levels, key=lambda lv, means=means: -means[lv].estimate)
-        m, pooled = means[ranked[0]], _pooled_over(mine, "level")
-        text = (
-            f"{_crew(crew).capitalize()} scores most at {_level(ranked[0])}: {m.estimate:.2f} points a game "
-            f"(95 % CI {ci(m)}; {m.n:,} games{pooled})."
-        )
-        paired = _along(mine, "level", ranked[1], ranked[0]) if len(ranked) > 1 else None
-        found.append((text, ranked[:2], paired if paired and paired.score.n >= 2 else None))
-    pairs = len(levels) * (len(levels) - 1) // 2  # the top two were picked from every pair of levels
-    family = stats.family([min(1.0, p.score_p * pairs) for *_, p in found if p])
-    verdicts = iter(family.resolved)
-    tops = [(text, p and (*two, p.score, bool(next(verdicts)))) for text, two, p in found]
-    return Scores(g, tops, family.text)
+    def findings(self) -> list[str]:
+        """Where each crew scores most, and whether that is resolved from the second."""
+        out, levels = [], len(self.levels())
+        for text, compared in self.tops:
+            if compared:
+                top, second, d, resolved = compared
+                sentence = _difference(_level(top).capitalize(), _level(second), d, rate=False)
+                pairs = f"Bonferroni-adjusted over their {levels * (levels - 1) // 2} pairs"
+                family = f"the top two of {levels} levels, {pairs}"
+                text += f" {sentence}{'' if resolved else ': not resolved'} ({family}, then {self.family})."
+            out.append(text)
+        return out
 
+    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
+        """One panel per level: the share of games at each score, one bar per crew with its Wilson
+        interval."""
+        levels, crews = self.levels(), _values(self.games, "strategy")
+        seen = kit.counts(self.games, ("level", "strategy", "score"))
+        played = kit.counts(self.games, ("level", "strategy"))
 
-def _score_findings(m: Scores) -> list[str]:
-    """Where each crew scores most, and whether that is resolved from the second."""
-    out, levels = [], len(m.levels())
-    for text, compared in m.tops:
-        if compared:
-            top, second, d, resolved = compared
-            sentence = _difference(_level(top).capitalize(), _level(second), d, rate=False)
-            pairs = f"Bonferroni-adjusted over their {levels * (levels - 1) // 2} pairs"
-            family = f"the top two of {levels} levels, {pairs}"
-            text += f" {sentence}{'' if resolved else ': not resolved'} ({family}, then {m.family})."
-        out.append(text)
-    return out
+        def draw(ax, lv: int) -> None:
+            scores = sorted({s for (lv_, _, s) in seen if lv_ == lv})  # the scores seen at this level
+            for k, crew in enumerate(crews):
+                if n := played.get((lv, crew), 0):
+                    ws = [stats.wilson(seen.get((lv, crew, s), 0), n) for s in scores]
+                    xs = [i + charts.dodge(k, len(crews), 0.8) for i in range(len(scores))]
+                    arms, label = charts.interval_arms(*_bounds(ws), 100), crew if lv == levels[0] else None
+                    look = {"width": 0.8 / len(crews), "color": charts.colour(k), "label": label}
+                    errors = {"yerr": arms, "error_kw": {"elinewidth": 0.8, "capsize": 1.5}}
+                    ax.bar(xs, [100 * w.estimate for w in ws], **look, **errors)
+            step = max(1, math.ceil(len(scores) / 12))
+            ax.set_xticks(range(0, len(scores), step), [f"{s:g}" for s in scores[::step]])
+            ax.set_xlabel("score (points)")
+            ax.set_title(f"level {lv}" if lv >= 0 else "", loc="left", fontsize=10)
+            ax.grid(axis="x", visible=False)
 
+        items = []
+        for (lv, crew), n in played.items():
+            shares = [f"{s:g}: {pct(k / n)}" for (lv_, c, s), k in seen.items() if (lv_, c) == (lv, crew)]
+            items.append(f"level {lv}, {crew} (n={n}): {', '.join(shares)}")
+        alt = WORDS.fill("score.alt", items="; ".join(items[:24]))
+        caption = WORDS.fill("score.caption", games=count_range(played.values(), "games per crew and level"))
+        title, legend = WORDS["score.title"], {"title": "crew", "ncols": max(1, len(crews))}
+        how = (levels, (3.4, 3.4), draw, "share of games (%)", alt, caption, legend)
+        return _chart(ctx, "scores", title, *how)
 
-def _score_chart(ctx: AnalysisContext, m: Scores) -> list[charts.Chart]:
-    """One panel per level: the share of games at each score, one bar per crew with its Wilson
-    interval."""
-    levels, crews = m.levels(), _values(m.games, "strategy")
-    seen = {r[:-1]: r[-1] for r in m.games.group_by("level", "strategy", "score").len("k").iter_rows()}
-    played = {r[:-1]: r[-1] for r in m.games.group_by("level", "strategy").len("n").iter_rows()}
-
-    def draw(ax, lv: int) -> None:
-        scores = sorted({s for (lv_, _, s) in seen if lv_ == lv})  # the scores seen at this level
-        for k, crew in enumerate(crews):
-            if n := played.get((lv, crew), 0):
-                ws = [stats.wilson(seen.get((lv, crew, s), 0), n) for s in scores]
-                xs = [i + charts.dodge(k, len(crews), 0.8) for i in range(len(scores))]
-                arms, label = charts.interval_arms(*_bounds(ws), 100), crew if lv == levels[0] else None
-                look = {"width": 0.8 / len(crews), "color": charts.colour(k), "label": label}
-                errors = {"yerr": arms, "error_kw": {"elinewidth": 0.8, "capsize": 1.5}}
-                ax.bar(xs, [100 * w.estimate for w in ws], **look, **errors)
-        step = max(1, math.ceil(len(scores) / 12))
-        ax.set_xticks(range(0, len(scores), step), [f"{s:g}" for s in scores[::step]])
-        ax.set_xlabel("score (points)")
-        ax.set_title(f"level {lv}" if lv >= 0 else "", loc="left", fontsize=10)
-        ax.grid(axis="x", visible=False)
-
-    items = []
-    for (lv, crew), n in sorted(played.items()):
-        shares = [f"{s:g}: {pct(k / n)}" for (lv_, c, s), k in sorted(seen.items()) if (lv_, c) == (lv, crew)]
-        items.append(f"level {lv}, {crew} (n={n}): {', '.join(shares)}")
-    alt = "Share of games at each score, by level and crew. " + "; ".join(items[:24])
-    caption = (
-        "Share of games at each score (points per survivor x survivors; 0 = lost), one panel per level, "
-        "one bar per crew (pooled over the crew sizes played; more players can score more); whiskers are "
-        f"95 % Wilson intervals; {count_range(played.values(), 'games per crew and level')}."
-    )
-    title, legend = "Score distribution by level and crew", {"title": "crew", "ncols": max(1, len(crews))}
-    return _chart(ctx, "scores", title, levels, (3.4, 3.4), draw, "share of games (%)", alt, caption, legend)
-
-
-def _score_tables(m: Scores) -> list[Table]:
-    """Each level, crew size and crew: the mean score (t interval), the share of games scoring 0
-    (Wilson interval), and the mean score of the games won."""
-    rows = []
-    groups = m.games.partition_by("level", "players", "strategy", as_dict=True)
-    for (lv, p, crew), part in sorted(groups.items()):
-        s, won = part["score"].to_numpy(), part.filter(pl.col("won").fill_null(False))["score"].to_numpy()
-        mean, zero = stats.mean_interval(s), stats.wilson(int(np.sum(s == 0)), len(s))
-        when_won = with_interval(stats.mean_interval(won), rate=False) if len(won) else "-"
-        cells = [with_interval(mean, rate=False), with_interval(zero), f"{len(won):,}", when_won]
-        rows.append([str(lv), str(p), crew, f"{len(s):,}", *cells])
-    caption = (
-        "Score per level, crew size and crew: mean with its 95 % t interval, share of games scoring 0 "
-        "(lost) with its Wilson interval, and the mean score of the games won"
-    )
-    columns = ["level", "players", "crew", "games", "mean score", "scored 0", "games won"]
-    columns.append("mean score when won")
-    return [Table(caption, columns, rows)]
+    def tables(self) -> list[Table]:
+        """Each level, crew size and crew: the mean score (t interval), the share of games scoring 0
+        (Wilson interval), and the mean score of the games won."""
+        rows = []
+        groups = self.games.partition_by("level", "players", "strategy", as_dict=True)
+        for (lv, p, crew), part in sorted(groups.items()):
+            s, won = part["score"].to_numpy(), part.filter(pl.col("won").fill_null(False))["score"].to_numpy()
+            mean, zero = stats.mean_interval(s), stats.wilson(int(np.sum(s == 0)), len(s))
+            when_won = with_interval(stats.mean_interval(won), rate=False) if len(won) else "-"
+            cells = [with_interval(mean, rate=False), with_interval(zero), f"{len(won):,}", when_won]
+            rows.append([str(lv), str(p), crew, f"{len(s):,}", *cells])
+        columns = ["level", "players", "crew", "games", "mean score", "scored 0", "games won"]
+        columns.append("mean score when won")
+        return [Table(WORDS["score.table"], columns, rows)]
 
 
 # --- the sections --------------------------------------------------------------------------------
 
-WIN_READING = (
-    "Each point is one cell of the grid: a level, a crew size and a crew. Cells share seeds, so game i "
-    "deals the same decks in every cell and two cells are compared game by game (paired by seed). A "
-    "difference is resolved only after the Holm adjustment over every comparison of this section (table "
-    "and findings together; the findings name the family's size), so that the chance of any false "
-    "resolved among them is at most 5 %."
-)
-LEVEL0 = (
-    f"Level {LEVEL.label(0)} differs from level 1 in three rules (RULES.md, Levels): open hands, a "
-    "Teleporter partner may strike for the active player, and an Invalien elimination is a setback (the "
-    "player discards hand, extra modules and aliens, keeps the Hub and stays in). The scripted crews "
-    "already share hand knowledge at levels 0 to 2, so open hands give them nothing; a player set back "
-    "stays in without cards or modules, takes Spawn cards and faces kamikazes, where at level 1 that "
-    "player and their station are gone. So level 0 need not be won more often than level 1: the paired "
-    "comparison says whether it is."
-)
-LOSS_READING = (
-    "A game is lost when the eighth Shield alien reaches the Spawnmonster or when every player is "
-    "eliminated; the crew-eliminated losses are split by whether the Final Conflict had been called. "
-    "Eliminations count players: by the Invaliens' attack order (threshold reached), by sabotage (level 2 "
-    "and up: the last module destroyed) and by an uncountered kamikaze in the Final Conflict. At level 0 "
-    "an Invalien elimination is a setback and the player stays in."
-)
-SWEEP_READING = (
-    "The scripted crews call the Final Conflict when the weapons they hold reach the threshold times the "
-    "strikes still needed (Shield aliens in play + 1), or in a panic when the shields are nearly "
-    "complete. Every threshold plays the same decks (game i is paired with game i), so the best threshold "
-    "is compared with every other by seed: 'resolved' means the difference stays below 5 % after the Holm "
-    "adjustment over all these comparisons (every group), each p-value first multiplied by half the "
-    "number of thresholds because the best was picked from every pair of them; the table's column asks it "
-    "of both neighbours.",
-    "The best threshold is picked from the same games it is measured on, so its win rate is a little "
-    "optimistic; thresholds not resolved from it are as good on this evidence.",
-)
-SCORE_READING = (
-    "The score of a won game is the level's points per survivor (2, 3, 5 and 7 at levels 0 to 3) times "
-    "the survivors; a lost game scores 0. A harder level can score more per game even when it is won less "
-    "often."
-)
-
-
 SECTIONS = [
-    kit.Section(
-        "ohno-win-grid", "Win rate by level, crew size and crew", _win_grid, _win_findings, _win_chart,
-        _win_tables, (WIN_READING,),
+    WinGrid.section("ohno-win-grid", "Win rate by level, crew size and crew", WORDS["win.how"]),
+    Losses.section("ohno-losses", "Why games are lost", WORDS["loss.how"]),
+    Thresholds.section(
+        "ohno-final-conflict", "When to call the Final Conflict: the threshold sweep", WORDS["sweep.how"],
+        WORDS["sweep.optimistic"],
     ),
-    kit.Section(
-        "ohno-losses", "Why games are lost", _losses, _loss_findings, _loss_charts, _loss_tables,
-        (LOSS_READING,),
-    ),
-    kit.Section(
-        "ohno-final-conflict", "When to call the Final Conflict: the threshold sweep", _thresholds,
-        _threshold_findings, _threshold_chart, _threshold_tables, SWEEP_READING,
-    ),
-    kit.Section(
-        "ohno-scores", "Score distribution", _scores, _score_findings, _score_chart, _score_tables,
-        (SCORE_READING,),
-    ),
+    Scores.section("ohno-scores", "Score distribution", WORDS["score.how"]),
 ]  # fmt: skip
 
 
 def _notes(games: Games) -> dict[str, tuple[str, ...]]:
     """What holds only for this dataset, after a section's own paragraphs: level 0's rules where levels
     0 and 1 were both played, and which games a section uses where the threshold varies."""
-    level0 = (LEVEL0,) if {0, 1} <= set(games.base["level"].to_list()) else ()
+    both = {0, 1} <= set(games.base["level"].to_list())
+    level0 = (WORDS.fill("notes.level0", label=LEVEL.label(0)),) if both else ()
     return {"ohno-win-grid": level0 + games.note, "ohno-losses": games.note, "ohno-scores": games.note}
 
 

@@ -1,4 +1,5 @@
-"""Space Alert's own report sections (issue 5 point 7), as specs for `simkit.reporting.kit`.
+"""Space Alert's own report sections (issue 5 point 7), as section models for `simkit.reporting.kit`;
+their standing words (how to read each section, captions) are in `report_words.toml`.
 
 1. Survival and score by threat difficulty x mission type x crew size x crew, each setting's
    values compared as pairs of games (game i of every cell shares its seed).
@@ -39,6 +40,7 @@ from simkit.reporting import charts, kit
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
 from simkit.reporting.text import ci, count_range, fmt_num, pct, points, signed
 
+WORDS = kit.words(__package__)
 num = partial(fmt_num, none="n/a")  # a mean no game gives reads "n/a" on this page
 
 CREW_KEYS = ("strategy", "players", "figures")
@@ -46,6 +48,7 @@ ZONE_COLOURS = ("#D55E00", "#000000", "#0072B2")  # Okabe-Ito vermillion, black,
 DAMAGE = [f"damage_{z}" for z in ZONES]
 TILES_PER_ZONE = 6
 TOP_THREATS = 15
+MIN_DRAWN = 30  # the deadliest threat per game it is in is picked from those drawn this often
 TRANSCRIBED = {str(i) for i in range(1, 9)}
 X_LABEL = "threat difficulty and mission (settings)"
 
@@ -68,17 +71,17 @@ def _games_per(ns, what: str = "cell") -> str:
     return count_range([n for n in ns if n], f"games per {what}")
 
 
-def _survival(frame: pl.DataFrame) -> stats.Interval:
-    won = frame["won"].cast(pl.Boolean).drop_nulls()
-    return stats.wilson(int(won.sum()), won.len())
-
-
-def _mean(frame: pl.DataFrame, col: str) -> stats.Interval:
-    return stats.mean_interval(frame[col].cast(pl.Float64).drop_nulls().to_numpy())
+def _saved(ctx: AnalysisContext, fig, stem: str, title: str, alt: str, caption: str) -> list[charts.Chart]:
+    """The section's one chart, saved as `<dataset>-sa-<stem>`."""
+    return [charts.save_chart(fig, ctx.out, f"{ctx.name}-sa-{stem}", title, alt, caption)]
 
 
 def _losses(frame: pl.DataFrame) -> int:
     return int((~frame["won"].cast(pl.Boolean).fill_null(True)).sum())
+
+
+def _crew(strategy: str) -> str:
+    return f"the {strategy} crew" if strategy else "the crew"
 
 
 # --- cells --------------------------------------------------------------------------------------
@@ -94,16 +97,20 @@ class CrewCell(kit.Cell):
 
     @cached_property
     def surv(self) -> stats.Interval:
-        return _survival(self.games)
+        return kit.win_rate(self.games)
 
     @cached_property
     def score(self) -> stats.Interval:
-        return _mean(self.games, "score")
+        return kit.mean_of(self.games, "score")
+
+
+def _strategies(cells: list[CrewCell]) -> list[str]:
+    return list(dict.fromkeys(c.settings.get("strategy", "") for c in cells))
 
 
 @dataclass(frozen=True)
-class Grid:
-    """The dataset's games and its cells, labelled."""
+class Grid(kit.SectionModel):
+    """The dataset's games and its cells, labelled (the model of sections 1 and 3)."""
 
     games: pl.DataFrame
     cells: list[CrewCell]  # in manifest order
@@ -112,137 +119,133 @@ class Grid:
     def labels(self, what: str) -> list[str]:
         return list(dict.fromkeys(getattr(c, what) for c in self.cells))
 
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> Grid:
+        """The cells in manifest order with their labels, and the settings that vary between them."""
+        keys = kit.setting_keys(ctx)
+        cells = kit.cells(ctx, keys)
+        varied = kit.varied(cells, keys)
+        difficulty_keys = [k for k in varied if k not in CREW_KEYS]
+        size_keys = [k for k in varied if k in CREW_KEYS and k != "strategy"]
 
-def _grid(ctx: AnalysisContext) -> Grid:
-    """The cells in manifest order with their labels, and the settings that vary between them."""
-    keys = kit.setting_keys(ctx)
-    cells = kit.cells(ctx, keys)
-    varied = kit.varied(cells, keys)
-    difficulty_keys = [k for k in varied if k not in CREW_KEYS]
-    size_keys = [k for k in varied if k in CREW_KEYS and k != "strategy"]
+        def named(s: dict[str, str], keys) -> list[str]:
+            return [f"{k}={s[k]}" for k in keys if k in s]
 
-    def named(s: dict[str, str], keys) -> list[str]:
-        return [f"{k}={s[k]}" for k in keys if k in s]
+        def labelled(c: kit.Cell) -> CrewCell:
+            s = c.settings
+            # with nothing varied, the fixed mission and decks still say which difficulty this is
+            fixed = named(s, ("mission", "common", "serious"))
+            difficulty = " ".join(named(s, difficulty_keys) or fixed) or "all games"
+            crew = " ".join([s.get("strategy", "crew"), *named(s, size_keys)])
+            return CrewCell(c.cell, s, c.games, difficulty, crew)
 
-    def labelled(c: kit.Cell) -> CrewCell:
-        s = c.settings
-        # with nothing varied, the fixed mission and decks still say which difficulty this is
-        fixed = named(s, ("mission", "common", "serious"))
-        difficulty = " ".join(named(s, difficulty_keys) or fixed) or "all games"
-        crew = " ".join([s.get("strategy", "crew"), *named(s, size_keys)])
-        return CrewCell(c.cell, s, c.games, difficulty, crew)
-
-    return Grid(ctx.dataset.games, [labelled(c) for c in cells], varied)
-
-
-def _strategies(cells: list[CrewCell]) -> list[str]:
-    return list(dict.fromkeys(c.settings.get("strategy", "") for c in cells))
+        return cls(ctx.dataset.games, [labelled(c) for c in cells], varied)
 
 
 # --- 1. survival and score ----------------------------------------------------------------------
 
 
-def _comparisons(grid: Grid) -> list[tuple[str, str, str, str, kit.Paired]]:
-    """Every other value of each varied setting against its first, as pairs of games: (whose crew,
-    setting, first value, other value, the pairs), per strategy when it varies and is not the
-    setting compared. Random mission types only: the transcribed missions are ranked in section 4."""
-    keys, out = list(grid.cells[0].settings), []
-    strategies = _strategies(grid.cells) if "strategy" in keys else []
-    for key in grid.varied:
-        values = [v for v in kit.values(grid.cells, key) if key != "mission" or v not in TRANSCRIBED]
-        if key != "strategy" and len(strategies) > 1:
-            groups = [
-                (f"the {s} crew", [c for c in grid.cells if c.settings["strategy"] == s]) for s in strategies
-            ]
-        else:
-            groups = [(f"the {strategies[0]} crew" if len(strategies) == 1 else "", grid.cells)]
-        for who, cells in groups:
-            for other in values[1:]:
-                p = kit.paired_along(cells, key, values[0], other, keys)
-                out += [(who, key, values[0], other, p)] if p is not None else []
-    return out
+class Survival(Grid):
+    """Section 1: survival and mean score per cell, and each varied setting's effect on them."""
 
+    def comparisons(self) -> list[tuple[str, str, str, str, kit.Paired]]:
+        """Every other value of each varied setting against its first, as pairs of games: (whose
+        crew, setting, first value, other value, the pairs), per strategy when it varies and is not
+        the setting compared. Random mission types only: the transcribed missions are section 4's."""
+        keys, out = list(self.cells[0].settings), []
+        strategies = _strategies(self.cells) if "strategy" in keys else []
+        for key in self.varied:
+            values = [v for v in kit.values(self.cells, key) if key != "mission" or v not in TRANSCRIBED]
+            if key != "strategy" and len(strategies) > 1:
+                groups = [
+                    (f"the {s} crew", [c for c in self.cells if c.settings["strategy"] == s])
+                    for s in strategies
+                ]
+            else:
+                groups = [(f"the {strategies[0]} crew" if len(strategies) == 1 else "", self.cells)]
+            for who, cells in groups:
+                for other in values[1:]:
+                    p = kit.paired_along(cells, key, values[0], other, keys)
+                    out += [(who, key, values[0], other, p)] if p is not None else []
+        return out
 
-def _survival_findings(grid: Grid) -> list[str]:
-    """The range of survival over the cells (or the one cell's survival and score), then each of
-    `_comparisons`, resolved or not after Holm over all of them (survival and score each a family)."""
-    decided = [c for c in grid.cells if c.surv.n > 0]
-    findings = []
-    if len(decided) > 1:
-        ends = [pick(decided, key=lambda c: c.surv.estimate) for pick in (min, max)]
-        lo, hi = (_rate(c.surv, where=f"{c.difficulty}, {c.crew}; ") for c in ends)
-        findings.append(f"Survival ranges from {lo} to {hi}.")
-    elif decided:
-        s = decided[0].score
-        findings.append(
-            f"The ship survives {_rate(decided[0].surv, ' of games')}; mean score {num(s.estimate)} "
-            f"(95 % CI {ci(s)})."
-        )
-    compared = _comparisons(grid)
-    wins = stats.family([p.wins.p_value for *_, p in compared])
-    scores = stats.family([p.score_p for *_, p in compared])
-    for (who, key, base, other, p), won, scored in zip(compared, wins.resolved, scores.resolved, strict=True):
-        w, s, setting, against = p.wins, p.score, f"{key}={other}", f"{key}={base}"
-        if won:
-            verb = "higher" if w.difference > 0 else "lower"
-            head = f"is {abs(100 * w.difference):.1f} points {verb} with {setting} than with {against}"
-        else:
-            head = f"with {setting} against {against} differs by {points(w.difference)} points, not resolved"
-        others = [k for k in grid.varied if k != key and not (k == "strategy" and who.startswith("the "))]
-        over = f", averaged over {', '.join(others)}" if others else ""
-        findings.append(
-            f"{f'For {who}, s' if who else 'S'}urvival {head} (95 % CI {points(w.low)} to {points(w.high)} "
-            f"points; {w.n:,} pairs of games over {p.cells} matched cell{'s' if p.cells != 1 else ''}, "
-            f"paired by seed{over}); mean score {signed(s.estimate)} (95 % CI {signed(s.low)} to "
-            f"{signed(s.high)}{'' if scored else ', not resolved'}); resolved or not after {wins.text}."
-        )
-    return findings
+    def findings(self) -> list[str]:
+        """The range of survival over the cells (or the one cell's survival and score), then each
+        comparison, resolved or not after Holm over all of them (survival and score each a family)."""
+        decided = [c for c in self.cells if c.surv.n > 0]
+        findings = []
+        if len(decided) > 1:
+            ends = [pick(decided, key=lambda c: c.surv.estimate) for pick in (min, max)]
+            lo, hi = (_rate(c.surv, where=f"{c.difficulty}, {c.crew}; ") for c in ends)
+            findings.append(f"Survival ranges from {lo} to {hi}.")
+        elif decided:
+            s = decided[0].score
+            findings.append(
+                f"The ship survives {_rate(decided[0].surv, ' of games')}; mean score {num(s.estimate)} "
+                f"(95 % CI {ci(s)})."
+            )
+        compared = self.comparisons()
+        wins = stats.family([p.wins.p_value for *_, p in compared])
+        scores = stats.family([p.score_p for *_, p in compared])
+        for (who, key, base, other, p), won, scored in zip(
+            compared, wins.resolved, scores.resolved, strict=True
+        ):
+            w, s, setting, against = p.wins, p.score, f"{key}={other}", f"{key}={base}"
+            if won:
+                verb = "higher" if w.difference > 0 else "lower"
+                head = f"is {abs(100 * w.difference):.1f} points {verb} with {setting} than with {against}"
+            else:
+                head = (
+                    f"with {setting} against {against} differs by {points(w.difference)} points, not resolved"
+                )
+            others = [k for k in self.varied if k != key and not (k == "strategy" and who.startswith("the "))]
+            over = f", averaged over {', '.join(others)}" if others else ""
+            findings.append(
+                f"{f'For {who}, s' if who else 'S'}urvival {head} (95 % CI {points(w.low)} to "
+                f"{points(w.high)} points; {w.n:,} pairs of games over {p.cells} matched "
+                f"cell{'s' if p.cells != 1 else ''}, paired by seed{over}); mean score {signed(s.estimate)} "
+                f"(95 % CI {signed(s.low)} to {signed(s.high)}{'' if scored else ', not resolved'}); "
+                f"resolved or not after {wins.text}."
+            )
+        return findings
 
+    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
+        """Survival and mean score of each cell: difficulties along x, one colour and marker a crew."""
+        if not any(c.surv.n for c in self.cells):
+            return []
+        xs, crews = self.labels("difficulty"), self.labels("crew")
+        with matplotlib.rc_context(charts.STYLE):
+            fig = charts.new_figure(min(14.0, max(6.5, len(xs) * (0.55 + 0.12 * len(crews)) + 3.0)), 7.2)
+            top, bottom = fig.subplots(2, 1, sharex=True)
+            for ax, what, scale in ((top, "surv", 100.0), (bottom, "score", 1.0)):
+                by_x_crew = {(c.difficulty, c.crew): getattr(c, what) for c in self.cells}
+                charts.grouped_interval_dots(ax, xs, crews, by_x_crew, scale)
+            top.set_ylim(-1.5, 101.5)
+            top.set_ylabel("survival (% of games)")
+            bottom.set_ylabel("mean score (points; 0 when lost)")
+            charts.category_ticks(bottom, xs)
+            bottom.set_xlabel(X_LABEL)
+            top.set_title(WORDS.fill("survival.heading", subject=ctx.subject), loc="left")
+            top.legend(title="crew", loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
+        items = [
+            f"{c.difficulty}, {c.crew}: survival {pct(c.surv.estimate)} (95 % CI {ci(c.surv, pct=True)}), "
+            f"mean score {num(c.score.estimate)} (n={c.surv.n})"
+            for c in self.cells
+        ]
+        alt = WORDS.fill("survival.alt", subject=ctx.subject, items=charts.alt_list(items))
+        caption = WORDS.fill("survival.caption", games=_games_per(c.surv.n for c in self.cells))
+        return _saved(ctx, fig, "survival", WORDS["survival.chart"], alt, caption)
 
-def _survival_chart(ctx: AnalysisContext, grid: Grid) -> list[charts.Chart]:
-    """Survival and mean score of each cell: difficulties along x, one colour and marker a crew."""
-    if not any(c.surv.n for c in grid.cells):
-        return []
-    xs, crews = grid.labels("difficulty"), grid.labels("crew")
-    with matplotlib.rc_context(charts.STYLE):
-        fig = charts.new_figure(min(14.0, max(6.5, len(xs) * (0.55 + 0.12 * len(crews)) + 3.0)), 7.2)
-        top, bottom = fig.subplots(2, 1, sharex=True)
-        for ax, what, scale in ((top, "surv", 100.0), (bottom, "score", 1.0)):
-            by_x_crew = {(c.difficulty, c.crew): getattr(c, what) for c in grid.cells}
-            charts.grouped_interval_dots(ax, xs, crews, by_x_crew, scale)
-        top.set_ylim(-1.5, 101.5)
-        top.set_ylabel("survival (% of games)")
-        bottom.set_ylabel("mean score (points; 0 when lost)")
-        charts.category_ticks(bottom, xs)
-        bottom.set_xlabel(X_LABEL)
-        top.set_title(f"Survival and score by difficulty and crew: {ctx.subject}", loc="left")
-        top.legend(title="crew", loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
-    items = [
-        f"{c.difficulty}, {c.crew}: survival {pct(c.surv.estimate)} (95 % CI {ci(c.surv, pct=True)}), "
-        f"mean score {num(c.score.estimate)} (n={c.surv.n})"
-        for c in grid.cells
-    ]
-    alt = f"Survival and mean score of each cell of {ctx.subject}, with 95 % intervals. "
-    caption = (
-        "Top: share of games the ship survived (bars: 95 % Wilson intervals). Bottom: mean score "
-        "(a lost ship scores 0; bars: 95 % Student t intervals). One colour and marker per crew; "
-        f"{_games_per(c.surv.n for c in grid.cells)}."
-    )
-    title, name = "Survival and score by difficulty", f"{ctx.name}-sa-survival"
-    return [charts.save_chart(fig, ctx.out, name, title, alt + charts.alt_list(items), caption)]
-
-
-def _survival_table(grid: Grid) -> list[Table]:
-    """Per cell: games, games survived, survival and mean score with their intervals."""
-    rows = [
-        [c.difficulty, c.crew, f"{c.surv.n:,}", f"{c.games['won'].cast(pl.Boolean).sum():,}"]
-        + _estimate_cells(c.surv, rate=True)
-        + _estimate_cells(c.score)
-        for c in grid.cells
-    ]
-    caption = "Survival and mean score per cell (95 % Wilson and Student t intervals; a lost ship scores 0)."
-    columns = ["difficulty", "crew", "games", "survived", *_with_ci("survival", "mean score")]
-    return [Table(caption, columns, rows)]
+    def tables(self) -> list[Table]:
+        """Per cell: games, games survived, survival and mean score with their intervals."""
+        rows = [
+            [c.difficulty, c.crew, f"{c.surv.n:,}", f"{c.games['won'].cast(pl.Boolean).sum():,}"]
+            + _estimate_cells(c.surv, rate=True)
+            + _estimate_cells(c.score)
+            for c in self.cells
+        ]
+        columns = ["difficulty", "crew", "games", "survived", *_with_ci("survival", "mean score")]
+        return [Table(WORDS["survival.table"], columns, rows)]
 
 
 # --- 2. threats behind losses -------------------------------------------------------------------
@@ -273,7 +276,7 @@ def _most_losses(counts: pl.DataFrame, n: int) -> pl.DataFrame:
 
 
 @dataclass(frozen=True)
-class Threats:
+class Threats(kit.SectionModel):
     """The threats' counts over every game and per crew, and their names."""
 
     games: pl.DataFrame
@@ -284,396 +287,323 @@ class Threats:
     def label(self, tid: str) -> str:
         return f"{tid} {self.names[tid]}" if tid in self.names else tid
 
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> Threats | None:
+        """Per threat the games it was in, destroyed in and lost to: every cell pooled, and per
+        strategy when the strategy varies."""
+        games = ctx.dataset.games
+        if not {"lost_to", "threat_ids", "destroyed_ids", "won"} <= set(games.columns):
+            return None
+        strategies = _strategies(Grid.read(ctx).cells)
+        crews = [(strategies[0], games)]
+        if len(strategies) > 1:
+            crews = [(s, games.filter(pl.col("strategy").cast(pl.String) == s)) for s in strategies]
+        try:
+            names = {t.id: t.name for t in components.load(None).threats}
+        except Exception:  # noqa: BLE001 (names are a nicety; ids stand alone)
+            names = {}
+        return cls(games, _threat_counts(games), [(s, f, _threat_counts(f)) for s, f in crews], names)
 
-def _threats(ctx: AnalysisContext) -> Threats | None:
-    """Per threat the games it was in, destroyed in and lost to: every cell pooled, and per
-    strategy when the strategy varies."""
-    games = ctx.dataset.games
-    if not {"lost_to", "threat_ids", "destroyed_ids", "won"} <= set(games.columns):
-        return None
-    strategies = _strategies(_grid(ctx).cells)
-    crews = [(strategies[0], games)]
-    if len(strategies) > 1:
-        crews = [(s, games.filter(pl.col("strategy").cast(pl.String) == s)) for s in strategies]
-    try:
-        names = {t.id: t.name for t in components.load(None).threats}
-    except Exception:  # noqa: BLE001 (names are a nicety; ids stand alone)
-        names = {}
-    return Threats(games, _threat_counts(games), [(s, f, _threat_counts(f)) for s, f in crews], names)
+    def findings(self) -> list[str]:
+        """Per crew the three threats behind the most losses (share of losses and loss rate when
+        present), the deadliest threat per game it is in, and the losses that name no threat."""
+        if _losses(self.games) == 0:
+            return [WORDS.fill("threats.never_lost", games=self.games.height)]
+        findings = []
+        for s, f, counts in self.crews:
+            lost, who = _losses(f), _crew(s)
+            parts = [
+                f"{self.label(r['id'])} ({r['losses']:,} of {lost:,} losses, {pct(share.estimate)}, 95 % CI "
+                f"{ci(share, pct=True)}; it ends {pct(rate.estimate)} of the {r['present']:,} games it is "
+                f"in, 95 % CI {ci(rate, pct=True)})"
+                for r in _most_losses(counts, 3).iter_rows(named=True)
+                for share, rate in [
+                    (stats.wilson(r["losses"], lost), stats.wilson(r["losses"], r["present"]))
+                ]
+            ]
+            if lost == 0:
+                findings.append(f"{who.capitalize()} never lost in {f.height:,} games.")
+            elif parts:
+                lead = f"For {who} ({f.height:,} games), the threats most often behind a loss are "
+                findings.append(lead + "; ".join(parts) + ".")
+        drawn = self.counts.filter((pl.col("id") != "") & (pl.col("present") >= MIN_DRAWN))
+        if drawn.height:
+            rates = drawn.with_columns(rate=pl.col("losses") / pl.col("present"))
+            r = rates.sort(["rate", "id"], descending=[True, False]).row(0, named=True)
+            rate = _rate(stats.wilson(r["losses"], r["present"]), " of them")
+            findings.append(
+                WORDS.fill("threats.deadliest", least=MIN_DRAWN, threat=self.label(r["id"]), rate=rate)
+            )
+        unnamed, losses = int(self.counts.filter(pl.col("id") == "")["losses"].sum()), _losses(self.games)
+        if unnamed:
+            iv = stats.wilson(unnamed, losses)
+            share = f"{pct(iv.estimate)}, 95 % CI {ci(iv, pct=True)}"
+            findings.append(WORDS.fill("threats.unnamed", count=unnamed, losses=losses, share=share))
+        return findings
 
-
-def _threats_findings(threats: Threats) -> list[str]:
-    """Per crew the three threats behind the most losses (share of losses and loss rate when
-    present), the deadliest threat per game it is in, and the losses that name no threat."""
-    if _losses(threats.games) == 0:
-        return [
-            f"The ship was never lost in these {threats.games.height:,} games, so no threat caused a loss."
+    def tables(self) -> list[Table]:
+        """The threats behind the most losses: share of losses, loss rate and destroyed rate when
+        present."""
+        top, losses = _most_losses(self.counts, TOP_THREATS), _losses(self.games)
+        rows = [
+            [self.label(r["id"]), f"{r['present']:,}", f"{r['losses']:,}"]
+            + _estimate_cells(stats.wilson(r["losses"], losses), rate=True)
+            + _estimate_cells(stats.wilson(r["losses"], r["present"]), rate=True)
+            + _estimate_cells(stats.wilson(r["destroyed"], r["present"]), rate=True)
+            for r in top.iter_rows(named=True)
         ]
-    findings = []
-    for s, f, counts in threats.crews:
-        lost, who = _losses(f), f"the {s} crew" if s else "the crew"
-        parts = [
-            f"{threats.label(r['id'])} ({r['losses']:,} of {lost:,} losses, {pct(share.estimate)}, 95 % CI "
-            f"{ci(share, pct=True)}; it ends {pct(rate.estimate)} of the {r['present']:,} games it is in, "
-            f"95 % CI {ci(rate, pct=True)})"
-            for r in _most_losses(counts, 3).iter_rows(named=True)
-            for share, rate in [(stats.wilson(r["losses"], lost), stats.wilson(r["losses"], r["present"]))]
+        caption = WORDS.fill("threats.table", threats=top.height, games=self.games.height, losses=losses)
+        rates = _with_ci("share of losses", "loss rate when present", "destroyed when present")
+        return [Table(caption, ["threat", "games present", "losses to it", *rates], rows)] if losses else []
+
+    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
+        """The loss rate when present of the threats behind the most losses, per crew."""
+        ids = _most_losses(self.counts, TOP_THREATS)["id"].to_list()
+        if not ids:
+            return []
+        crews, rates = [s for s, *_ in self.crews], {}
+        for s, _, counts in self.crews:
+            by_id = {r["id"]: r for r in counts.iter_rows(named=True) if r["present"] > 0}
+            rates |= {
+                (t, s): stats.wilson(by_id[t]["losses"], by_id[t]["present"]) for t in ids if t in by_id
+            }
+        with matplotlib.rc_context(charts.STYLE):
+            fig = charts.new_figure(
+                9.0, min(12.0, max(3.2, 0.36 * len(ids) * max(1, len(crews)) ** 0.5 + 1.4))
+            )
+            ax = fig.add_subplot()
+            charts.ranked_rates(ax, ids, [self.label(t) for t in ids], crews, rates, 0.7, "crew", fontsize=8)
+            ax.set_xlim(-1, 101)
+            ax.set_xlabel("games lost to this threat (% of the games it is in)")
+            ax.set_title(WORDS.fill("threats.heading", subject=ctx.subject), loc="left")
+        items = [
+            f"{self.label(t)} ({s}): {pct(iv.estimate)} (95 % CI {ci(iv, pct=True)}, {iv.n} games)"
+            for (t, s), iv in rates.items()
         ]
-        if lost == 0:
-            findings.append(f"{who.capitalize()} never lost in {f.height:,} games.")
-        elif parts:
-            lead = f"For {who} ({f.height:,} games), the threats most often behind a loss are "
-            findings.append(lead + "; ".join(parts) + ".")
-    drawn = threats.counts.filter((pl.col("id") != "") & (pl.col("present") >= 30))
-    if drawn.height:
-        rates = drawn.with_columns(rate=pl.col("losses") / pl.col("present"))
-        r = rates.sort(["rate", "id"], descending=[True, False]).row(0, named=True)
-        findings.append(
-            "Per game it appears in (threats drawn in at least 30 games, every cell pooled), the deadliest "
-            f"is {threats.label(r['id'])}: it destroys the ship in "
-            f"{_rate(stats.wilson(r['losses'], r['present']), ' of them')}."
-        )
-    unattributed, losses = (
-        int(threats.counts.filter(pl.col("id") == "")["losses"].sum()),
-        _losses(threats.games),
-    )
-    if unattributed:
-        iv = stats.wilson(unattributed, losses)
-        findings.append(
-            f"{unattributed:,} of {losses:,} losses name no threat ({pct(iv.estimate)}, "
-            f"95 % CI {ci(iv, pct=True)})."
-        )
-    return findings
-
-
-def _threats_table(threats: Threats) -> list[Table]:
-    """The threats behind the most losses: share of losses, loss rate and destroyed rate when present."""
-    top, losses = _most_losses(threats.counts, TOP_THREATS), _losses(threats.games)
-    rows = [
-        [threats.label(r["id"]), f"{r['present']:,}", f"{r['losses']:,}"]
-        + _estimate_cells(stats.wilson(r["losses"], losses), rate=True)
-        + _estimate_cells(stats.wilson(r["losses"], r["present"]), rate=True)
-        + _estimate_cells(stats.wilson(r["destroyed"], r["present"]), rate=True)
-        for r in top.iter_rows(named=True)
-    ]
-    caption = (
-        f"The {top.height} threats behind the most losses, every cell pooled "
-        f"({threats.games.height:,} games, {losses:,} losses; 95 % Wilson intervals)."
-    )
-    rates = _with_ci("share of losses", "loss rate when present", "destroyed when present")
-    return [Table(caption, ["threat", "games present", "losses to it", *rates], rows)] if losses else []
-
-
-def _threats_chart(ctx: AnalysisContext, threats: Threats) -> list[charts.Chart]:
-    """The loss rate when present of the threats behind the most losses, per crew."""
-    ids = _most_losses(threats.counts, TOP_THREATS)["id"].to_list()
-    if not ids:
-        return []
-    crews, rates = [s for s, *_ in threats.crews], {}
-    for s, _, counts in threats.crews:
-        by_id = {r["id"]: r for r in counts.iter_rows(named=True) if r["present"] > 0}
-        rates |= {(t, s): stats.wilson(by_id[t]["losses"], by_id[t]["present"]) for t in ids if t in by_id}
-    with matplotlib.rc_context(charts.STYLE):
-        fig = charts.new_figure(9.0, min(12.0, max(3.2, 0.36 * len(ids) * max(1, len(crews)) ** 0.5 + 1.4)))
-        ax = fig.add_subplot()
-        labels = [threats.label(t) for t in ids]
-        charts.ranked_rates(ax, ids, labels, crews, rates, 0.7, "crew", fontsize=8)
-        ax.set_xlim(-1, 101)
-        ax.set_xlabel("games lost to this threat (% of the games it is in)")
-        ax.set_title(f"Threats behind losses: {ctx.subject}", loc="left")
-    items = [
-        f"{threats.label(t)} ({s}): {pct(iv.estimate)} (95 % CI {ci(iv, pct=True)}, {iv.n} games)"
-        for (t, s), iv in rates.items()
-    ]
-    alt = "Loss rate per threat when it is in the mission, with 95 % Wilson intervals. " + "; ".join(
-        items[:20]
-    )
-    ns = [iv.n for iv in rates.values()] or [0]
-    caption = (
-        "The threats behind the most losses (ranked by losses, every cell pooled): the share of the games "
-        "holding the threat that it lost, with 95 % Wilson intervals; each point rests on the "
-        f"{min(ns):,} to {max(ns):,} games the threat was drawn in."
-        + (" Colour and marker show the crew." if len(crews) > 1 else "")
-    )
-    name = f"{ctx.name}-sa-threats"
-    return [charts.save_chart(fig, ctx.out, name, "Threats behind losses", alt, caption)]
+        alt = WORDS.fill("threats.alt", items="; ".join(items[:20]))
+        ns = [iv.n for iv in rates.values()] or [0]
+        caption = WORDS.fill("threats.caption", least=min(ns), most=max(ns))
+        if len(crews) > 1:
+            caption += " " + WORDS["threats.crews"]
+        return _saved(ctx, fig, "threats", WORDS["threats.chart"], alt, caption)
 
 
 # --- 3. damage by zone --------------------------------------------------------------------------
 
 
-def _damage(ctx: AnalysisContext) -> Grid | None:
-    """The cells, when the games record the damage tiles of each zone."""
-    return _grid(ctx) if set(DAMAGE) <= set(ctx.dataset.games.columns) else None
+class Damage(Grid):
+    """Section 3: the damage tiles of each zone per cell, and the zone a 7th tile destroyed."""
 
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> Grid | None:
+        """The cells, when the games record the damage tiles of each zone."""
+        return super().read(ctx) if set(DAMAGE) <= set(ctx.dataset.games.columns) else None
 
-def _damage_findings(grid: Grid) -> list[str]:
-    """Per crew the most damaged zone and its paired excess over the least damaged one (Bonferroni
-    over the zone pairs, then Holm over the crews), and which zone a 7th tile destroyed."""
-    pairs, zones, findings = len(ZONES) * (len(ZONES) - 1) // 2, [], []
-    for crew in grid.labels("crew"):
-        frame = pl.concat([c.games.select(DAMAGE) for c in grid.cells if c.crew == crew])
-        tiles = {z: frame[f"damage_{z}"].cast(pl.Float64).to_numpy() for z in ZONES}
-        most, least = (pick(ZONES, key=lambda z: float(tiles[z].mean())) for pick in (max, min))
-        gap = tiles[most] - tiles[least]
-        # the most and least damaged zones were picked from every pair of zones
-        p = min(1.0, stats.mean_p_value(gap) * pairs) if most != least else math.nan
-        zones.append((crew, frame.height, most, least, stats.mean_interval(tiles[most]), gap, p))
-    family = stats.family([z[-1] for z in zones])
-    for (crew, n, most, least, iv, tiles_more, p), resolved in zip(zones, family.resolved, strict=True):
-        gap = stats.mean_interval(tiles_more)
-        more = (
-            f", {num(gap.estimate)} more than the {least} zone (95 % CI {ci(gap)}"
-            f"{'' if resolved else ', not resolved'}; paired within games); picked as the most and least "
-            f"damaged of {len(ZONES)} zones, so Bonferroni-adjusted over their {pairs} pairs, then "
-            f"{family.text} (one per crew)"
+    def findings(self) -> list[str]:
+        """Per crew the most damaged zone and its paired excess over the least damaged one
+        (Bonferroni over the zone pairs, then Holm over the crews), and which zone a 7th tile
+        destroyed."""
+        pairs, zones, findings = len(ZONES) * (len(ZONES) - 1) // 2, [], []
+        for crew in self.labels("crew"):
+            frame = pl.concat([c.games.select(DAMAGE) for c in self.cells if c.crew == crew])
+            tiles = {z: frame[f"damage_{z}"].cast(pl.Float64).to_numpy() for z in ZONES}
+            most, least = (pick(ZONES, key=lambda z: float(tiles[z].mean())) for pick in (max, min))
+            gap = tiles[most] - tiles[least]
+            # the most and least damaged zones were picked from every pair of zones
+            p = min(1.0, stats.mean_p_value(gap) * pairs) if most != least else math.nan
+            zones.append((crew, frame.height, most, least, stats.mean_interval(tiles[most]), gap, p))
+        family = stats.family([z[-1] for z in zones])
+        for (crew, n, most, least, iv, tiles_more, p), resolved in zip(zones, family.resolved, strict=True):
+            gap = stats.mean_interval(tiles_more)
+            more = (
+                f", {num(gap.estimate)} more than the {least} zone (95 % CI {ci(gap)}"
+                f"{'' if resolved else ', not resolved'}; paired within games); picked as the most and "
+                f"least damaged of {len(ZONES)} zones, so Bonferroni-adjusted over their {pairs} pairs, "
+                f"then {family.text} (one per crew)"
+            )
+            findings.append(
+                f"For the {crew} crew ({n:,} games, every difficulty pooled), the {most} zone takes the "
+                f"most damage: {num(iv.estimate)} tiles a game (95 % CI {ci(iv)})"
+                f"{'' if math.isnan(p) else more}."
+            )
+        ended = "end_reason" in self.games.columns
+        lost = self.games.filter(pl.col("end_reason") == "zone_destroyed") if ended else self.games.clear()
+        full = lost.select(
+            [(pl.col(k) >= TILES_PER_ZONE).alias(z) for k, z in zip(DAMAGE, ZONES, strict=True)]
         )
-        findings.append(
-            f"For the {crew} crew ({n:,} games, every difficulty pooled), the {most} zone takes the most "
-            f"damage: {num(iv.estimate)} tiles a game (95 % CI {ci(iv)}){'' if math.isnan(p) else more}."
-        )
-    ended = "end_reason" in grid.games.columns
-    lost = grid.games.filter(pl.col("end_reason") == "zone_destroyed") if ended else grid.games.clear()
-    full = lost.select([(pl.col(k) >= TILES_PER_ZONE).alias(z) for k, z in zip(DAMAGE, ZONES, strict=True)])
-    only = {z: full.filter(pl.col(z) & (pl.sum_horizontal(ZONES) == 1)).height for z in ZONES}
-    if lost.height:
-        ties = lost.height - sum(only.values())
-        shares = [(z, stats.wilson(only[z], lost.height)) for z in ZONES]
-        zones_text = ", ".join(f"{z} {pct(iv.estimate)} (95 % CI {ci(iv, pct=True)})" for z, iv in shares)
-        findings.append(
-            f"Of the {lost.height:,} games lost to a 7th damage tile (every cell pooled), the destroyed zone "
-            f"is {zones_text}"
-            + (f"; {ties:,} had more than one full zone and are counted apart." if ties else ".")
-        )
-    return findings
+        only = {z: full.filter(pl.col(z) & (pl.sum_horizontal(ZONES) == 1)).height for z in ZONES}
+        if lost.height:
+            ties = lost.height - sum(only.values())
+            shares = [(z, stats.wilson(only[z], lost.height)) for z in ZONES]
+            zones_text = ", ".join(f"{z} {pct(iv.estimate)} (95 % CI {ci(iv, pct=True)})" for z, iv in shares)
+            findings.append(
+                f"Of the {lost.height:,} games lost to a 7th damage tile (every cell pooled), the destroyed "
+                f"zone is {zones_text}"
+                + (f"; {ties:,} had more than one full zone and are counted apart." if ties else ".")
+            )
+        return findings
 
+    def tables(self) -> list[Table]:
+        """Per cell the mean damage tiles in each zone and in all of them, with t intervals."""
+        rows = []
+        for c in self.cells:
+            total = kit.mean_of(
+                c.games.select(sum(pl.col(k).cast(pl.Float64) for k in DAMAGE).alias("t")), "t"
+            )
+            zones = [text for k in DAMAGE for text in _estimate_cells(kit.mean_of(c.games, k))]
+            rows.append([c.difficulty, c.crew, f"{c.games.height:,}", *zones, *_estimate_cells(total)])
+        columns = ["difficulty", "crew", "games", *_with_ci(*(f"{z} tiles" for z in ZONES), "all zones")]
+        return [Table(WORDS["damage.table"], columns, rows)]
 
-def _damage_table(grid: Grid) -> list[Table]:
-    """Per cell the mean damage tiles in each zone and in all of them, with t intervals."""
-    rows = []
-    for c in grid.cells:
-        total = _mean(c.games.select(sum(pl.col(k).cast(pl.Float64) for k in DAMAGE).alias("t")), "t")
-        zones = [text for k in DAMAGE for text in _estimate_cells(_mean(c.games, k))]
-        rows.append([c.difficulty, c.crew, f"{c.games.height:,}", *zones, *_estimate_cells(total)])
-    caption = (
-        "Mean damage tiles per zone and game (95 % Student t intervals); a lost game counts the tiles drawn "
-        "until the loss."
-    )
-    columns = ["difficulty", "crew", "games", *_with_ci(*(f"{z} tiles" for z in ZONES), "all zones")]
-    return [Table(caption, columns, rows)]
-
-
-def _damage_chart(ctx: AnalysisContext, grid: Grid) -> list[charts.Chart]:
-    """Mean damage tiles per zone of each cell, one panel a crew, difficulties along x."""
-    crews, xs = grid.labels("crew"), grid.labels("difficulty")
-    means = {(c.cell, z): _mean(c.games, f"damage_{z}") for c in grid.cells for z in ZONES}
-    with matplotlib.rc_context(charts.STYLE):
-        fig = charts.new_figure(min(14.0, max(6.5, len(xs) * 0.7 + 3.0)), min(16.0, 2.6 * len(crews) + 1.6))
-        axes = fig.subplots(len(crews), 1, sharex=True, sharey=True, squeeze=False)[:, 0]
-        for ax, crew in zip(axes, crews, strict=True):
-            mine = {c.difficulty: c.cell for c in grid.cells if c.crew == crew}
-            for zi, z in enumerate(ZONES):
-                bars = [(i + (zi - 1) * 0.26, means[(mine[x], z)]) for i, x in enumerate(xs) if x in mine]
-                bars = [(x, iv) for x, iv in bars if iv.n > 0]
-                charts.interval_bars(
-                    ax, [x for x, _ in bars], [iv for _, iv in bars], 0.26, ZONE_COLOURS[zi], f"{z} zone"
-                )
-            ax.set_ylabel("tiles a game")
-            ax.set_title(f"crew: {crew}", loc="left", fontsize=9.5)
-        charts.category_ticks(axes[-1], xs)
-        axes[-1].set_xlabel(X_LABEL)
-        axes[0].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
-        fig.suptitle(f"Damage by zone: {ctx.subject}", x=0.01, ha="left", fontweight="bold", fontsize=11)
-    items = [
-        f"{c.difficulty}, {c.crew}: "
-        + ", ".join(f"{z} {num(means[(c.cell, z)].estimate)}" for z in ZONES)
-        + f" (n={c.games.height})"
-        for c in grid.cells
-    ]
-    alt = "Mean damage tiles per zone for each cell, with 95 % intervals. " + "; ".join(items[:16])
-    caption = (
-        "Mean damage tiles a game in the red, white and blue zones (bars: 95 % Student t intervals), one "
-        f"panel per crew; {_games_per(c.games.height for c in grid.cells)}."
-    )
-    return [charts.save_chart(fig, ctx.out, f"{ctx.name}-sa-damage", "Damage by zone", alt, caption)]
+    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
+        """Mean damage tiles per zone of each cell, one panel a crew, difficulties along x."""
+        crews, xs = self.labels("crew"), self.labels("difficulty")
+        means = {(c.cell, z): kit.mean_of(c.games, f"damage_{z}") for c in self.cells for z in ZONES}
+        with matplotlib.rc_context(charts.STYLE):
+            fig = charts.new_figure(
+                min(14.0, max(6.5, len(xs) * 0.7 + 3.0)), min(16.0, 2.6 * len(crews) + 1.6)
+            )
+            axes = fig.subplots(len(crews), 1, sharex=True, sharey=True, squeeze=False)[:, 0]
+            for ax, crew in zip(axes, crews, strict=True):
+                mine = {c.difficulty: c.cell for c in self.cells if c.crew == crew}
+                for zi, z in enumerate(ZONES):
+                    bars = [(i + (zi - 1) * 0.26, means[(mine[x], z)]) for i, x in enumerate(xs) if x in mine]
+                    bars = [(x, iv) for x, iv in bars if iv.n > 0]
+                    where, intervals = [x for x, _ in bars], [iv for _, iv in bars]
+                    charts.interval_bars(ax, where, intervals, 0.26, ZONE_COLOURS[zi], f"{z} zone")
+                ax.set_ylabel("tiles a game")
+                ax.set_title(f"crew: {crew}", loc="left", fontsize=9.5)
+            charts.category_ticks(axes[-1], xs)
+            axes[-1].set_xlabel(X_LABEL)
+            axes[0].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+            heading = WORDS.fill("damage.heading", subject=ctx.subject)
+            fig.suptitle(heading, x=0.01, ha="left", fontweight="bold", fontsize=11)
+        items = [
+            f"{c.difficulty}, {c.crew}: "
+            + ", ".join(f"{z} {num(means[(c.cell, z)].estimate)}" for z in ZONES)
+            + f" (n={c.games.height})"
+            for c in self.cells
+        ]
+        alt = WORDS.fill("damage.alt", items="; ".join(items[:16]))
+        caption = WORDS.fill("damage.caption", games=_games_per(c.games.height for c in self.cells))
+        return _saved(ctx, fig, "damage", WORDS["damage.chart"], alt, caption)
 
 
 # --- 4. the transcribed missions ----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Missions:
+class Missions(kit.SectionModel):
     """The transcribed missions of each strategy, pooled over the other settings and ranked."""
 
     cells: list[CrewCell]  # the cells playing a transcribed mission
     crews: list[tuple[str, list[CrewCell], list[CrewCell]]]  # strategy, its cells, its missions ranked
     others: list[str]  # the other settings the grid varies (not the mission, not the strategy)
 
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> Missions | None:
+        """Per strategy each transcribed mission's games pooled over the other settings, ranked
+        hardest (lowest survival) first."""
+        grid = Grid.read(ctx)
+        mine = [c for c in grid.cells if c.settings.get("mission") in TRANSCRIBED]
+        if not mine:
+            return None
+        crews = []
+        for s in _strategies(mine):
+            cells = [c for c in mine if c.settings.get("strategy", "") == s]
+            games = {
+                mission: pl.concat([c.games for c in cells if c.settings["mission"] == mission])
+                for mission in kit.values(cells, "mission")
+            }
+            pools = [
+                CrewCell(mission, {}, frame, f"mission {mission}", s) for mission, frame in games.items()
+            ]
+            crews.append((s, cells, sorted(pools, key=lambda p: (p.surv.estimate, int(p.cell)))))
+        return cls(mine, crews, [k for k in grid.varied if k not in ("mission", "strategy")])
 
-def _missions(ctx: AnalysisContext) -> Missions | None:
-    """Per strategy each transcribed mission's games pooled over the other settings, ranked hardest
-    (lowest survival) first."""
-    grid = _grid(ctx)
-    mine = [c for c in grid.cells if c.settings.get("mission") in TRANSCRIBED]
-    if not mine:
-        return None
-    crews = []
-    for s in _strategies(mine):
-        cells = [c for c in mine if c.settings.get("strategy", "") == s]
-        games = {
-            mission: pl.concat([c.games for c in cells if c.settings["mission"] == mission])
-            for mission in kit.values(cells, "mission")
-        }
-        pools = [CrewCell(mission, {}, frame, f"mission {mission}", s) for mission, frame in games.items()]
-        crews.append((s, cells, sorted(pools, key=lambda p: (p.surv.estimate, int(p.cell)))))
-    return Missions(mine, crews, [k for k in grid.varied if k not in ("mission", "strategy")])
+    def findings(self) -> list[str]:
+        """Per strategy the hardest and easiest mission and their paired gap (Bonferroni over the
+        missions' pairs), and how many steps between neighbouring ranks are resolved (Holm)."""
+        findings, keys = [], list(self.cells[0].settings)
+        over = f", pooled over {', '.join(self.others)}" if self.others else ""
+        for s, cells, ranked in self.crews:
+            who, hard, easy = _crew(s), ranked[0], ranked[-1]
+            if len(ranked) < 2:
+                rate = _rate(hard.surv, " of games")
+                findings.append(WORDS.fill("missions.only_one", who=who, mission=hard.cell, rate=rate))
+                continue
+            text = (
+                f"For {who}{over}, the hardest transcribed mission is mission {hard.cell}: survival "
+                f"{_rate(hard.surv)}; the easiest is mission {easy.cell}: {_rate(easy.surv)}"
+            )
+            gap = kit.paired_along(cells, "mission", hard.cell, easy.cell, keys)
+            if gap is not None:
+                w = gap.wins
+                # hardest and easiest were picked from every pair of the missions
+                picked_from = len(ranked) * (len(ranked) - 1) // 2
+                text += (
+                    f"; the gap is {points(w.difference)} points (95 % CI {points(w.low)} to {points(w.high)}"
+                    f"{'' if min(1.0, w.p_value * picked_from) < stats.ALPHA else '; not resolved'}; "
+                    f"{w.n:,} pairs of games, paired by seed; picked as the extremes of {len(ranked)} "
+                    f"missions, so Bonferroni-adjusted over their {picked_from} pairs)"
+                )
+            findings.append(text + ".")
+            steps = [kit.paired_along(cells, "mission", a.cell, b.cell, keys) for a, b in pairwise(ranked)]
+            steps = [p for p in steps if p is not None]
+            if steps:
+                family = stats.family([p.wins.p_value for p in steps])
+                resolved = f"{int(family.resolved.sum())} of the {len(steps)}"
+                pairs = count_range([p.wins.n for p in steps], "pairs of games a step")
+                findings.append(
+                    WORDS.fill("missions.steps", who=who, resolved=resolved, family=family.text, pairs=pairs)
+                )
+        return findings
 
+    def tables(self) -> list[Table]:
+        """Per strategy and mission, hardest first: games, survival and mean score with their
+        intervals, and survival at each value of the other varied settings."""
+        rows = []
+        for s, cells, ranked in self.crews:
+            margins = [(k, v) for k in self.others for v in kit.values(cells, k)]
+            for rank, p in enumerate(ranked, 1):
+                subs = [kit.win_rate(p.games.filter(pl.col(k).cast(pl.String) == v)) for k, v in margins]
+                at_margins = [f"{pct(iv.estimate)} ({ci(iv, pct=True)}; n={iv.n:,})" for iv in subs]
+                row = [p.difficulty, s, str(rank), f"{p.surv.n:,}", *_estimate_cells(p.surv, rate=True)]
+                rows.append(row + _estimate_cells(p.score) + at_margins)
+        margin_columns = [f"survival at {k}={v}" for k in self.others for v in kit.values(self.cells, k)]
+        columns = ["mission", "crew", "rank", "games", *_with_ci("survival", "mean score"), *margin_columns]
+        return [Table(WORDS["missions.table"], columns, rows)]
 
-def _missions_findings(missions: Missions) -> list[str]:
-    """Per strategy the hardest and easiest mission and their paired gap (Bonferroni over the
-    missions' pairs), and how many steps between neighbouring ranks are resolved (Holm)."""
-    findings, keys = [], list(missions.cells[0].settings)
-    over = f", pooled over {', '.join(missions.others)}" if missions.others else ""
-    for s, cells, ranked in missions.crews:
-        who, hard, easy = f"the {s} crew" if s else "the crew", ranked[0], ranked[-1]
-        if len(ranked) < 2:
-            findings.append(f"For {who}, mission {hard.cell} is survived in {_rate(hard.surv, ' of games')}.")
-            continue
-        text = (
-            f"For {who}{over}, the hardest transcribed mission is mission {hard.cell}: survival "
-            f"{_rate(hard.surv)}; the easiest is mission {easy.cell}: {_rate(easy.surv)}"
+    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
+        """Survival of each transcribed mission per strategy, in the first strategy's ranking."""
+        order, strategies = [p.cell for p in self.crews[0][2]], [s for s, *_ in self.crews]
+        survival = {(p.cell, s): p.surv for s, _, ranked in self.crews for p in ranked}
+        with matplotlib.rc_context(charts.STYLE):
+            fig = charts.new_figure(8.0, max(3.2, 0.4 * len(order) + 1.6))
+            ax = fig.add_subplot()
+            charts.ranked_rates(ax, order, [f"mission {x}" for x in order], strategies, survival, 0.6, "crew")
+            top = max((100 * iv.high for iv in survival.values() if not math.isnan(iv.high)), default=100.0)
+            ax.set_xlim(-1, min(101, max(10.0, top * 1.1)))
+            ax.set_xlabel("survival (% of games)")
+            ax.set_title(WORDS.fill("missions.heading", subject=ctx.subject), loc="left")
+        items = [
+            f"mission {x} ({s}): {pct(iv.estimate)} (95 % CI {ci(iv, pct=True)}, {iv.n} games)"
+            for (x, s), iv in survival.items()
+        ]
+        alt = WORDS.fill("missions.alt", items="; ".join(items))
+        caption = WORDS.fill(
+            "missions.caption", games=_games_per((iv.n for iv in survival.values()), "mission")
         )
-        gap = kit.paired_along(cells, "mission", hard.cell, easy.cell, keys)
-        if gap is not None:
-            w = gap.wins
-            # hardest and easiest were picked from every pair of the missions
-            picked_from = len(ranked) * (len(ranked) - 1) // 2
-            text += (
-                f"; the gap is {points(w.difference)} points (95 % CI {points(w.low)} to {points(w.high)}"
-                f"{'' if min(1.0, w.p_value * picked_from) < stats.ALPHA else '; not resolved'}; "
-                f"{w.n:,} pairs of games, paired by seed; picked as the extremes of {len(ranked)} missions, "
-                f"so Bonferroni-adjusted over their {picked_from} pairs)"
-            )
-        findings.append(text + ".")
-        steps = [kit.paired_along(cells, "mission", a.cell, b.cell, keys) for a, b in pairwise(ranked)]
-        steps = [p for p in steps if p is not None]
-        if steps:
-            family = stats.family([p.wins.p_value for p in steps])
-            findings.append(
-                f"For {who}, {int(family.resolved.sum())} of the {len(steps)} steps between neighbouring "
-                f"ranks are resolved (the paired 95 % CI of their survival difference, judged after "
-                f"{family.text}; {count_range([p.wins.n for p in steps], 'pairs of games a step')}); the "
-                "others could swap with more games."
-            )
-    return findings
-
-
-def _missions_table(missions: Missions) -> list[Table]:
-    """Per strategy and mission, hardest first: games, survival and mean score with their intervals,
-    and survival at each value of the other varied settings."""
-    rows = []
-    for s, cells, ranked in missions.crews:
-        margins = [(k, v) for k in missions.others for v in kit.values(cells, k)]
-        for rank, p in enumerate(ranked, 1):
-            subs = [_survival(p.games.filter(pl.col(k).cast(pl.String) == v)) for k, v in margins]
-            at_margins = [f"{pct(iv.estimate)} ({ci(iv, pct=True)}; n={iv.n:,})" for iv in subs]
-            row = [p.difficulty, s, str(rank), f"{p.surv.n:,}", *_estimate_cells(p.surv, rate=True)]
-            rows.append(row + _estimate_cells(p.score) + at_margins)
-    caption = (
-        "The transcribed missions ranked from hardest to easiest by survival (95 % Wilson interval; "
-        "mean score with its 95 % Student t interval; survival at each value of the other settings)."
-    )
-    margin_columns = [f"survival at {k}={v}" for k in missions.others for v in kit.values(missions.cells, k)]
-    columns = ["mission", "crew", "rank", "games", *_with_ci("survival", "mean score"), *margin_columns]
-    return [Table(caption, columns, rows)]
-
-
-def _missions_chart(ctx: AnalysisContext, missions: Missions) -> list[charts.Chart]:
-    """Survival of each transcribed mission per strategy, in the first strategy's ranking."""
-    order, strategies = [p.cell for p in missions.crews[0][2]], [s for s, *_ in missions.crews]
-    survival = {(p.cell, s): p.surv for s, _, ranked in missions.crews for p in ranked}
-    with matplotlib.rc_context(charts.STYLE):
-        fig = charts.new_figure(8.0, max(3.2, 0.4 * len(order) + 1.6))
-        ax = fig.add_subplot()
-        charts.ranked_rates(ax, order, [f"mission {x}" for x in order], strategies, survival, 0.6, "crew")
-        top = max((100 * iv.high for iv in survival.values() if not math.isnan(iv.high)), default=100.0)
-        ax.set_xlim(-1, min(101, max(10.0, top * 1.1)))
-        ax.set_xlabel("survival (% of games)")
-        ax.set_title(f"Transcribed missions, hardest first: {ctx.subject}", loc="left")
-    items = [
-        f"mission {x} ({s}): {pct(iv.estimate)} (95 % CI {ci(iv, pct=True)}, {iv.n} games)"
-        for (x, s), iv in survival.items()
-    ]
-    alt = "Survival of each transcribed mission, hardest first, with 95 % Wilson intervals. "
-    caption = (
-        "Share of games survived per transcribed mission, hardest at the top (bars: 95 % Wilson intervals), "
-        f"every other setting pooled; {_games_per((iv.n for iv in survival.values()), 'mission')}."
-    )
-    name = f"{ctx.name}-sa-missions"
-    return [
-        charts.save_chart(fig, ctx.out, name, "Transcribed missions ranked", alt + "; ".join(items), caption)
-    ]
+        return _saved(ctx, fig, "missions", WORDS["missions.chart"], alt, caption)
 
 
 # --- the hook -----------------------------------------------------------------------------------
 
 SECTIONS = [
-    kit.Section(
-        "sa-survival",
-        "Space Alert: survival and score by difficulty, mission type, crew size and crew",
-        _grid,
-        _survival_findings,
-        _survival_chart,
-        _survival_table,
-        paragraphs=(
-            "Each cell plays the same seeds, so game i of one cell meets the same mission draws, decks and "
-            "damage-tile order as game i of another: the findings compare settings as pairs of games "
-            "(Tango's paired interval for survival, a paired t interval for the score). Differences are "
-            "in percentage points of survival. A difference is resolved only after the Holm adjustment over "
-            "every comparison listed (survival and score each a family), so that the chance of any false "
-            "resolved among them is at most 5 %.",
-        ),
-    ),
-    kit.Section(
-        "sa-threats",
-        "Space Alert: the threats behind losses",
-        _threats,
-        _threats_findings,
-        _threats_chart,
-        _threats_table,
-        paragraphs=(
-            "A loss is put down to the threat whose attack or action destroyed the ship (record column "
-            "lost_to). Share of losses: that threat's losses over all losses. Loss rate when present: games "
-            "lost to it over the games whose mission held it (threat_ids), which corrects for how often it "
-            "is drawn. Destroyed when present: games in which the crew destroyed it (destroyed_ids) over the "
-            "same. All rates carry 95 % Wilson intervals.",
-        ),
-    ),
-    kit.Section(
-        "sa-damage",
-        "Space Alert: damage by zone",
-        _damage,
-        _damage_findings,
-        _damage_chart,
-        _damage_table,
-        paragraphs=(
-            "Damage tiles drawn per zone (red, white, blue: 6 tiles each; a 7th destroys the ship). Each "
-            "game counts once in its cell; findings pool the cells of a crew over the difficulties.",
-        ),
-    ),
-    kit.Section(
-        "sa-missions",
-        "Space Alert: the transcribed missions ranked by difficulty",
-        _missions,
-        _missions_findings,
-        _missions_chart,
-        _missions_table,
-        paragraphs=(
-            "Missions 1-8 as transcribed (threat cards drawn from the chosen decks on the mission's fixed "
-            "turns and zones). Rank 1 is the hardest (lowest survival). Neighbouring missions are compared "
-            "as pairs of games played on the same seeds.",
-        ),
-    ),
+    Survival.section("sa-survival", WORDS["survival.title"], WORDS["survival.how"]),
+    Threats.section("sa-threats", WORDS["threats.title"], WORDS["threats.how"]),
+    Damage.section("sa-damage", WORDS["damage.title"], WORDS["damage.how"]),
+    Missions.section("sa-missions", WORDS["missions.title"], WORDS["missions.how"]),
 ]
 
 
