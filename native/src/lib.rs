@@ -8,6 +8,7 @@
 pub mod alien_attack;
 pub mod batch;
 pub mod eight_bit;
+pub mod mcts;
 pub mod oh_no;
 pub mod params;
 pub mod rng;

@@ -370,9 +370,9 @@ fn play_batch<'py>(
             };
             let (name, values) = one_strategy(&strategies)?;
             let strategy = eight_bit::Strategy::from_name(name).ok_or_else(|| no_strategy(name))?;
-            let weights = eight_bit::Weights::read(|key| number(values, key));
+            let numbers = eight_bit::Numbers::read(|key| number(values, key));
             py.allow_threads(|| {
-                eight_bit::play_batch(&comp, &params, strategy, &weights, root_seed, start, stop)
+                eight_bit::play_batch(&comp, &params, strategy, &numbers, root_seed, start, stop)
             })
             .map(|games| (games, None))
         }
@@ -479,7 +479,7 @@ fn play_batch<'py>(
 #[pyfunction]
 fn engines(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let out = PyDict::new(py);
-    out.set_item("eight-bit-invaders", vec!["random", "greedy", "lookahead"])?;
+    out.set_item("eight-bit-invaders", eight_bit::STRATEGY_NAMES.to_vec())?;
     out.set_item("alien-attack", alien_attack::STRATEGY_NAMES.to_vec())?;
     out.set_item("oh-no-invasion", vec!["random", "cautious", "bold"])?;
     out.set_item("space-alert", space_alert::STRATEGY_NAMES.to_vec())?;

@@ -19,6 +19,7 @@ import polars as pl
 from simkit.core import records
 from simkit.core import strategies as strategy_specs
 from simkit.core.errors import UserError
+from simkit.core.players import is_user_spec
 from simkit.core.registry import Cell, Engine
 
 ENGINES = ("auto", "native", "python")
@@ -66,6 +67,14 @@ def why_not_native(engine: Engine, cell: Cell) -> str | None:
     return None
 
 
+def native_only(engine: Engine, spec: str) -> bool:
+    """A built-in strategy with no Python player (the search players): the native core plays it."""
+    if is_user_spec(spec):
+        return False
+    strategy = engine.strategies.get(strategy_specs.base_name(spec))
+    return strategy is not None and strategy.player is None
+
+
 def check_choice(requested: str, where: str) -> str:
     if requested not in ENGINES:
         raise UserError(f"{where}: engine must be one of {', '.join(ENGINES)}, got {requested!r}")
@@ -82,11 +91,17 @@ def choose(engine: Engine, cell: Cell, requested: str, where: str) -> str:
     would have had a native engine, then plays on python."""
     global _told_unbuilt
     check_choice(requested, where)
+    reason = None if requested == "python" else why_not_native(engine, cell)
+    if requested != "python" and reason is None:
+        return "native"
+    for spec in cell.strategies:
+        if native_only(engine, spec):
+            because = f" ({reason})" if reason else ""
+            raise UserError(
+                f"{where}: strategy '{spec}' of {engine.id} is played by the native engine only{because}"
+            )
     if requested == "python":
         return "python"
-    reason = why_not_native(engine, cell)
-    if reason is None:
-        return "native"
     if requested == "native":
         raise UserError(f"{where}: the native engine cannot play {engine.id} cell {cell.name}: {reason}")
     if engine.has_native and core() is None and not _told_unbuilt:

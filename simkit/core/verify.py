@@ -24,9 +24,12 @@ from simkit.core.registry import Engine, all_games
 
 
 def _checked(engine: Engine, only: list[str] | None) -> list[str]:
-    """The strategies the native core plays (those of them in `only`), in declaration order."""
+    """The strategies both engines play (those of them in `only`), in declaration order: a
+    native-only one (no Python player, as the search players) has nothing to compare with."""
     return [
-        s for s in engine.strategies if s in native.native_strategies(engine.id) and (not only or s in only)
+        name
+        for name, s in engine.strategies.items()
+        if name in native.native_strategies(engine.id) and s.player is not None and (not only or name in only)
     ]
 
 

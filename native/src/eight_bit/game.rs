@@ -6,7 +6,7 @@ use super::rules::{
     bombed, fire, lethal, movement, shift_shields, Dealt, Memo, Tables, EXTRA_LIFE, RAPID_FIRE,
     ROCKET_FUEL, SMART_BOMB, TIME_SLIP,
 };
-use super::search::Search;
+use super::search::{resolve, Search};
 use super::{Params, Strategy};
 use crate::batch::Head;
 use crate::rng::{game_sequence, PyRandom, CHANCE, FIRST_SEAT, SETUP};
@@ -38,6 +38,7 @@ pub struct Record {
 
 /// The mutable state of a game (`state.State`), the formation as an occupancy mask over the dealt
 /// positions and the hand as counts per card.
+#[derive(Clone, Debug)]
 pub struct State {
     pub occ: u64,
     pub shields: u16,
@@ -52,11 +53,41 @@ pub struct State {
 }
 
 /// A player's answer to `adjust_roll`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Adjust {
     None,
     SmartBomb(usize),
     /// Die indices to re-roll, as a bit set (re-rolled in ascending order).
     TimeSlip(u32),
+}
+
+/// The decision a game waits on, or its end (`END_*`): where the forward model stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// [A1] trade a shield for a bonus card? (asked while a shield stands)
+    Trade,
+    /// [A2] how many Rapid Fire cards to play (asked while one is held)
+    Rapid,
+    /// [A2] Time Slip or Smart Bomb on the roll (asked while either is held)
+    Adjust,
+    /// [A3] the allocation
+    Allocate,
+    /// [B3] Rocket Fuel? (asked while held)
+    Fuel,
+    Over(u8),
+}
+
+/// One decision's answer, as the forward model takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// The shield column traded, or none.
+    Trade(Option<u8>),
+    /// Rapid Fire cards played.
+    Rapid(u8),
+    Adjust(Adjust),
+    /// A plan, named by its kill set (one of `Search::masks`).
+    Allocate(u64),
+    Fuel(bool),
 }
 
 /// The streams of one game (`Streams` plus the player's seat stream).
@@ -99,6 +130,26 @@ impl Rngs {
         }
     }
 
+    /// Streams for a search's deals, seeded by `reseed` before each (no seat stream: the
+    /// rollouts' players draw nothing).
+    pub fn unseeded() -> Rngs {
+        Rngs {
+            attack: PyRandom::from_u64(0),
+            movement: PyRandom::from_u64(0),
+            misc: Some(PyRandom::from_u64(0)),
+            misc_words: [0; 4],
+            setup: PyRandom::from_u64(0),
+            player: None,
+        }
+    }
+
+    /// Reseed the chance streams (attack, movement, re-rolls) in place.
+    pub fn reseed(&mut self, seeds: [u64; 3]) {
+        self.attack.reseed_u64(seeds[0]);
+        self.movement.reseed_u64(seeds[1]);
+        self.misc().reseed_u64(seeds[2]);
+    }
+
     pub fn misc(&mut self) -> &mut PyRandom {
         let words = self.misc_words;
         self.misc
@@ -122,6 +173,15 @@ pub struct Engine<'t> {
     /// The lookahead player's best plan for the roll its last `adjust_roll` declined to change
     /// (the allocation that follows sees the same view and dice).
     pub(super) declined: Option<super::search::Witness>,
+    /// The decision the game waits on.
+    pub phase: Phase,
+    /// This turn's attack dice (the first `n_dice`), as adjusted so far.
+    pub dice: [u8; 32],
+    pub n_dice: usize,
+    /// The columns with a living alien after [B1], for [B3]'s shield shift.
+    pub(super) living: u16,
+    /// The search player's tree and model, when the strategy is `mcts`.
+    pub(super) searcher: Option<Box<super::forward::Searcher<'t>>>,
 }
 
 impl<'t> Engine<'t> {
@@ -149,6 +209,11 @@ impl<'t> Engine<'t> {
             order: Vec::with_capacity(t.n_aliens),
             drawn: Vec::with_capacity(t.dice_per_turn),
             declined: None,
+            phase: Phase::Over(END_CLEARED),
+            dice: [0; 32],
+            n_dice: 0,
+            living: 0,
+            searcher: None,
         }
     }
 
@@ -201,111 +266,259 @@ impl<'t> Engine<'t> {
         st.stats[ST_BONUS_DRAWN] += 1;
     }
 
+    /// One game from its seed, played by the engine's strategy.
     pub fn play(&mut self, root_seed: u64, game_index: u64) -> Result<Record, String> {
-        let mut rngs = Rngs::new(root_seed, game_index, self.strategy == Strategy::Random);
+        let draws = matches!(self.strategy, Strategy::Random | Strategy::Mcts);
+        let mut rngs = Rngs::new(root_seed, game_index, draws);
+        self.start(&mut rngs)?;
+        self.run(&mut rngs)?;
+        Ok(self.record())
+    }
+
+    /// Set the game up and play to its first decision.
+    pub fn start(&mut self, rngs: &mut Rngs) -> Result<(), String> {
         self.setup(&mut rngs.setup);
-        let t = self.t;
-        let mut dice = [0u8; 32];
-        let end_reason;
+        self.start_turn(rngs)
+    }
+
+    /// Play on from the current phase to the end, each decision by the engine's strategy.
+    pub(super) fn run(&mut self, rngs: &mut Rngs) -> Result<(), String> {
         loop {
-            self.st.turn += 1;
-            if self.st.turn > MAX_TURNS {
-                return Err(format!("game did not end within {MAX_TURNS} turns"));
-            }
-            // [A1] trade a shield for a bonus card
-            if self.st.shields != 0 {
-                if let Some(c) = self.trade_shield(&mut rngs.player) {
-                    self.st.shields &= !(1 << c);
-                    self.st.stats[ST_SHIELDS_TRADED] += 1;
-                    self.draw_bonus(&mut rngs);
+            if self.strategy == Strategy::Mcts {
+                if self.over() {
+                    return Ok(());
                 }
+                let action = self.searched(rngs)?;
+                self.apply(action, rngs)?;
+                continue;
             }
-            // [A2] Rapid Fire, the roll; Time Slip and Smart Bomb
-            let mut rapid = 0usize;
-            if self.st.hand[RAPID_FIRE] > 0 {
-                rapid = self.rapid_fire(&mut rngs.player);
-                for _ in 0..rapid {
-                    self.discard(RAPID_FIRE);
+            let dice = self.dice;
+            let dice = &dice[..self.n_dice];
+            match self.phase {
+                Phase::Trade => {
+                    let column = self.trade_shield(&mut rngs.player);
+                    self.trade(column, rngs)?
                 }
-            }
-            self.drawn.clear();
-            for _ in 0..t.dice_per_turn {
-                self.drawn.push(rngs.attack.d6());
-            }
-            let n = (self.params.dice + rapid).min(t.dice_per_turn);
-            dice[..n].copy_from_slice(&self.drawn[..n]);
-            let dice = &mut dice[..n];
-            self.declined = None;
-            while self.st.hand[TIME_SLIP] > 0 || self.st.hand[SMART_BOMB] > 0 {
-                match self.adjust_roll(&mut rngs.player, dice)? {
-                    Adjust::None => break,
-                    Adjust::SmartBomb(i) => {
-                        self.discard(SMART_BOMB);
-                        dice[i] = 7 - dice[i];
-                    }
-                    Adjust::TimeSlip(set) => {
-                        self.discard(TIME_SLIP);
-                        for (i, die) in dice.iter_mut().enumerate() {
-                            if set >> i & 1 == 1 {
-                                *die = rngs.misc().d6();
-                            }
-                        }
-                    }
+                Phase::Rapid => {
+                    let cards = self.rapid_fire(&mut rngs.player);
+                    self.roll(cards, rngs)
                 }
-            }
-            // [A3] allocate, [A4] kill
-            let kills = self.allocate(&mut rngs.player, dice)?;
-            self.declined = None;
-            self.st.occ &= !kills;
-            self.st.aliens_left -= kills.count_ones() as i64;
-            if self.st.aliens_left == 0 {
-                end_reason = END_CLEARED;
-                break;
-            }
-            // [B1] counterattack
-            let f = fire(t, self.st.occ);
-            if lethal(t, &self.dealt, &f, self.st.shields) {
-                if self.st.hand[EXTRA_LIFE] > 0 {
-                    self.discard(EXTRA_LIFE);
-                } else {
-                    end_reason = END_SHOT_DOWN;
-                    break;
+                Phase::Adjust => {
+                    let adjust = self.adjust_roll(&mut rngs.player, dice)?;
+                    self.adjust(adjust, rngs)
                 }
-            }
-            // [B2] bombers
-            let b = bombed(t, &self.dealt, &f, self.st.shields);
-            self.st.shields &= !b;
-            self.st.stats[ST_SHIELDS_BOMBED] += b.count_ones() as i64;
-            // [B3] movement
-            let mut fuel = false;
-            if self.st.hand[ROCKET_FUEL] > 0 {
-                fuel = self.rocket_fuel(&mut rngs.player);
-                if fuel {
-                    self.discard(ROCKET_FUEL);
+                Phase::Allocate => {
+                    let kills = self.allocate(&mut rngs.player, dice)?;
+                    self.kill(kills, rngs)?
                 }
+                Phase::Fuel => {
+                    let fuel = self.rocket_fuel(&mut rngs.player);
+                    self.fuel(fuel, rngs)?
+                }
+                Phase::Over(_) => return Ok(()),
             }
-            let drawn = [rngs.movement.d6(), rngs.movement.d6()];
-            let (step, right) = movement(if fuel { &drawn[..1] } else { &drawn[..] });
-            let st = &mut self.st;
-            st.track += step;
-            if st.track >= st.aliens_left {
-                st.countdown -= 1;
-                st.track = 0;
-                st.stats[ST_COUNTDOWN_REMOVED] += 1;
-            }
-            if st.countdown <= 0 {
-                end_reason = END_LANDED;
-                break;
-            }
-            let first = f.living.trailing_zeros();
-            let last = 15 - f.living.leading_zeros();
-            st.shields = shift_shields(st.shields, first, last, right);
         }
+    }
+
+    pub fn over(&self) -> bool {
+        matches!(self.phase, Phase::Over(_))
+    }
+
+    /// The forward model's step: play one decision's answer, then the rules and chance up to
+    /// the next decision. An allocation names a plan by its kill set (`Search::masks`); the
+    /// kills are those of the plan's first witness, stepping stones included.
+    pub fn apply(&mut self, action: Action, rngs: &mut Rngs) -> Result<(), String> {
+        let wrong = || format!("{action:?} does not answer the decision {:?}", self.phase);
+        match (self.phase, action) {
+            (Phase::Trade, Action::Trade(column)) => {
+                if column.is_some_and(|c| self.st.shields >> c & 1 == 0) {
+                    return Err(wrong());
+                }
+                self.trade(column.map(usize::from), rngs)
+            }
+            (Phase::Rapid, Action::Rapid(cards)) if cards <= self.st.hand[RAPID_FIRE] => {
+                self.roll(usize::from(cards), rngs);
+                Ok(())
+            }
+            (Phase::Adjust, Action::Adjust(adjust)) => {
+                let legal = match adjust {
+                    Adjust::None => true,
+                    Adjust::SmartBomb(i) => self.st.hand[SMART_BOMB] > 0 && i < self.n_dice,
+                    Adjust::TimeSlip(set) => {
+                        self.st.hand[TIME_SLIP] > 0 && set != 0 && set >> self.n_dice == 0
+                    }
+                };
+                if !legal {
+                    return Err(wrong());
+                }
+                self.adjust(adjust, rngs);
+                Ok(())
+            }
+            (Phase::Allocate, Action::Allocate(mask)) => {
+                let (t, occ, shields) = (self.t, self.st.occ, self.st.shields);
+                let dice = self.dice;
+                let dice = &dice[..self.n_dice];
+                let s = &mut self.search;
+                s.masks(t, &self.dealt, &mut self.memo, occ, shields, dice);
+                if !s.masks.contains(&mask) {
+                    return Err(wrong());
+                }
+                let w = s.first_witness(t, &self.dealt, &mut self.memo, occ, shields, dice, mask);
+                self.kill(resolve(&w, dice, &self.dealt).0, rngs)
+            }
+            (Phase::Fuel, Action::Fuel(fuel)) => self.fuel(fuel, rngs),
+            _ => Err(wrong()),
+        }
+    }
+
+    /// A new turn: [A1] is asked while a shield stands.
+    pub(super) fn start_turn(&mut self, rngs: &mut Rngs) -> Result<(), String> {
+        self.st.turn += 1;
+        if self.st.turn > MAX_TURNS {
+            return Err(format!("game did not end within {MAX_TURNS} turns"));
+        }
+        if self.st.shields != 0 {
+            self.phase = Phase::Trade;
+        } else {
+            self.ask_rapid(rngs);
+        }
+        Ok(())
+    }
+
+    /// [A1] trade a shield for a bonus card, or not.
+    fn trade(&mut self, column: Option<usize>, rngs: &mut Rngs) -> Result<(), String> {
+        if let Some(c) = column {
+            self.st.shields &= !(1 << c);
+            self.st.stats[ST_SHIELDS_TRADED] += 1;
+            self.draw_bonus(rngs);
+        }
+        self.ask_rapid(rngs);
+        Ok(())
+    }
+
+    /// [A2] Rapid Fire is asked while one is held, else the roll.
+    fn ask_rapid(&mut self, rngs: &mut Rngs) {
+        if self.st.hand[RAPID_FIRE] > 0 {
+            self.phase = Phase::Rapid;
+        } else {
+            self.roll(0, rngs);
+        }
+    }
+
+    /// [A2] play `cards` Rapid Fire cards and roll.
+    fn roll(&mut self, cards: usize, rngs: &mut Rngs) {
+        let t = self.t;
+        for _ in 0..cards {
+            self.discard(RAPID_FIRE);
+        }
+        self.drawn.clear();
+        for _ in 0..t.dice_per_turn {
+            self.drawn.push(rngs.attack.d6());
+        }
+        self.n_dice = (self.params.dice + cards).min(t.dice_per_turn);
+        self.dice[..self.n_dice].copy_from_slice(&self.drawn[..self.n_dice]);
+        self.declined = None;
+        self.ask_adjust();
+    }
+
+    /// Time Slip and Smart Bomb are asked while either is held, then the allocation.
+    fn ask_adjust(&mut self) {
+        self.phase = if self.st.hand[TIME_SLIP] > 0 || self.st.hand[SMART_BOMB] > 0 {
+            Phase::Adjust
+        } else {
+            Phase::Allocate
+        };
+    }
+
+    fn adjust(&mut self, adjust: Adjust, rngs: &mut Rngs) {
+        match adjust {
+            Adjust::None => {
+                self.phase = Phase::Allocate;
+                return;
+            }
+            Adjust::SmartBomb(i) => {
+                self.discard(SMART_BOMB);
+                self.dice[i] = 7 - self.dice[i];
+            }
+            Adjust::TimeSlip(set) => {
+                self.discard(TIME_SLIP);
+                for i in 0..self.n_dice {
+                    if set >> i & 1 == 1 {
+                        self.dice[i] = rngs.misc().d6();
+                    }
+                }
+            }
+        }
+        self.ask_adjust();
+    }
+
+    /// [A4] the kills, then [B1] the counterattack and [B2] the bombers; Rocket Fuel is asked
+    /// while held, then [B3] the movement.
+    fn kill(&mut self, kills: u64, rngs: &mut Rngs) -> Result<(), String> {
+        let t = self.t;
+        self.declined = None;
+        self.st.occ &= !kills;
+        self.st.aliens_left -= kills.count_ones() as i64;
+        if self.st.aliens_left == 0 {
+            self.phase = Phase::Over(END_CLEARED);
+            return Ok(());
+        }
+        let f = fire(t, self.st.occ);
+        if lethal(t, &self.dealt, &f, self.st.shields) {
+            if self.st.hand[EXTRA_LIFE] > 0 {
+                self.discard(EXTRA_LIFE);
+            } else {
+                self.phase = Phase::Over(END_SHOT_DOWN);
+                return Ok(());
+            }
+        }
+        let b = bombed(t, &self.dealt, &f, self.st.shields);
+        self.st.shields &= !b;
+        self.st.stats[ST_SHIELDS_BOMBED] += b.count_ones() as i64;
+        self.living = f.living;
+        if self.st.hand[ROCKET_FUEL] > 0 {
+            self.phase = Phase::Fuel;
+            Ok(())
+        } else {
+            self.fuel(false, rngs)
+        }
+    }
+
+    /// [B3] the movement (one die under Rocket Fuel), the countdown, the shields' shift.
+    fn fuel(&mut self, fuel: bool, rngs: &mut Rngs) -> Result<(), String> {
+        if fuel {
+            self.discard(ROCKET_FUEL);
+        }
+        let drawn = [rngs.movement.d6(), rngs.movement.d6()];
+        let (step, right) = movement(if fuel { &drawn[..1] } else { &drawn[..] });
+        let st = &mut self.st;
+        st.track += step;
+        if st.track >= st.aliens_left {
+            st.countdown -= 1;
+            st.track = 0;
+            st.stats[ST_COUNTDOWN_REMOVED] += 1;
+        }
+        if st.countdown <= 0 {
+            self.phase = Phase::Over(END_LANDED);
+            return Ok(());
+        }
+        let first = self.living.trailing_zeros();
+        let last = 15 - self.living.leading_zeros();
+        st.shields = shift_shields(st.shields, first, last, right);
+        self.start_turn(rngs)
+    }
+
+    /// The record of the game played (over).
+    pub fn record(&self) -> Record {
         let st = &self.st;
-        Ok(Record {
+        let end_reason = match self.phase {
+            Phase::Over(reason) => reason,
+            _ => u8::MAX,
+        };
+        Record {
             head: Head {
                 won: end_reason == END_CLEARED,
-                score: t.n_aliens as i64 - st.aliens_left,
+                score: self.t.n_aliens as i64 - st.aliens_left,
                 length: st.turn,
                 end_reason,
             },
@@ -313,6 +526,6 @@ impl<'t> Engine<'t> {
             countdown_left: st.countdown,
             shields_left: st.shields.count_ones() as i64,
             stats: st.stats,
-        })
+        }
     }
 }

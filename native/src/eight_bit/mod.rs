@@ -5,11 +5,13 @@
 //! `rules` (tables, the memo of kill options, the formation as bitmasks), `search`
 //! (`rules.kill_plans` and `witness_placement`), `players` (`players.py`), `game` (`game.py`).
 
+pub(super) mod forward;
 mod game;
 mod players;
 mod rules;
 mod search;
 
+pub use forward::SearchParams;
 pub use players::Weights;
 #[cfg(test)]
 mod tests;
@@ -62,7 +64,12 @@ pub enum Strategy {
     Random,
     Greedy,
     Lookahead,
+    /// Information-set MCTS over the forward model (`forward.rs`).
+    Mcts,
 }
+
+/// The strategies this engine plays, by their Python names.
+pub const STRATEGY_NAMES: [&str; 4] = ["random", "greedy", "lookahead", "mcts"];
 
 impl Strategy {
     pub fn from_name(name: &str) -> Option<Strategy> {
@@ -70,7 +77,25 @@ impl Strategy {
             "random" => Some(Strategy::Random),
             "greedy" => Some(Strategy::Greedy),
             "lookahead" => Some(Strategy::Lookahead),
+            "mcts" => Some(Strategy::Mcts),
             _ => None,
+        }
+    }
+}
+
+/// A strategy's numbers: the lookahead player's weights (also the search's plan order) and the
+/// search player's budget.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Numbers {
+    pub weights: Weights,
+    pub search: SearchParams,
+}
+
+impl Numbers {
+    pub fn read(param: impl Fn(&str) -> Option<f64>) -> Numbers {
+        Numbers {
+            weights: Weights::read(&param),
+            search: SearchParams::read(&param),
         }
     }
 }
@@ -80,7 +105,7 @@ pub fn play_batch(
     comp: &Components,
     params: &Params,
     strategy: Strategy,
-    weights: &Weights,
+    numbers: &Numbers,
     root_seed: u64,
     start: u64,
     stop: u64,
@@ -99,7 +124,10 @@ pub fn play_batch(
         ),
     };
     let mut engine = game::Engine::new(&tables, *params, strategy);
-    engine.weights = *weights;
+    engine.weights = numbers.weights;
+    if strategy == Strategy::Mcts {
+        engine.searcher = Some(Box::new(forward::Searcher::new(&engine, &numbers.search)));
+    }
     if let Some(memo) = memo {
         engine.memo = memo;
     }

@@ -73,7 +73,7 @@ impl Engine<'_> {
                 let k = rng.choice_index(self.st.shields.count_ones() as usize);
                 Some(nth_bit(self.st.shields, k))
             }
-            Strategy::Greedy => None,
+            Strategy::Greedy | Strategy::Mcts => None,
             Strategy::Lookahead => {
                 // a shield under an empty column, or under a bomber that will destroy it anyway
                 let mut s = self.st.shields;
@@ -95,7 +95,7 @@ impl Engine<'_> {
         let held = self.st.hand[RAPID_FIRE] as usize;
         match self.strategy {
             Strategy::Random => seat(rng).randint(0, held as i64) as usize,
-            Strategy::Greedy => 0,
+            Strategy::Greedy | Strategy::Mcts => 0,
             Strategy::Lookahead => {
                 let f = fire(self.t, self.st.occ);
                 if self.st.countdown == 1 || lethal(self.t, &self.dealt, &f, self.st.shields) {
@@ -141,7 +141,7 @@ impl Engine<'_> {
                 }
                 Ok(Adjust::TimeSlip(set))
             }
-            Strategy::Greedy => Ok(Adjust::None),
+            Strategy::Greedy | Strategy::Mcts => Ok(Adjust::None),
             Strategy::Lookahead => self.lookahead_adjust(dice),
         }
     }
@@ -162,7 +162,7 @@ impl Engine<'_> {
                 let (_, &mut mask, _) = s.masks.select_nth_unstable(k);
                 Some(s.first_witness(t, &self.dealt, &mut self.memo, occ, shields, dice, mask))
             }
-            Strategy::Greedy => {
+            Strategy::Greedy | Strategy::Mcts => {
                 self.search
                     .greedy(t, &self.dealt, &mut self.memo, occ, shields, dice)
             }
@@ -181,7 +181,7 @@ impl Engine<'_> {
     pub(super) fn rocket_fuel(&mut self, rng: &mut Option<PyRandom>) -> bool {
         match self.strategy {
             Strategy::Random => seat(rng).random() < 0.5,
-            Strategy::Greedy => false,
+            Strategy::Greedy | Strategy::Mcts => false,
             Strategy::Lookahead => self.lookahead_fuel(),
         }
     }
@@ -242,6 +242,21 @@ impl Engine<'_> {
 
     /// `best` without the witness: the best score and its mask.
     fn best_mask(&mut self, dice: &[u8]) -> (f64, u64) {
+        let mut best_score = f64::NAN;
+        let mut best_mask = 0u64;
+        let mut first = true;
+        self.score_plans(dice, |score, mask| {
+            if first || score > best_score || (score == best_score && mask < best_mask) {
+                best_score = score;
+                best_mask = mask;
+                first = false;
+            }
+        });
+        (best_score, best_mask)
+    }
+
+    /// Every achievable kill set of this roll with its lookahead score, the empty one first.
+    pub(super) fn score_plans(&mut self, dice: &[u8], mut visit: impl FnMut(f64, u64)) {
         let t = self.t;
         self.search.masks(
             t,
@@ -256,16 +271,9 @@ impl Engine<'_> {
         } else {
             &t.move_two
         };
-        let mut best_score = f64::NAN;
-        let mut best_mask = 0u64;
-        for (k, &mask) in self.search.masks.iter().enumerate() {
-            let score = self.score(table, mask);
-            if k == 0 || score > best_score || (score == best_score && mask < best_mask) {
-                best_score = score;
-                best_mask = mask;
-            }
+        for &mask in &self.search.masks {
+            visit(self.score(table, mask), mask);
         }
-        (best_score, best_mask)
     }
 
     /// `LookaheadPlayer.score`: the same operations in the same order, for the same bits.

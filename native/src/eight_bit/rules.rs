@@ -333,6 +333,7 @@ pub fn sub_multisets(counts: &[u8; 7], total: u32, out: &mut Vec<u64>) {
 
 /// Per game: which alien lies where, and position masks derived from it (aliens never move; a
 /// kill only clears the position from the occupancy).
+#[derive(Clone, Debug)]
 pub struct Dealt {
     pub pos_alien: [u8; MAX_POSITIONS],
     pub pos_req: [u8; MAX_POSITIONS],

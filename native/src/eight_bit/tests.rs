@@ -8,7 +8,7 @@ use super::rules::{
     bombed, fire, firing_depth, lethal, movement, shift_shields, Dealt, Memo, MoveTable, Tables,
 };
 use super::search::{resolve, Search};
-use super::{play_batch, Alien, Bonus, Components, Params, Strategy, Weights, PAIR, SUM};
+use super::{play_batch, Alien, Bonus, Components, Numbers, Params, Strategy, PAIR, SUM};
 use crate::batch::Values;
 use crate::rng::PyRandom;
 
@@ -69,7 +69,7 @@ fn components(
 }
 
 /// The default component file's aliens (data/components.toml), in file order.
-fn default_components() -> Components {
+pub(super) fn default_components() -> Components {
     let labels = [
         "1 2", "1 3", "1 4", "1 5", "1 6", "2 3", "2 4", "2 5", "2 6", "3 4", "3 5", "3 6", "4 5",
         "4 6", "5 6", "=8", "=8", "=8", "=8", "=9", "=9", "=9", "=9", "=10", "=10", "=10", "=10",
@@ -554,7 +554,7 @@ fn games_finish_and_columns_are_in_record_order() {
                 dice: 6,
             },
             strategy,
-            &Weights::default(),
+            &Numbers::default(),
             5,
             10,
             40,
@@ -628,7 +628,7 @@ fn unsupported_components_are_refused() {
             dice: 6,
         },
         Strategy::Greedy,
-        &Weights::default(),
+        &Numbers::default(),
         1,
         3,
         5,
@@ -678,6 +678,7 @@ fn bench_games() {
             },
         ),
         (Strategy::Lookahead, 10_000),
+        (Strategy::Mcts, 20),
     ] {
         if !only.is_empty() && !format!("{strategy:?}").eq_ignore_ascii_case(&only) {
             continue;
@@ -690,6 +691,10 @@ fn bench_games() {
             },
             strategy,
         );
+        if strategy == Strategy::Mcts {
+            let p = super::SearchParams::default();
+            e.searcher = Some(Box::new(super::forward::Searcher::new(&e, &p)));
+        }
         let start = std::time::Instant::now();
         for i in 0..n {
             e.play(3, i).unwrap();
@@ -741,10 +746,10 @@ fn warm_batches_give_the_rows_of_cold_ones() {
         dice: 6,
     };
     for strategy in [Strategy::Random, Strategy::Greedy, Strategy::Lookahead] {
-        let whole = play_batch(&c, &params, strategy, &Weights::default(), 5, 0, 60).unwrap();
-        play_batch(&other, &params, strategy, &Weights::default(), 5, 0, 3).unwrap(); // the cache now holds other's
-        let first = play_batch(&c, &params, strategy, &Weights::default(), 5, 0, 30).unwrap();
-        let second = play_batch(&c, &params, strategy, &Weights::default(), 5, 30, 60).unwrap(); // warm
+        let whole = play_batch(&c, &params, strategy, &Numbers::default(), 5, 0, 60).unwrap();
+        play_batch(&other, &params, strategy, &Numbers::default(), 5, 0, 3).unwrap(); // the cache now holds other's
+        let first = play_batch(&c, &params, strategy, &Numbers::default(), 5, 0, 30).unwrap();
+        let second = play_batch(&c, &params, strategy, &Numbers::default(), 5, 30, 60).unwrap(); // warm
         for ((w, a), b) in whole.iter().zip(&first).zip(&second) {
             let joined = match (&a.values, &b.values) {
                 (Values::Bool(x), Values::Bool(y)) => Values::Bool([x.clone(), y.clone()].concat()),
