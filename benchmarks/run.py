@@ -9,7 +9,10 @@ Not a test: nothing here asserts a time. Figures:
 - the `--jobs 2` speed-up: wall time of `simkit simulate` with 1 and with 2 jobs on the same games
   (1,000,000 native greedy games);
 - peak memory (resident set of the simkit process and its workers, sampled) of a 40,000-game and a
-  1,000,000-game native run on 2 jobs: flat memory means the larger run stays within 1.2x.
+  1,000,000-game native run on 2 jobs: flat memory means the larger run stays within 1.2x;
+- the search players (`mcts`, native only): decisions per second on one core at each budget, for
+  each game with a forward model, playing whole games from `simkit.core.forward` with every
+  decision searched.
 
 SIMKIT_BENCH_SCALE (default 1) scales every game count, e.g. 0.1 for a quick look;
 SIMKIT_BENCH_ONLY=speed measures games per second only (a minute instead of half an hour).
@@ -28,7 +31,8 @@ import time
 from pathlib import Path
 
 from simkit import __version__
-from simkit.core import native
+from simkit.core import forward, native
+from simkit.core.errors import UserError
 from simkit.core.registry import Cell, all_games, get_game, resolve_settings, resolve_strategies
 
 SCALE = float(os.environ.get("SIMKIT_BENCH_SCALE", "1"))
@@ -40,6 +44,7 @@ NATIVE_OVERHEAD_GAMES = 1_000_000
 MEMORY_GAMES = (40_000, 1_000_000)
 BATCH = 10_000  # games per native batch call in the bare loops (the runner's largest chunk)
 PROBE = 10  # games of the first batch, which times a game to size the others
+SEARCH_BUDGETS = (50, 200, 800)  # mcts iterations a decision: the ladders' three rungs
 
 
 def scaled(n: int) -> int:
@@ -197,6 +202,41 @@ def timed_simulate(args: list[str]) -> tuple[float, int]:
     return elapsed, peak
 
 
+def search_decisions_per_second(game_id: str, iterations: int) -> dict:
+    """Decisions per CPU second of the native search at one budget: games of the forward model at
+    the default settings, every decision searched, for about 2 x ROUND_SECONDS."""
+    start, decisions, finished = time.process_time(), 0, []
+    game = 0
+    while time.process_time() - start < 2 * ROUND_SECONDS * min(SCALE, 1) or decisions < 5:
+        position, asked = forward.start(game_id, {}, root_seed=7, game_index=game), 0
+        while position.phase != "over":
+            position.apply(position.search(asked, iterations=iterations))
+            asked += 1
+            if time.process_time() - start > 4 * ROUND_SECONDS:
+                break  # a long game at a big budget: time what was played
+        decisions += asked
+        if position.phase == "over":
+            finished.append(asked)
+        game += 1
+    rate = decisions / (time.process_time() - start)
+    per_game = sum(finished) / len(finished) if finished else None
+    return {
+        "game": game_id,
+        "iterations": iterations,
+        "decisions": decisions,
+        "decisions_per_s": round(rate, 1),
+        "seconds_per_game": round(per_game / rate, 3) if per_game else None,
+    }
+
+
+def has_forward_model(game_id: str) -> bool:
+    try:
+        forward.start(game_id)
+    except UserError:
+        return False
+    return True
+
+
 def main() -> None:
     results: dict = {
         "simkit_version": __version__,
@@ -209,6 +249,8 @@ def main() -> None:
     runs = [(engine, strategy, None) for engine in all_games() for strategy in engine.strategies]
     runs += [(get_game(game), strategy, overrides) for game, strategy, overrides in EXTRA_SPEED]
     for engine, strategy, overrides in runs:
+        if native.native_only(engine, strategy):
+            continue  # the search players: decisions per second, below
         row = games_per_second(engine, strategy, overrides)
         if strategy in native.native_strategies(engine.id):
             row["native_games_per_s"] = native_games_per_second(engine, strategy, overrides)
@@ -225,6 +267,21 @@ def main() -> None:
             f"  ({row['mean_length']} turns a game){'  ' + where if where else ''}"
         )
     results["games_per_second_one_core"] = speed
+    search = []
+    if native.core() is not None:
+        print()
+        for engine in all_games():
+            if not has_forward_model(engine.id):
+                continue
+            for iterations in SEARCH_BUDGETS:
+                row = search_decisions_per_second(engine.id, iterations)
+                search.append(row)
+                per_game = f", {row['seconds_per_game']:.2f} s a game" if row["seconds_per_game"] else ""
+                print(
+                    f"  {engine.id:<20} mcts:iterations={iterations:<5} {row['decisions_per_s']:>8.1f} "
+                    f"decisions/s on one core{per_game}"
+                )
+    results["search_decisions_per_second_one_core"] = search
     if ONLY_SPEED:
         Path("bench.json").write_text(json.dumps(results, indent=2) + "\n")
         print("\nwritten to bench.json (speed only)")

@@ -42,3 +42,12 @@ def test_the_readme_player_example_runs_from_its_own_file(tmp_path):
     assert data.games["strategy"].unique().to_list() == [f"{tmp_path / 'first_fit.py'}:FirstFit"]
     page = simkit.report([out], tmp_path / "r")
     assert "FirstFit" in page.read_text()
+
+
+def test_the_readme_forward_model_example_plays_a_game_to_its_end(core, capsys):
+    block = next(
+        b for b in python_blocks(README.read_text()) if b.startswith("from simkit.core import forward")
+    )
+    exec(compile(block, "README.md", "exec"), {"__name__": "__readme__"})
+    printed = capsys.readouterr().out
+    assert "'end_reason': " in printed and "'score': " in printed

@@ -122,7 +122,7 @@ def play_batch(
     games, seats = core().play_batch(
         engine.id,
         engine.native_data(params),
-        _plain(asdict(params)),
+        plain(asdict(params)),
         [_strategy(engine, spec) for spec in cell.strategies],
         root_seed,
         start,
@@ -140,7 +140,7 @@ def _strategy(engine: Engine, spec: str) -> tuple[str, dict[str, Any]]:
     return strategy.name, params
 
 
-def _plain(values: dict[str, Any]) -> dict[str, Any]:
+def plain(values: dict[str, Any]) -> dict[str, Any]:
     """Settings as the core reads them: a path as text, None left out."""
     return {
         k: (str(v) if not isinstance(v, bool | int | float | str) else v)

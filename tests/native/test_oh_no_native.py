@@ -50,7 +50,7 @@ def test_every_seat_plays_the_cells_first_strategy(core):
     """As `OhNoInvasion.new_game`: a cell's further strategies are not played."""
     settings = {"players": 4, "level": 1, "data": None}
     params = ENGINE.params(settings)
-    data, plain = ENGINE.native_data(params), native._plain(asdict(params))
+    data, plain = ENGINE.native_data(params), native.plain(asdict(params))
     bold, rand = native._strategy(ENGINE, "bold"), native._strategy(ENGINE, "random")
     one = core.play_batch(ENGINE.id, data, plain, [bold], 5, 0, 40)
     two = core.play_batch(ENGINE.id, data, plain, [bold, rand], 5, 0, 40)

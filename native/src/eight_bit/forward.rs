@@ -6,9 +6,11 @@
 //! and every future die. A determinization shuffles the pile and reseeds the attack, movement
 //! and re-roll streams; the formation, the hand, the discards and this turn's dice are seen.
 
-use super::game::{Action, Adjust, Engine, Phase, Rngs, END_CLEARED};
-use super::rules::{Dealt, RAPID_FIRE, SMART_BOMB, TIME_SLIP};
-use super::Strategy;
+use std::sync::Mutex;
+
+use super::game::{Action, Adjust, Engine, Phase, Record, Rngs, State, END_CLEARED};
+use super::rules::{Dealt, Tables, RAPID_FIRE, SMART_BOMB, TIME_SLIP};
+use super::{Components, Params, Strategy};
 use crate::mcts::{Budget, KeyHasher, Mcts, Model, SplitMix};
 use crate::params::with_params;
 
@@ -39,6 +41,15 @@ impl Default for SearchParams {
 }
 
 impl SearchParams {
+    /// The parameters' names, as `read` takes them.
+    pub const NAMES: [&'static str; 5] = [
+        "iterations",
+        "exploration",
+        "width",
+        "progress",
+        "lookahead_rollout",
+    ];
+
     pub fn read(param: impl Fn(&str) -> Option<f64>) -> SearchParams {
         with_params!(
             SearchParams::default(),
@@ -169,6 +180,19 @@ impl Engine<'_> {
     }
 }
 
+/// One deal consistent with what the player has seen: the pile shuffled, the chance streams
+/// reseeded. The pile is sorted first, so the deal depends on its contents (seen) and the seed,
+/// never on its true order.
+fn deal(engine: &mut Engine, rngs: &mut Rngs, seed: u64) {
+    let mut g = SplitMix(seed);
+    rngs.reseed([g.next_u64(), g.next_u64(), g.next_u64()]);
+    let pile = &mut engine.st.pile;
+    pile.sort_unstable();
+    for i in (1..pile.len()).rev() {
+        pile.swap(i, g.below(i + 1));
+    }
+}
+
 /// The model the search plays on: an engine whose strategy plays the rollouts, and its streams.
 pub struct Sim<'t> {
     engine: Engine<'t>,
@@ -190,12 +214,7 @@ impl Model for Sim<'_> {
     }
 
     fn determinize(&mut self, seed: u64) {
-        let mut g = SplitMix(seed);
-        self.rngs.reseed([g.next_u64(), g.next_u64(), g.next_u64()]);
-        let pile = &mut self.engine.st.pile;
-        for i in (1..pile.len()).rev() {
-            pile.swap(i, g.below(i + 1));
-        }
+        deal(&mut self.engine, &mut self.rngs, seed);
     }
 
     fn over(&self) -> bool {
@@ -239,6 +258,7 @@ pub struct Searcher<'t> {
     sim: Sim<'t>,
     tree: Mcts<Action>,
     budget: Budget,
+    params: SearchParams,
 }
 
 impl<'t> Searcher<'t> {
@@ -262,6 +282,7 @@ impl<'t> Searcher<'t> {
                 iterations: p.iterations.max(1) as u32,
                 exploration: p.exploration,
             },
+            params: *p,
         }
     }
 }
@@ -284,9 +305,117 @@ impl Engine<'_> {
     }
 }
 
+/// A game's tables for positions handed out one at a time (the forward model from Python):
+/// built once per component set and kept for the process, since a position outlives any call.
+fn lasting_tables(comp: &Components) -> Result<&'static Tables, String> {
+    static BUILT: Mutex<Vec<(Components, &'static Tables)>> = Mutex::new(Vec::new());
+    let mut built = BUILT
+        .lock()
+        .map_err(|_| "the tables' lock was poisoned".to_string())?;
+    if let Some((_, t)) = built.iter().find(|(c, _)| c == comp) {
+        return Ok(t);
+    }
+    let t: &'static Tables = Box::leak(Box::new(Tables::new(comp)?));
+    built.push((comp.clone(), t));
+    Ok(t)
+}
+
+/// The forward model as one owned value: a position of a game and the chance streams that play
+/// on from it. Started from a game's seed it has that game's deal and draws its dice.
+pub struct Position {
+    engine: Engine<'static>,
+    rngs: Rngs,
+    /// The search `search` last ran, kept for the next call with the same numbers (its memo
+    /// of kill options warms up over a game).
+    searcher: Option<Box<Searcher<'static>>>,
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        let mut engine = Engine::new(self.engine.t, self.engine.params, Strategy::Greedy);
+        engine.restore(&self.engine.snapshot());
+        Position {
+            engine,
+            rngs: self.rngs.clone(),
+            searcher: None,
+        }
+    }
+}
+
+impl Position {
+    /// Game `game_index` of root seed `root_seed`, set up and at its first decision.
+    pub fn start(
+        comp: &Components,
+        params: Params,
+        root_seed: u64,
+        game_index: u64,
+    ) -> Result<Position, String> {
+        let t = lasting_tables(comp)?;
+        let mut engine = Engine::new(t, params, Strategy::Greedy);
+        let mut rngs = Rngs::new(root_seed, game_index, false);
+        engine.start(&mut rngs)?;
+        Ok(Position {
+            engine,
+            rngs,
+            searcher: None,
+        })
+    }
+
+    /// The `mcts` player's answer here with these numbers, its deals drawn from `seed`. It
+    /// reads only what the player sees: every evaluation starts from a fresh deal.
+    pub fn search(&mut self, p: &SearchParams, seed: u64) -> Result<Action, String> {
+        if self.engine.over() {
+            return Err("the game is over".into());
+        }
+        let root = self.engine.snapshot();
+        if self.searcher.as_ref().is_none_or(|s| s.params != *p) {
+            self.searcher = Some(Box::new(Searcher::new(&self.engine, p)));
+        }
+        let s = self.searcher.as_mut().expect("a searcher");
+        s.tree.choose(&mut s.sim, &root, s.budget, seed)
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.engine.phase
+    }
+
+    /// Every distinct answer open at this decision (none when the game is over).
+    pub fn legal(&mut self) -> Vec<Action> {
+        let mut out = Vec::new();
+        self.engine.legal_actions(0, &mut out);
+        out
+    }
+
+    pub fn apply(&mut self, action: Action) -> Result<(), String> {
+        self.engine.apply(action, &mut self.rngs)
+    }
+
+    /// Resample what the player cannot see: the bonus pile's order and every future die.
+    pub fn determinize(&mut self, seed: u64) {
+        deal(&mut self.engine, &mut self.rngs, seed);
+    }
+
+    pub fn info_key(&self) -> u64 {
+        self.engine.info_key()
+    }
+
+    pub fn state(&self) -> &State {
+        &self.engine.st
+    }
+
+    /// This turn's attack dice (empty before the roll).
+    pub fn dice(&self) -> &[u8] {
+        &self.engine.dice[..self.engine.n_dice]
+    }
+
+    /// The record so far (`end_reason` is meaningful once over).
+    pub fn record(&self) -> Record {
+        self.engine.record()
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::rules::Tables;
     use super::super::tests::default_components;
     use super::super::Params;
     use super::*;
@@ -404,6 +533,36 @@ mod tests {
             assert_eq!(sorted, before, "the same cards, in another order");
         }
         assert!(piles.len() > 10, "deals shuffle the pile");
+    }
+
+    #[test]
+    fn the_search_never_reads_the_pile_order() {
+        let t = Tables::new(&default_components()).unwrap();
+        let mut e = Engine::new(&t, PARAMS, Strategy::Greedy);
+        let mut rngs = Rngs::unseeded();
+        rngs.reseed([3, 4, 5]);
+        e.start(&mut rngs).unwrap();
+        let p = SearchParams {
+            iterations: 40,
+            ..SearchParams::default()
+        };
+        let mut answers = Vec::new();
+        for order in 0..4u64 {
+            let mut root = e.snapshot();
+            let pile = &mut root.st.pile;
+            let mut g = SplitMix(order);
+            for i in (1..pile.len()).rev() {
+                pile.swap(i, g.below(i + 1));
+            }
+            let mut s = Searcher::new(&e, &p);
+            answers.push(s.tree.choose(&mut s.sim, &root, s.budget, 17).unwrap());
+            assert_eq!(s.tree.root_arms().len(), {
+                let mut legal = Vec::new();
+                e.legal_actions(p.width as usize, &mut legal);
+                legal.len()
+            });
+        }
+        assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
     }
 
     #[test]

@@ -91,6 +91,7 @@ pub enum Action {
 }
 
 /// The streams of one game (`Streams` plus the player's seat stream).
+#[derive(Clone)]
 pub struct Rngs {
     pub attack: PyRandom,
     pub movement: PyRandom,
@@ -374,6 +375,7 @@ impl<'t> Engine<'t> {
     /// A new turn: [A1] is asked while a shield stands.
     pub(super) fn start_turn(&mut self, rngs: &mut Rngs) -> Result<(), String> {
         self.st.turn += 1;
+        self.n_dice = 0; // nothing rolled yet this turn
         if self.st.turn > MAX_TURNS {
             return Err(format!("game did not end within {MAX_TURNS} turns"));
         }

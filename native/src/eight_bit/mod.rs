@@ -11,7 +11,8 @@ mod players;
 mod rules;
 mod search;
 
-pub use forward::SearchParams;
+pub use forward::{Position, SearchParams};
+pub use game::{Action, Adjust, Phase, Record};
 pub use players::Weights;
 #[cfg(test)]
 mod tests;
@@ -67,6 +68,15 @@ pub enum Strategy {
     /// Information-set MCTS over the forward model (`forward.rs`).
     Mcts,
 }
+
+/// The bonus cards by their index in a hand (`rules::RAPID_FIRE` ..), as the record names them.
+pub const CARD_NAMES: [&str; 5] = [
+    "rapid_fire",
+    "time_slip",
+    "smart_bomb",
+    "extra_life",
+    "rocket_fuel",
+];
 
 /// The strategies this engine plays, by their Python names.
 pub const STRATEGY_NAMES: [&str; 4] = ["random", "greedy", "lookahead", "mcts"];
