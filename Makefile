@@ -43,7 +43,7 @@ demo: $(NATIVE_STAMP)
 test: $(NATIVE_STAMP)
 	@if command -v cargo >/dev/null 2>&1; then cd native && cargo test --quiet; \
 	else echo "no Rust toolchain: the native core's own tests are skipped"; fi
-	$(BIN)/python -m pytest -q -n $(JOBS) --dist loadfile
+	$(BIN)/python -m pytest -q -n $(JOBS) --dist loadfile --durations=15
 
 bench: $(NATIVE_STAMP)
 	$(BIN)/python -m benchmarks.run

@@ -11,8 +11,7 @@ Not a test: nothing here asserts a time. Figures:
 - peak memory (resident set of the simkit process and its workers, sampled) of a 40,000-game and a
   1,000,000-game native run on 2 jobs: flat memory means the larger run stays within 1.2x;
 - the search players (`mcts`, native only): decisions per second on one core at each budget, for
-  each game with a forward model, playing whole games from `simkit.core.forward` with every
-  decision searched.
+  each game, over whole games at the default settings (the core counts the decisions searched).
 
 SIMKIT_BENCH_SCALE (default 1) scales every game count, e.g. 0.1 for a quick look;
 SIMKIT_BENCH_ONLY=speed measures games per second only (a minute instead of half an hour).
@@ -31,8 +30,7 @@ import time
 from pathlib import Path
 
 from simkit import __version__
-from simkit.core import forward, native
-from simkit.core.errors import UserError
+from simkit.core import native
 from simkit.core.registry import Cell, all_games, get_game, resolve_settings, resolve_strategies
 
 SCALE = float(os.environ.get("SIMKIT_BENCH_SCALE", "1"))
@@ -202,39 +200,29 @@ def timed_simulate(args: list[str]) -> tuple[float, int]:
     return elapsed, peak
 
 
-def search_decisions_per_second(game_id: str, iterations: int) -> dict:
-    """Decisions per CPU second of the native search at one budget: games of the forward model at
-    the default settings, every decision searched, for about 2 x ROUND_SECONDS."""
-    start, decisions, finished = time.process_time(), 0, []
-    game = 0
-    while time.process_time() - start < 2 * ROUND_SECONDS * min(SCALE, 1) or decisions < 5:
-        position, asked = forward.start(game_id, {}, root_seed=7, game_index=game), 0
-        while position.phase != "over":
-            position.apply(position.search(asked, iterations=iterations))
-            asked += 1
-            if time.process_time() - start > 4 * ROUND_SECONDS:
-                break  # a long game at a big budget: time what was played
-        decisions += asked
-        if position.phase == "over":
-            finished.append(asked)
-        game += 1
-    rate = decisions / (time.process_time() - start)
-    per_game = sum(finished) / len(finished) if finished else None
+def search_decisions_per_second(engine, strategy: str, iterations: int) -> dict:
+    """Decisions per CPU second of a native search player at one budget: whole games at the
+    default settings (every seat that strategy), for about 2 x ROUND_SECONDS; the core counts
+    the decisions it searched."""
+    spec = f"{strategy}:iterations={iterations}"
+    settings = resolve_settings(engine, {}, "bench")
+    cell = Cell(0, settings, resolve_strategies(engine, [spec], settings.get("players"), "bench"))
+    core = native.core()
+    core.take_decision_count()
+    start, games = time.process_time(), 0
+    while time.process_time() - start < 2 * ROUND_SECONDS * min(SCALE, 1) or games < 2:
+        native.play_batch(engine, cell, 7, games, games + 1)
+        games += 1
+    seconds = time.process_time() - start
+    decisions = core.take_decision_count()
     return {
-        "game": game_id,
-        "iterations": iterations,
+        "game": engine.id,
+        "strategy": spec,
+        "games": games,
         "decisions": decisions,
-        "decisions_per_s": round(rate, 1),
-        "seconds_per_game": round(per_game / rate, 3) if per_game else None,
+        "decisions_per_s": round(decisions / seconds, 1),
+        "seconds_per_game": round(seconds / games, 3),
     }
-
-
-def has_forward_model(game_id: str) -> bool:
-    try:
-        forward.start(game_id)
-    except UserError:
-        return False
-    return True
 
 
 def main() -> None:
@@ -268,18 +256,17 @@ def main() -> None:
         )
     results["games_per_second_one_core"] = speed
     search = []
-    if native.core() is not None:
-        print()
-        for engine in all_games():
-            if not has_forward_model(engine.id):
+    print()
+    for engine in all_games():
+        for strategy in engine.strategies:
+            if not native.native_only(engine, strategy) or strategy not in native.native_strategies(engine.id):
                 continue
             for iterations in SEARCH_BUDGETS:
-                row = search_decisions_per_second(engine.id, iterations)
+                row = search_decisions_per_second(engine, strategy, iterations)
                 search.append(row)
-                per_game = f", {row['seconds_per_game']:.2f} s a game" if row["seconds_per_game"] else ""
                 print(
-                    f"  {engine.id:<20} mcts:iterations={iterations:<5} {row['decisions_per_s']:>8.1f} "
-                    f"decisions/s on one core{per_game}"
+                    f"  {engine.id:<20} {row['strategy']:<20} {row['decisions_per_s']:>8.1f} decisions/s "
+                    f"on one core, {row['seconds_per_game']:.2f} s a game"
                 )
     results["search_decisions_per_second_one_core"] = search
     if ONLY_SPEED:

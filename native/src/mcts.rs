@@ -25,6 +25,16 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 
+thread_local! {
+    /// Decisions searched on this thread (for the benchmark's decisions per second).
+    static DECISIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Decisions `Mcts::choose` answered on this thread since the last call (and reset the count).
+pub fn take_decision_count() -> u64 {
+    DECISIONS.with(|d| d.replace(0))
+}
+
 /// A game's forward model: a position at a decision (or over), with everything the rules need
 /// to play on from it. Chance between decisions is drawn from streams the model owns, which
 /// `determinize` reseeds.
@@ -107,6 +117,7 @@ impl<A: Copy + Eq + Hash + std::fmt::Debug> Mcts<A> {
         budget: Budget,
         seed: u64,
     ) -> Result<A, String> {
+        DECISIONS.with(|d| d.set(d.get() + 1));
         self.nodes.clear();
         self.rng = SplitMix(seed);
         model.load(root);

@@ -722,9 +722,17 @@ impl EightBitPosition {
     }
 }
 
+/// Decisions the search players answered on this thread since the last call (the count then
+/// starts again): with the CPU time of the batches between, the benchmark's decisions per second.
+#[pyfunction]
+fn take_decision_count() -> u64 {
+    crate::mcts::take_decision_count()
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(take_decision_count, m)?)?;
     m.add_function(wrap_pyfunction!(forward_start, m)?)?;
     m.add_class::<EightBitPosition>()?;
     m.add_function(wrap_pyfunction!(engines, m)?)?;

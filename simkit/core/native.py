@@ -48,7 +48,9 @@ def describe(engine: Engine) -> str:
     """What `simkit games` says of a game's engines."""
     native = native_strategies(engine.id)
     if native:
-        return f"native ({', '.join(s for s in engine.strategies if s in native)}) and python"
+        python = [s for s in engine.strategies if not native_only(engine, s)]
+        both = "python" if len(python) == len(engine.strategies) else f"python ({', '.join(python)})"
+        return f"native ({', '.join(s for s in engine.strategies if s in native)}) and {both}"
     if engine.has_native and core() is None:
         return "python (the native core is not built: install with a Rust toolchain for the fast path)"
     return "python"
