@@ -258,9 +258,8 @@ def main() -> None:
     search = []
     print()
     for engine in all_games():
-        for strategy in engine.strategies:
-            if not native.native_only(engine, strategy) or strategy not in native.native_strategies(engine.id):
-                continue
+        searchers = [s for s in engine.strategies if native.native_only(engine, s)]
+        for strategy in (s for s in searchers if s in native.native_strategies(engine.id)):
             for iterations in SEARCH_BUDGETS:
                 row = search_decisions_per_second(engine, strategy, iterations)
                 search.append(row)
