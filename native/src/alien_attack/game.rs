@@ -2,6 +2,7 @@
 //! `game.py`'s round sequence, with every stream drawn in the same order as the Python engine.
 
 use super::board::{points, Board};
+use super::forward::Searcher;
 use super::players::{self, GreedyNumbers, Power, Rollout};
 use super::{Params, Strategy, BORDER_CARDS, CITY_CARDS};
 use crate::batch::Head;
@@ -166,7 +167,7 @@ pub fn for_each_space(words: &[u64; 4], mut f: impl FnMut(usize)) {
 }
 
 /// Bases destroyed by one placement (at most one a direction).
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Destroyed {
     pub len: usize,
     pub spaces: [u8; 6],
@@ -256,20 +257,26 @@ pub fn gain(board: &Board, cell: &Cells, cc: &[i32], p: usize, s: usize) -> (i64
     (pts, n_destroyed, board.park[s])
 }
 
+/// `rules.is_neighborhood_target`: a base next to one of seat p's discs.
+#[inline]
+pub fn is_neighborhood_target(board: &Board, cell: &Cells, p: usize, s: usize) -> bool {
+    (1..=board.n).contains(&s)
+        && cell[s] == BASE
+        && board
+            .neighbors
+            .get(s)
+            .iter()
+            .any(|&t| cell[t as usize] == p as i8)
+}
+
 /// `rules.neighborhood_targets` into `out`, ascending.
 pub fn neighborhood_targets(board: &Board, cell: &Cells, p: usize, out: &mut Vec<u8>) {
     out.clear();
-    for s in 1..=board.n {
-        if cell[s] == BASE
-            && board
-                .neighbors
-                .get(s)
-                .iter()
-                .any(|&t| cell[t as usize] == p as i8)
-        {
-            out.push(s as u8);
-        }
-    }
+    out.extend(
+        (1..=board.n)
+            .filter(|&s| is_neighborhood_target(board, cell, p, s))
+            .map(|s| s as u8),
+    );
 }
 
 /// `rules.place`: seat p's disc on s, scored; the bases it destroys.
@@ -447,9 +454,67 @@ pub fn winners(totals: &[i64], best_city: &[i64]) -> u8 {
 
 // --- game.py ---------------------------------------------------------------------------------
 
+/// The decision a game waits on, or its end: where the forward model stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// [Round] step 2: the seat's mandatory placement on one of this round's open markers.
+    Place(u8),
+    /// [Powers] a power window of `seat` after its placement on `last`; `cover` holds the spaces
+    /// that placement emptied and that Cover may fill (none once Cover is used).
+    Power {
+        seat: u8,
+        last: u8,
+        cover: Destroyed,
+    },
+    /// [Capture] the seat's disc on `space` is trapped by a flip: keep it with Protection?
+    Protect {
+        seat: u8,
+        space: u8,
+    },
+    Over,
+}
+
+/// One decision's answer, as the forward model takes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// The mandatory placement: an open marker's space.
+    Place(u8),
+    /// A power used in a window (it places the next disc).
+    Power(Power),
+    /// A window closed without a power: the turn ends.
+    EndTurn,
+    /// Protection's answer: keep the disc (spending the power) or let it go.
+    Protect(bool),
+}
+
+/// Where a round stands between decisions: the turns taken, and the flips in progress.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Progress {
+    /// Turns taken this round: the seat to play is the first player plus this.
+    pub(super) turns_taken: u8,
+    /// The next of `State::open` to flip (the markers stay in `open` while they flip, in
+    /// ascending order, as the Python engine's view shows them).
+    pub(super) flip_next: u8,
+    /// The discs the last flip trapped, in space order, and the next one to resolve.
+    pub(super) trapped: [u8; 6],
+    pub(super) n_trapped: u8,
+    pub(super) trapped_next: u8,
+}
+
+/// A position: everything the rules read and change between two decisions.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    pub st: State,
+    pub phase: Phase,
+    pub progress: Progress,
+}
+
 /// The players' random streams: one per seat, or one shared by every seat (rollout playouts).
 pub struct Game {
     pub st: State,
+    /// The decision the game waits on.
+    pub phase: Phase,
+    pub progress: Progress,
     pub strategies: [Strategy; MAX_SEATS],
     pub rngs: Vec<PyRandom>,
     pub shared_rng: bool,
@@ -465,6 +530,8 @@ impl Game {
     pub fn new(board: &Board, players: usize) -> Game {
         Game {
             st: State::new(board, players),
+            phase: Phase::Over,
+            progress: Progress::default(),
             strategies: [Strategy::Greedy(GreedyNumbers::DEFAULT); MAX_SEATS],
             rngs: Vec::new(),
             shared_rng: false,
@@ -486,21 +553,273 @@ impl Game {
         }
     }
 
-    /// `Game.turn`.
-    pub fn turn(&mut self, board: &Board, p: usize) {
-        if self.st.discs[p] == 0 || self.st.open.is_empty() {
-            return;
+    pub fn over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// The seat to decide (none once over).
+    pub fn to_move(&self) -> Option<usize> {
+        match self.phase {
+            Phase::Place(p) | Phase::Power { seat: p, .. } | Phase::Protect { seat: p, .. } => {
+                Some(usize::from(p))
+            }
+            Phase::Over => None,
         }
-        let s = self.choose_place(board, p);
-        let i = self
-            .st
-            .open
-            .iter()
-            .position(|&x| x as usize == s)
-            .expect("an open marker");
-        self.st.open.remove(i);
-        let destroyed = place(board, &mut self.st, p, s);
-        self.powers(board, p, s, destroyed);
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            st: self.st.clone(),
+            phase: self.phase,
+            progress: self.progress,
+        }
+    }
+
+    /// Back to a snapshot's position, reusing this game's buffers.
+    pub fn restore(&mut self, s: &Snapshot) {
+        self.st.copy_from(&s.st);
+        self.phase = s.phase;
+        self.progress = s.progress;
+    }
+
+    /// Play on by the seats' strategies until the game is over or a seat that searches (`mcts`,
+    /// which its engine asks) is to move. Every built-in game runs through here.
+    pub fn run(&mut self, board: &Board) {
+        while let Some(p) = self.to_move() {
+            if matches!(self.strategies[p], Strategy::Mcts(_)) {
+                return;
+            }
+            let r = self.rng_index(p);
+            let action = match self.phase {
+                Phase::Place(_) => Action::Place(self.choose_place(board, p) as u8),
+                Phase::Power { last, cover, .. } => {
+                    let options = players::PowerOptions {
+                        last: usize::from(last),
+                        cover: cover.as_slice(),
+                        neighborhood: self.st.powers[p] & NEIGHBORHOOD != 0,
+                        extra_turn: self.extra_turn_open(p),
+                    };
+                    let strategy = self.strategies[p];
+                    let (st, scratch) = (&self.st, &mut self.scratch);
+                    let power = players::power(
+                        strategy,
+                        board,
+                        st,
+                        p,
+                        &options,
+                        &mut self.rngs[r],
+                        scratch,
+                    );
+                    power.map_or(Action::EndTurn, Action::Power)
+                }
+                Phase::Protect { .. } => {
+                    Action::Protect(players::protect(self.strategies[p], &mut self.rngs[r]))
+                }
+                Phase::Over => unreachable!("to_move is none once over"),
+            };
+            self.play(board, action);
+        }
+    }
+
+    /// Play a decision's answer, checked against the rules, then the rules and the draws up to
+    /// the next decision (the forward model's step).
+    pub fn apply(&mut self, board: &Board, action: Action) -> Result<(), String> {
+        let st = &self.st;
+        let legal = match (self.phase, action) {
+            (Phase::Place(_), Action::Place(s)) => st.open.contains(&s),
+            (Phase::Power { seat, cover, .. }, Action::Power(power)) => {
+                let p = usize::from(seat);
+                match power {
+                    Power::Cover(s) => cover.as_slice().contains(&(s as u8)),
+                    Power::ExtraTurn(s) => self.extra_turn_open(p) && st.open.contains(&(s as u8)),
+                    Power::Neighborhood(s) => {
+                        st.powers[p] & NEIGHBORHOOD != 0
+                            && is_neighborhood_target(board, &st.cell, p, s)
+                    }
+                }
+            }
+            (Phase::Power { .. }, Action::EndTurn)
+            | (Phase::Protect { .. }, Action::Protect(_)) => true,
+            _ => false,
+        };
+        if !legal {
+            return Err(format!(
+                "{action:?} does not answer the decision {:?}",
+                self.phase
+            ));
+        }
+        self.play(board, action);
+        Ok(())
+    }
+
+    /// `apply` without the check (the built-in players answer within the rules).
+    fn play(&mut self, board: &Board, action: Action) {
+        match (self.phase, action) {
+            (Phase::Place(p), Action::Place(s)) => {
+                let i = self
+                    .st
+                    .open
+                    .iter()
+                    .position(|&x| x == s)
+                    .expect("an open marker");
+                self.st.open.remove(i);
+                let p = usize::from(p);
+                let destroyed = place(board, &mut self.st, p, usize::from(s));
+                self.open_window(board, p, usize::from(s), destroyed);
+            }
+            (Phase::Power { seat, .. }, Action::Power(power)) => {
+                let p = usize::from(seat);
+                let st = &mut self.st;
+                let s = match power {
+                    Power::Cover(s) => {
+                        st.powers[p] &= !COVER;
+                        s
+                    }
+                    Power::ExtraTurn(s) => {
+                        st.powers[p] &= !EXTRA;
+                        st.extra_users += 1;
+                        let i = st
+                            .open
+                            .iter()
+                            .position(|&x| x as usize == s)
+                            .expect("an open marker");
+                        st.open.remove(i);
+                        s
+                    }
+                    Power::Neighborhood(s) => {
+                        st.powers[p] &= !NEIGHBORHOOD;
+                        st.cell[s] = EMPTY;
+                        st.bases[p] += 1;
+                        s
+                    }
+                };
+                let destroyed = place(board, st, p, s);
+                self.open_window(board, p, s, destroyed);
+            }
+            (Phase::Power { .. }, Action::EndTurn) => self.end_turn(board),
+            (Phase::Protect { seat, space }, Action::Protect(keep)) => {
+                self.progress.trapped_next += 1;
+                if keep {
+                    self.st.powers[usize::from(seat)] &= !PROTECTION;
+                } else {
+                    remove_disc(board, &mut self.st, usize::from(space));
+                }
+                self.flip(board);
+            }
+            (phase, action) => unreachable!("{action:?} does not answer {phase:?}"),
+        }
+    }
+
+    /// Extra Turn is offered to seat p now: unused, fewer than two users this round, and an
+    /// undefended marker left.
+    pub(super) fn extra_turn_open(&self, p: usize) -> bool {
+        let st = &self.st;
+        st.powers[p] & EXTRA != 0 && st.extra_users < EXTRA_TURN_LIMIT && !st.open.is_empty()
+    }
+
+    /// `Game.play_rest`'s loop test: another round while rounds and markers remain, else the end.
+    /// From a fresh set-up this starts the game.
+    pub fn next_round(&mut self, board: &Board) {
+        if self.st.round < self.st.rounds && !self.st.bag.is_empty() {
+            self.st.round += 1;
+            self.draw();
+            self.progress = Progress::default();
+            self.next_turn(board);
+        } else {
+            self.phase = Phase::Over;
+        }
+    }
+
+    /// `Game.turn`'s skip: the next seat this round with a disc and an open marker is asked to
+    /// place; when every seat has had its turn, the flips.
+    fn next_turn(&mut self, board: &Board) {
+        let st = &self.st;
+        while usize::from(self.progress.turns_taken) < st.players {
+            let p = (st.first_player() + usize::from(self.progress.turns_taken)) % st.players;
+            if st.discs[p] != 0 && !st.open.is_empty() {
+                self.phase = Phase::Place(p as u8);
+                return;
+            }
+            self.progress.turns_taken += 1;
+        }
+        self.flip(board);
+    }
+
+    fn end_turn(&mut self, board: &Board) {
+        self.progress.turns_taken += 1;
+        self.next_turn(board);
+    }
+
+    /// `Game._powers`: after seat p's placement on `last`, a power window while it has a disc and
+    /// a power that could apply; else its turn ends.
+    pub fn open_window(&mut self, board: &Board, p: usize, last: usize, destroyed: Destroyed) {
+        let st = &self.st;
+        if st.discs[p] == 0 {
+            return self.end_turn(board);
+        }
+        let bits = st.powers[p];
+        let mut cover = Destroyed::default();
+        if bits & COVER != 0 {
+            for &b in destroyed.as_slice() {
+                if st.cell[b as usize] == EMPTY {
+                    cover.spaces[cover.len] = b;
+                    cover.len += 1;
+                }
+            }
+        }
+        if cover.len == 0 && !self.extra_turn_open(p) && bits & NEIGHBORHOOD == 0 {
+            return self.end_turn(board);
+        }
+        self.phase = Phase::Power {
+            seat: p as u8,
+            last: last as u8,
+            cover,
+        };
+    }
+
+    /// `Game.flips` from where it stands: the open markers flip in ascending order, each
+    /// capturing the discs it traps (Protection asked of their owners in space order); after the
+    /// last, the next round. Stops at a Protection question.
+    pub fn flip(&mut self, board: &Board) {
+        loop {
+            let pr = &mut self.progress;
+            while pr.trapped_next < pr.n_trapped {
+                let t = pr.trapped[usize::from(pr.trapped_next)];
+                let owner = self.st.cell[usize::from(t)] as u8;
+                if self.st.powers[usize::from(owner)] & PROTECTION != 0 {
+                    self.phase = Phase::Protect {
+                        seat: owner,
+                        space: t,
+                    };
+                    return;
+                }
+                pr.trapped_next += 1;
+                remove_disc(board, &mut self.st, usize::from(t));
+            }
+            let Some(&s) = self.st.open.get(usize::from(pr.flip_next)) else {
+                break;
+            };
+            pr.flip_next += 1;
+            let s = usize::from(s);
+            let cell = &mut self.st.cell;
+            cell[s] = BASE;
+            if self.track_flips {
+                self.flipped.push(s as u8);
+            }
+            let mut n = 0;
+            for &(n1, n2) in board.lines.get(s) {
+                let c = cell[n1 as usize];
+                if (0..4).contains(&c) && cell[n2 as usize] == BASE {
+                    pr.trapped[n] = n1;
+                    n += 1;
+                }
+            }
+            pr.trapped[..n].sort_unstable();
+            pr.n_trapped = n as u8;
+            pr.trapped_next = 0;
+        }
+        self.st.open.clear();
+        self.next_round(board);
     }
 
     fn choose_place(&mut self, board: &Board, p: usize) -> usize {
@@ -511,7 +830,15 @@ impl Game {
                     .rollout
                     .take()
                     .unwrap_or_else(|| Box::new(Rollout::new(board, self.st.players)));
-                let s = search.place(board, &self.st, p, &mut self.rngs[r], rollouts, win);
+                let s = search.place(
+                    board,
+                    &self.st,
+                    self.progress,
+                    p,
+                    &mut self.rngs[r],
+                    rollouts,
+                    win,
+                );
                 self.rollout = Some(search);
                 s
             }
@@ -526,108 +853,6 @@ impl Game {
         }
     }
 
-    /// `Game._powers`: the power windows after a placement on `last`.
-    pub fn powers(&mut self, board: &Board, p: usize, mut last: usize, mut destroyed: Destroyed) {
-        let r = self.rng_index(p);
-        while self.st.discs[p] > 0 {
-            let bits = self.st.powers[p];
-            let mut cover = Destroyed::default();
-            if bits & COVER != 0 {
-                for &b in destroyed.as_slice() {
-                    if self.st.cell[b as usize] == EMPTY {
-                        cover.spaces[cover.len] = b;
-                        cover.len += 1;
-                    }
-                }
-            }
-            let extra = bits & EXTRA != 0 && self.st.extra_users < EXTRA_TURN_LIMIT;
-            let extra = extra && !self.st.open.is_empty();
-            let hood = bits & NEIGHBORHOOD != 0;
-            if cover.len == 0 && !extra && !hood {
-                return;
-            }
-            let options = players::PowerOptions {
-                last,
-                cover: cover.as_slice(),
-                neighborhood: hood,
-                extra_turn: extra,
-            };
-            let choice = players::power(
-                self.strategies[p],
-                board,
-                &self.st,
-                p,
-                &options,
-                &mut self.rngs[r],
-                &mut self.scratch,
-            );
-            let s = match choice {
-                None => return,
-                Some(Power::Cover(s)) => {
-                    self.st.powers[p] &= !COVER;
-                    s
-                }
-                Some(Power::ExtraTurn(s)) => {
-                    self.st.powers[p] &= !EXTRA;
-                    self.st.extra_users += 1;
-                    let i = self
-                        .st
-                        .open
-                        .iter()
-                        .position(|&x| x as usize == s)
-                        .expect("an open marker");
-                    self.st.open.remove(i);
-                    s
-                }
-                Some(Power::Neighborhood(s)) => {
-                    self.st.powers[p] &= !NEIGHBORHOOD;
-                    self.st.cell[s] = EMPTY;
-                    self.st.bases[p] += 1;
-                    s
-                }
-            };
-            destroyed = place(board, &mut self.st, p, s);
-            last = s;
-        }
-    }
-
-    /// `Game.flips`.
-    pub fn flips(&mut self, board: &Board) {
-        let open = std::mem::take(&mut self.st.open);
-        for &s in &open {
-            let s = s as usize;
-            self.st.cell[s] = BASE;
-            if self.track_flips {
-                self.flipped.push(s as u8);
-            }
-            let mut trapped = [0u8; 6];
-            let mut n = 0;
-            for &(n1, n2) in board.lines.get(s) {
-                let c = self.st.cell[n1 as usize];
-                if (0..4).contains(&c) && self.st.cell[n2 as usize] == BASE {
-                    trapped[n] = n1;
-                    n += 1;
-                }
-            }
-            let trapped = &mut trapped[..n];
-            trapped.sort_unstable();
-            for &t in trapped.iter() {
-                let t = t as usize;
-                let owner = self.st.cell[t] as usize;
-                if self.st.powers[owner] & PROTECTION != 0 {
-                    let r = self.rng_index(owner);
-                    if players::protect(self.strategies[owner], &mut self.rngs[r]) {
-                        self.st.powers[owner] &= !PROTECTION;
-                        continue;
-                    }
-                }
-                remove_disc(board, &mut self.st, t);
-            }
-        }
-        self.st.open = open;
-        self.st.open.clear();
-    }
-
     /// `Game.draw`.
     fn draw(&mut self) {
         let st = &mut self.st;
@@ -640,31 +865,6 @@ impl Game {
         }
         st.open.sort_unstable();
         st.extra_users = 0;
-    }
-
-    pub fn play_round(&mut self, board: &Board) {
-        self.st.round += 1;
-        let first = self.st.first_player();
-        self.draw();
-        for i in 0..self.st.players {
-            self.turn(board, (first + i) % self.st.players);
-        }
-        self.flips(board);
-    }
-
-    /// `Game.finish_round`.
-    pub fn finish_round(&mut self, board: &Board, from_index: usize) {
-        let first = self.st.first_player();
-        for i in from_index..self.st.players {
-            self.turn(board, (first + i) % self.st.players);
-        }
-        self.flips(board);
-    }
-
-    pub fn play_rest(&mut self, board: &Board) {
-        while self.st.round < self.st.rounds && !self.st.bag.is_empty() {
-            self.play_round(board);
-        }
     }
 }
 
@@ -697,9 +897,11 @@ pub struct Record {
 
 /// Plays whole games, reusing one game's buffers.
 pub struct Engine<'a> {
-    board: &'a Board,
-    params: Params,
-    game: Game,
+    pub(super) board: &'a Board,
+    pub(super) params: Params,
+    pub(super) game: Game,
+    /// The search players' tree and model, made when a seat first searches.
+    pub(super) searcher: Option<Box<Searcher<'a>>>,
 }
 
 impl<'a> Engine<'a> {
@@ -708,11 +910,32 @@ impl<'a> Engine<'a> {
             board,
             params,
             game: Game::new(board, params.players),
+            searcher: None,
         }
     }
 
-    /// `AlienAttack.play` for seats playing `strategies` (already in seat order).
-    pub fn play(&mut self, strategies: &[Strategy], root_seed: u64, game_index: u64) -> Record {
+    /// `AlienAttack.play` for seats playing `strategies` (already in seat order): the seats'
+    /// heuristics play through `Game::run`, which stops at each decision of a seat that searches.
+    pub fn play(
+        &mut self,
+        strategies: &[Strategy],
+        root_seed: u64,
+        game_index: u64,
+    ) -> Result<Record, String> {
+        self.start(strategies, root_seed, game_index);
+        loop {
+            self.game.run(self.board);
+            let Some(p) = self.game.to_move() else {
+                return Ok(self.result());
+            };
+            let action = self.searched(p)?;
+            self.game.apply(self.board, action)?;
+        }
+    }
+
+    /// `AlienAttack._game`: the streams, the deal and the Mothership's order, then the first
+    /// round's draw, up to its first decision.
+    pub(super) fn start(&mut self, strategies: &[Strategy], root_seed: u64, game_index: u64) {
         let board = self.board;
         let n = self.params.players;
         let g = &mut self.game;
@@ -740,8 +963,7 @@ impl<'a> Engine<'a> {
         g.st.bag.extend((1..=board.n).map(|s| s as u8));
         g.rngs[CHANCE_RNG].shuffle(&mut g.st.bag);
         g.strategies[..n].copy_from_slice(strategies);
-        g.play_rest(board);
-        self.result()
+        g.next_round(board);
     }
 
     /// `AlienAttack._result`.

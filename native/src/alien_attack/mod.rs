@@ -2,10 +2,13 @@
 //! `simkit/games/alien_attack/` (the reference), so both give identical game and seat rows.
 //!
 //! The types below are the contract with the Python binding (`python.rs`). The engine: `board`
-//! (the component tables, flattened), `game` (`state.py`, `rules.py`, `game.py`), `players`
-//! (`players.py`: random, greedy, missions, rollout).
+//! (the component tables, flattened), `game` (`state.py`, `rules.py`, `game.py`, as a step
+//! machine: a phase per decision, `Game::apply` plays an answer to the next), `players`
+//! (`players.py`: random, greedy, missions, rollout) and `forward` (the forward model and the
+//! native-only search player, mcts).
 
 mod board;
+mod forward;
 mod game;
 mod players;
 #[cfg(test)]
@@ -14,6 +17,7 @@ mod tests;
 use crate::batch::{head, ints, Column, GameError, Kind, Rows};
 
 pub use board::Board;
+pub use forward::SearchParams;
 pub use players::{GreedyNumbers, MissionsNumbers};
 
 /// `components.BORDER_CARDS`, in order: the deal shuffles this list.
@@ -72,10 +76,12 @@ pub enum Strategy {
         rollouts: usize,
         win: i64,
     },
+    /// information-set MCTS over the forward model (native only; `forward.rs`)
+    Mcts(SearchParams),
 }
 
 /// The strategies' names, in the engine's order.
-pub const STRATEGY_NAMES: &[&str] = &["random", "greedy", "missions", "rollout"];
+pub const STRATEGY_NAMES: &[&str] = &["random", "greedy", "missions", "rollout", "mcts"];
 
 impl Strategy {
     /// The strategy called `name`, its parameters read by `param` (the defaults where it gives
@@ -90,6 +96,7 @@ impl Strategy {
                 rollouts: param("rollouts").map_or(8, |v| v as usize),
                 win: param("win").map_or(10, |v| v as i64),
             }),
+            "mcts" => Some(Strategy::Mcts(SearchParams::read(&param))),
             _ => None,
         }
     }
@@ -194,7 +201,12 @@ pub fn play_batch(
         for (i, slot) in order.iter_mut().enumerate() {
             *slot = strategies[(k + i) % seats];
         }
-        let rec = engine.play(&order, root_seed, game_index);
+        let rec = engine
+            .play(&order, root_seed, game_index)
+            .map_err(|message| GameError {
+                game_index,
+                message,
+            })?;
         games
             .head(&rec.head)
             .ints(&[

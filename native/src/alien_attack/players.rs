@@ -4,8 +4,8 @@
 
 use super::board::{points, Board};
 use super::game::{
-    final_score, for_each_space, gain, gain_key, neighborhood_targets, place as place_disc,
-    winners, Final, Game, State, ATTACK, BASE, MAX_SEATS, NONE, PROTECTION,
+    final_score, for_each_space, gain, gain_key, neighborhood_targets, winners, Action, Final,
+    Game, Phase, Progress, Snapshot, State, ATTACK, BASE, MAX_SEATS, NONE, PROTECTION,
 };
 use super::Strategy;
 use crate::params::with_params;
@@ -19,7 +19,7 @@ pub struct PowerOptions<'a> {
     pub extra_turn: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Power {
     Cover(usize),
     Neighborhood(usize),
@@ -110,12 +110,14 @@ pub fn place(
         // a rollout seat with one option (Game::choose_place searches otherwise)
         Strategy::Rollout { .. } => st.open[0] as usize,
         Strategy::Missions(n) => missions_best(board, st, p, &st.open, rng, scratch, &n).0,
+        Strategy::Mcts(_) => unreachable!("{SEARCHED}"),
     }
 }
 
 pub fn protect(strategy: Strategy, rng: &mut PyRandom) -> bool {
     match strategy {
         Strategy::Random => rng.random() < 0.5,
+        Strategy::Mcts(_) => unreachable!("{SEARCHED}"),
         _ => true,
     }
 }
@@ -135,8 +137,13 @@ pub fn power(
         Strategy::Missions(n) | Strategy::Rollout { missions: n, .. } => {
             missions_power(board, st, p, options, rng, scratch, &n)
         }
+        Strategy::Mcts(_) => unreachable!("{SEARCHED}"),
     }
 }
+
+/// Why no heuristic answers for an mcts seat: `Game::run` stops at its decisions, which its
+/// engine searches.
+const SEARCHED: &str = "an mcts seat's decisions are searched, not played by a heuristic";
 
 fn random_power(
     board: &Board,
@@ -462,6 +469,22 @@ pub fn missions_best(
     (best, best_v)
 }
 
+/// `MissionsPlayer.value` of a disc on each of `spaces` for seat p, into `out` (how the search
+/// ranks the power uses of a window).
+pub fn missions_values(
+    board: &Board,
+    st: &State,
+    p: usize,
+    spaces: impl Iterator<Item = usize>,
+    scratch: &mut Scratch,
+    n: &MissionsNumbers,
+    out: &mut Vec<f64>,
+) {
+    let ctx = context(board, st, p, scratch);
+    out.clear();
+    out.extend(spaces.map(|s| missions_value(board, st, p, s, &ctx, scratch, n)));
+}
+
 fn missions_power(
     board: &Board,
     st: &State,
@@ -502,7 +525,8 @@ fn missions_power(
 /// `RolloutPlayer`'s search: its table copy, the plans, and the playout game (missions in every
 /// seat, one shared stream).
 pub struct Rollout {
-    base: State,
+    /// The position searched, its Mothership order a fresh shuffle.
+    base: Snapshot,
     bags: Vec<Vec<u8>>,
     seeds: Vec<u64>,
     playout: Game,
@@ -517,39 +541,48 @@ impl Rollout {
         playout.track_flips = false;
         playout.rngs.push(PyRandom::from_u64(0));
         Rollout {
-            base: State::new(board, players),
+            base: Snapshot {
+                st: State::new(board, players),
+                phase: Phase::Over,
+                progress: Progress::default(),
+            },
             bags: Vec::new(),
             seeds: Vec::new(),
             playout,
         }
     }
 
-    /// `RolloutPlayer.place` with more than one open marker.
+    /// `RolloutPlayer.place` with more than one open marker: seat p to place, the round at
+    /// `progress`.
+    #[allow(clippy::too_many_arguments)]
     pub fn place(
         &mut self,
         board: &Board,
         st: &State,
+        progress: Progress,
         p: usize,
         rng: &mut PyRandom,
         rollouts: usize,
         win: i64,
     ) -> usize {
         // game.state_from_view: the hidden Mothership order is a fresh shuffle of the undrawn
-        self.base.copy_from(st);
-        self.base.bag.clear();
-        self.base.bag.extend(
+        let base = &mut self.base;
+        base.st.copy_from(st);
+        base.phase = Phase::Place(p as u8);
+        base.progress = progress;
+        base.st.bag.clear();
+        base.st.bag.extend(
             (1..=board.n)
                 .filter(|&s| st.cell[s] == NONE)
                 .map(|s| s as u8),
         );
-        rng.shuffle(&mut self.base.bag);
+        rng.shuffle(&mut base.st.bag);
         let players = st.players;
-        let order = (p + players - st.first_player()) % players;
         self.bags.resize_with(rollouts, Vec::new);
         self.seeds.clear();
         for j in 0..rollouts {
             let bag = &mut self.bags[j];
-            bag.clone_from(&self.base.bag);
+            bag.clone_from(&self.base.st.bag);
             rng.shuffle(bag);
             self.seeds.push(rng.getrandbits64());
         }
@@ -560,19 +593,12 @@ impl Rollout {
             let mut total = 0.0f64;
             for j in 0..rollouts {
                 let g = &mut self.playout;
-                g.st.copy_from(&self.base);
+                g.restore(&self.base);
                 g.st.bag.clone_from(&self.bags[j]);
                 g.rngs[0].reseed_u64(self.seeds[j]);
-                let i =
-                    g.st.open
-                        .iter()
-                        .position(|&x| x as usize == s)
-                        .expect("an open marker");
-                g.st.open.remove(i);
-                let destroyed = place_disc(board, &mut g.st, p, s);
-                g.powers(board, p, s, destroyed);
-                g.finish_round(board, order + 1);
-                g.play_rest(board);
+                g.apply(board, Action::Place(s as u8))
+                    .expect("an open marker");
+                g.run(board);
                 let mut totals = [0i64; MAX_SEATS];
                 let mut best_city = [0i64; MAX_SEATS];
                 for q in 0..players {

@@ -7,7 +7,9 @@ use super::game::{
     final_score, place, remove_disc, Engine, Game, State, BASE, COVER, EMPTY, LOST, NONE,
     PROTECTION,
 };
-use super::{play_batch, Components, GreedyNumbers, MissionsNumbers, Params, Strategy};
+use super::{
+    play_batch, Components, GreedyNumbers, MissionsNumbers, Params, SearchParams, Strategy,
+};
 use crate::batch::Values;
 use crate::test_clock::cpu_seconds;
 
@@ -129,7 +131,8 @@ fn a_flip_captures_a_disc_between_two_bases_and_protection_saves_it() {
             .map(|&c| c as usize)
             .collect();
         g.st.open = vec![s as u8];
-        g.flips(&board);
+        g.flip(&board);
+        g.run(&board);
         assert_eq!(g.st.cell[s], BASE);
         if protected {
             // greedy always uses Protection: the disc stays, the power is spent
@@ -157,7 +160,8 @@ fn a_placement_that_destroys_a_base_chains_into_cover() {
     assert_eq!(destroyed.as_slice(), &[b as u8]);
     assert_eq!(g.st.cell[b], EMPTY);
     assert_eq!(g.st.bases[0], 1);
-    g.powers(&board, 0, s, destroyed);
+    g.open_window(&board, 0, s, destroyed);
+    g.run(&board);
     assert_eq!(g.st.cell[b], 0, "greedy covers the emptied space");
     assert_eq!(g.st.powers[0] & COVER, 0);
     assert_eq!(g.st.placed[0], 2);
@@ -281,6 +285,7 @@ fn bench_games() {
         (Strategy::Missions(MissionsNumbers::DEFAULT), 10_000),
         (rollout(2), 20),
         (rollout(8), 5),
+        (Strategy::Mcts(SearchParams::default()), 2),
     ] {
         if !only.is_empty()
             && !format!("{strategy:?}")
@@ -299,7 +304,7 @@ fn bench_games() {
             let wall = std::time::Instant::now();
             let start = cpu_seconds(wall);
             for i in 0..n {
-                e.play(&seats, 3, i);
+                e.play(&seats, 3, i).expect("a game");
             }
             let s = cpu_seconds(wall) - start;
             println!(

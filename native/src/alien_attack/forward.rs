@@ -1,0 +1,552 @@
+//! Alien Attack's forward model (`mcts::Model`) and its search player, `mcts`.
+//!
+//! A position is a game between two decisions (`Game::phase`: a seat's placement, one of its
+//! power windows, or its Protection question at a flip); `Game::apply` plays an answer and the
+//! rules and draws up to the next decision of any seat, the same code the built-in players'
+//! games run through (`Game::run`). Everything on the table is public (the mission cards lie
+//! face up, RULINGS §1 and [Setup]); what nobody sees is the Mothership's order. A
+//! determinization reshuffles the undrawn markers and reseeds the stream the rollout players
+//! break their ties with.
+
+use super::board::Board;
+use super::game::{
+    final_score, neighborhood_targets, winners, Action, Engine, Game, Phase, Snapshot, MAX_SEATS,
+    NEIGHBORHOOD, NONE, SEAT_RNG0, SEMI_COOP_BASES,
+};
+use super::players::{missions_values, MissionsNumbers, Power};
+use super::{Params, Strategy};
+use crate::mcts::{Budget, KeyHasher, Mcts, Model, SplitMix};
+use crate::params::with_params;
+use crate::rng::PyRandom;
+
+/// The search player's numbers (its strategy's parameters).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchParams {
+    pub iterations: i64,
+    pub exploration: f64,
+    /// Power uses weighed in a window: the best this many by the missions player's value of the
+    /// disc they place (0: every one); ending the turn is always weighed.
+    pub width: i64,
+    /// The margin's weight in a seat's value (the rest is winning: 1 for a winner, 0 else).
+    pub margin: f64,
+    /// The lead over the best other seat, in points, that earns the whole margin share (as far
+    /// behind earns none; level earns half).
+    pub spread: f64,
+}
+
+impl Default for SearchParams {
+    fn default() -> SearchParams {
+        SearchParams {
+            iterations: 200,
+            exploration: 0.5,
+            width: 4,
+            margin: 0.5,
+            spread: 30.0,
+        }
+    }
+}
+
+impl SearchParams {
+    pub fn read(param: impl Fn(&str) -> Option<f64>) -> SearchParams {
+        with_params!(
+            SearchParams::default(),
+            param,
+            [iterations, exploration, width, margin, spread]
+        )
+    }
+}
+
+/// What the player to move has seen: the whole table (every cell, this round's open markers,
+/// every seat's discs left, points, powers, parks, bases and captures; the cards are fixed for
+/// the game), the decision and where the round stands. Not the Mothership's order: the undrawn
+/// markers are the spaces still `NONE`.
+pub fn info_key(game: &Game, board: &Board) -> u64 {
+    let st = &game.st;
+    let spaces = |list: &[u8]| list.iter().fold(0u64, |k, &s| k << 8 | u64::from(s));
+    let (phase, cover) = match game.phase {
+        Phase::Place(p) => (1 << 8 | u64::from(p), 0),
+        Phase::Power { seat, last, cover } => (
+            (2 << 8 | u64::from(seat)) << 8 | u64::from(last),
+            spaces(cover.as_slice()),
+        ),
+        Phase::Protect { seat, space } => ((3 << 8 | u64::from(seat)) << 8 | u64::from(space), 0),
+        Phase::Over => (4 << 8, 0),
+    };
+    let pr = game.progress;
+    let cursor =
+        u64::from(pr.turns_taken) << 16 | u64::from(pr.flip_next) << 8 | u64::from(pr.trapped_next);
+    let mut h = KeyHasher::default()
+        .word(phase)
+        .word(cover)
+        .word(cursor)
+        .word(spaces(&pr.trapped[..usize::from(pr.n_trapped)]))
+        .word(spaces(&st.open))
+        .word((st.round as u64) << 8 | st.extra_users as u64);
+    for p in 0..st.players {
+        h = h.word(
+            (st.discs[p] as u64) << 56
+                | (st.parks[p] as u64) << 48
+                | (st.bases[p] as u64) << 40
+                | (st.captured[p] as u64) << 32
+                | u64::from(st.powers[p]) << 24
+                | st.score[p] as u64,
+        );
+    }
+    for chunk in st.cell[..=board.n].chunks(8) {
+        h = h.word(chunk.iter().fold(0u64, |k, &c| k << 8 | u64::from(c as u8)));
+    }
+    h.key()
+}
+
+/// The model the search plays on: a game whose every seat plays the missions defaults (the
+/// rollouts), one shared tie-break stream, and the search's reading of the end.
+pub struct Sim<'b> {
+    board: &'b Board,
+    game: Game,
+    semi_coop: bool,
+    width: usize,
+    margin: f64,
+    spread: f64,
+    /// Buffers for a window's power uses and their values.
+    uses: Vec<(f64, Power)>,
+    spaces: Vec<u8>,
+    values: Vec<f64>,
+}
+
+impl<'b> Sim<'b> {
+    pub fn new(board: &'b Board, params: Params) -> Sim<'b> {
+        let mut game = Game::new(board, params.players);
+        // the rollouts' players play the declared missions defaults, as the rollout player's do
+        game.strategies = [Strategy::Missions(MissionsNumbers::DEFAULT); MAX_SEATS];
+        game.shared_rng = true;
+        game.track_flips = false;
+        game.rngs.push(PyRandom::from_u64(0));
+        let p = SearchParams::default();
+        Sim {
+            board,
+            game,
+            semi_coop: params.semi_coop,
+            width: p.width as usize,
+            margin: p.margin,
+            spread: p.spread,
+            uses: Vec::new(),
+            spaces: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+
+    fn set_params(&mut self, p: &SearchParams) {
+        self.width = p.width.max(0) as usize;
+        self.margin = p.margin;
+        self.spread = p.spread;
+    }
+
+    /// The answers open at this decision. A window lists ending the turn first, then the power
+    /// uses (Cover, Extra Turn, Neighborhood: every legal space), the best `width` of them by
+    /// the missions value of the disc placed when `width` > 0 (ties to the order listed).
+    pub fn legal_actions(&mut self, out: &mut Vec<Action>) {
+        out.clear();
+        let (board, g) = (self.board, &mut self.game);
+        match g.phase {
+            Phase::Place(_) => out.extend(g.st.open.iter().map(|&s| Action::Place(s))),
+            Phase::Power { seat, cover, .. } => {
+                out.push(Action::EndTurn);
+                let p = usize::from(seat);
+                let st = &g.st;
+                let uses = &mut self.uses;
+                uses.clear();
+                uses.extend(
+                    cover
+                        .as_slice()
+                        .iter()
+                        .map(|&s| (0.0, Power::Cover(s.into()))),
+                );
+                if g.extra_turn_open(p) {
+                    uses.extend(st.open.iter().map(|&s| (0.0, Power::ExtraTurn(s.into()))));
+                }
+                if st.powers[p] & NEIGHBORHOOD != 0 {
+                    neighborhood_targets(board, &st.cell, p, &mut self.spaces);
+                    uses.extend(
+                        self.spaces
+                            .iter()
+                            .map(|&s| (0.0, Power::Neighborhood(s.into()))),
+                    );
+                }
+                if self.width > 0 && uses.len() > self.width {
+                    let space = |u: &Power| match *u {
+                        Power::Cover(s) | Power::ExtraTurn(s) | Power::Neighborhood(s) => s,
+                    };
+                    let n = &MissionsNumbers::DEFAULT;
+                    let spaces = uses.iter().map(|(_, u)| space(u));
+                    missions_values(board, st, p, spaces, &mut g.scratch, n, &mut self.values);
+                    for (u, &v) in uses.iter_mut().zip(&self.values) {
+                        u.0 = v;
+                    }
+                    // a stable sort: equal values keep the order listed
+                    uses.sort_by(|a, b| b.0.total_cmp(&a.0));
+                    uses.truncate(self.width);
+                }
+                out.extend(uses.iter().map(|&(_, u)| Action::Power(u)));
+            }
+            Phase::Protect { .. } => out.extend([Action::Protect(true), Action::Protect(false)]),
+            Phase::Over => {}
+        }
+    }
+}
+
+impl Model for Sim<'_> {
+    type Action = Action;
+    type Snapshot = Snapshot;
+
+    fn save(&self) -> Snapshot {
+        self.game.snapshot()
+    }
+
+    fn load(&mut self, s: &Snapshot) {
+        self.game.restore(s);
+    }
+
+    /// The Mothership's order resampled from what is public (the spaces without a marker yet,
+    /// ascending, then shuffled: the deal depends on the seed and the table only), and the
+    /// rollout players' tie-break stream reseeded.
+    fn determinize(&mut self, seed: u64) {
+        let mut g = SplitMix(seed);
+        let st = &mut self.game.st;
+        st.bag.clear();
+        st.bag.extend(
+            (1..=self.board.n)
+                .filter(|&s| st.cell[s] == NONE)
+                .map(|s| s as u8),
+        );
+        for i in (1..st.bag.len()).rev() {
+            st.bag.swap(i, g.below(i + 1));
+        }
+        self.game.rngs[0].reseed_u64(g.next_u64());
+    }
+
+    fn over(&self) -> bool {
+        self.game.over()
+    }
+
+    fn to_move(&self) -> usize {
+        self.game.to_move().unwrap_or(0)
+    }
+
+    fn legal(&mut self, out: &mut Vec<Action>) -> Result<(), String> {
+        self.legal_actions(out);
+        Ok(())
+    }
+
+    fn apply(&mut self, action: Action) -> Result<(), String> {
+        self.game.apply(self.board, action)
+    }
+
+    fn info_key(&self) -> u64 {
+        info_key(&self.game, self.board)
+    }
+
+    fn rollout(&mut self) -> Result<(), String> {
+        self.game.run(self.board);
+        Ok(())
+    }
+
+    /// A seat's value: `margin` x its margin share (its lead over the best other seat, over
+    /// twice `spread`, from a half, within [0, 1]) plus the rest x winning (the game's winners,
+    /// shared wins included; in the semi-cooperative game nobody wins short of 24 bases).
+    fn rewards(&self, out: &mut [f64]) {
+        let st = &self.game.st;
+        let n = st.players;
+        let mut totals = [0i64; MAX_SEATS];
+        let mut best_city = [0i64; MAX_SEATS];
+        for p in 0..n {
+            let f = final_score(self.board, st, p);
+            totals[p] = f.total;
+            best_city[p] = f.best_city;
+        }
+        let mut won = winners(&totals[..n], &best_city[..n]);
+        if self.semi_coop && st.bases[..n].iter().sum::<i64>() < SEMI_COOP_BASES {
+            won = 0;
+        }
+        for (p, value) in out.iter_mut().enumerate().take(n) {
+            let others = (0..n).filter(|&q| q != p).map(|q| totals[q]).max();
+            let lead = (totals[p] - others.expect("another seat")) as f64;
+            let share = (0.5 + lead / (2.0 * self.spread)).clamp(0.0, 1.0);
+            let win = f64::from(won >> p & 1);
+            *value = self.margin * share + (1.0 - self.margin) * win;
+        }
+    }
+}
+
+/// The `mcts` seats' search: its model and tree, kept across a batch's decisions (each seat's
+/// numbers are read at its decision).
+pub struct Searcher<'b> {
+    sim: Sim<'b>,
+    tree: Mcts<Action>,
+}
+
+impl<'b> Searcher<'b> {
+    pub fn new(board: &'b Board, params: Params) -> Searcher<'b> {
+        Searcher {
+            sim: Sim::new(board, params),
+            tree: Mcts::new(params.players),
+        }
+    }
+}
+
+impl Engine<'_> {
+    /// The answer of seat p (playing `mcts`) at this decision: a search from a copy of the
+    /// position, its deals drawn from a seed the seat's stream gives (so the game stays a
+    /// function of its seed).
+    pub(super) fn searched(&mut self, p: usize) -> Result<Action, String> {
+        let Strategy::Mcts(params) = self.game.strategies[p] else {
+            return Err(format!("seat {p} does not search"));
+        };
+        let seed = self.game.rngs[SEAT_RNG0 + p].getrandbits64();
+        let root = self.game.snapshot();
+        let (board, players) = (self.board, self.params);
+        let s = self
+            .searcher
+            .get_or_insert_with(|| Box::new(Searcher::new(board, players)));
+        s.sim.set_params(&params);
+        let budget = Budget {
+            iterations: params.iterations.max(1) as u32,
+            exploration: params.exploration,
+        };
+        s.tree.choose(&mut s.sim, &root, budget, seed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::Board;
+    use super::super::game::Record;
+    use super::super::tests::default_components;
+    use super::*;
+
+    fn params(players: usize) -> Params {
+        Params {
+            players,
+            semi_coop: false,
+        }
+    }
+
+    const MISSIONS: Strategy = Strategy::Missions(MissionsNumbers::DEFAULT);
+
+    /// The position at game `game`'s first decision, missions in every seat.
+    fn first_decision(board: &Board, players: usize, game: u64) -> Snapshot {
+        let mut e = Engine::new(board, params(players));
+        e.start(&vec![MISSIONS; players], 7, game);
+        e.game.snapshot()
+    }
+
+    /// A game walked through the forward model from its first decision by a seeded uniform
+    /// choice among every legal answer (width 0): (answers given, final table).
+    fn walk(sim: &mut Sim, start: &Snapshot, pick: u64) -> (usize, Snapshot) {
+        sim.load(start);
+        let mut g = SplitMix(pick);
+        let mut legal = Vec::new();
+        let mut steps = 0;
+        while !sim.over() {
+            sim.legal_actions(&mut legal);
+            assert!(!legal.is_empty(), "nothing legal at {:?}", sim.game.phase);
+            let a = legal[g.below(legal.len())];
+            sim.apply(a).unwrap();
+            steps += 1;
+        }
+        (steps, sim.save())
+    }
+
+    #[test]
+    fn every_legal_answer_is_taken_and_games_end() {
+        let board = Board::new(&default_components()).unwrap();
+        let mut kinds = [0usize; 5];
+        for players in [2, 4] {
+            let mut sim = Sim::new(&board, params(players));
+            sim.width = 0;
+            for game in 0..40 {
+                let start = first_decision(&board, players, game);
+                let (steps, end) = walk(&mut sim, &start, game);
+                assert!(steps >= 30 * 2, "every seat places every round");
+                assert!(end.st.bag.is_empty() || end.st.round == end.st.rounds);
+                let (again, end2) = walk(&mut sim, &start, game);
+                assert_eq!(
+                    (again, end2.st.cell),
+                    (steps, end.st.cell),
+                    "a function of its seeds"
+                );
+                // what the walks met: placements, windows, each power, Protection questions
+                sim.load(&start);
+                let mut g = SplitMix(game);
+                let mut legal = Vec::new();
+                while !sim.over() {
+                    sim.legal_actions(&mut legal);
+                    for a in &legal {
+                        kinds[match a {
+                            Action::Place(_) => 0,
+                            Action::EndTurn => 1,
+                            Action::Power(Power::Neighborhood(_)) => 2,
+                            Action::Power(_) => 3,
+                            Action::Protect(_) => 4,
+                        }] += 1;
+                    }
+                    sim.apply(legal[g.below(legal.len())]).unwrap();
+                }
+            }
+        }
+        assert!(
+            kinds.iter().all(|&k| k > 0),
+            "every kind of decision: {kinds:?}"
+        );
+    }
+
+    #[test]
+    fn apply_refuses_an_answer_the_rules_do_not_allow() {
+        let board = Board::new(&default_components()).unwrap();
+        let mut sim = Sim::new(&board, params(2));
+        sim.load(&first_decision(&board, 2, 3));
+        assert!(matches!(sim.game.phase, Phase::Place(0)));
+        let taken = (1..=board.n as u8)
+            .find(|s| !sim.game.st.open.contains(s))
+            .unwrap();
+        assert!(
+            sim.apply(Action::Place(taken)).is_err(),
+            "not an open marker"
+        );
+        assert!(sim.apply(Action::EndTurn).is_err(), "not a window");
+        assert!(sim.apply(Action::Protect(true)).is_err());
+        let open = sim.game.st.open[0];
+        assert!(sim
+            .apply(Action::Power(Power::ExtraTurn(open.into())))
+            .is_err());
+        sim.apply(Action::Place(open)).unwrap();
+        // the first window: Neighborhood has no target yet, Extra Turn takes an open marker only
+        assert!(matches!(sim.game.phase, Phase::Power { seat: 0, .. }));
+        assert!(sim
+            .apply(Action::Power(Power::Neighborhood(open.into())))
+            .is_err());
+        assert!(sim
+            .apply(Action::Power(Power::ExtraTurn(open.into())))
+            .is_err());
+        assert!(sim.apply(Action::Power(Power::Cover(open.into()))).is_err());
+        sim.apply(Action::EndTurn).unwrap();
+        assert!(matches!(sim.game.phase, Phase::Place(1)));
+    }
+
+    #[test]
+    fn a_window_weighs_ending_the_turn_and_the_best_width_uses() {
+        let board = Board::new(&default_components()).unwrap();
+        let mut sim = Sim::new(&board, params(2));
+        let (mut all, mut kept) = (Vec::new(), Vec::new());
+        let mut wide = 0;
+        for game in 0..20 {
+            sim.load(&first_decision(&board, 2, game));
+            let mut g = SplitMix(game);
+            while !sim.over() {
+                sim.width = 0;
+                sim.legal_actions(&mut all);
+                sim.width = 3;
+                sim.legal_actions(&mut kept);
+                if matches!(sim.game.phase, Phase::Power { .. }) {
+                    assert_eq!(kept.len(), all.len().min(1 + 3));
+                    assert!(kept.iter().all(|a| all.contains(a)));
+                    assert_eq!(kept[0], Action::EndTurn);
+                    wide += usize::from(all.len() > 4);
+                } else {
+                    assert_eq!(kept, all, "only a window is narrowed");
+                }
+                sim.apply(all[g.below(all.len())]).unwrap();
+            }
+        }
+        assert!(wide > 0, "some window had more uses than the width");
+    }
+
+    #[test]
+    fn a_restored_snapshot_plays_on_as_the_original() {
+        let board = Board::new(&default_components()).unwrap();
+        let mut sim = Sim::new(&board, params(3));
+        sim.load(&first_decision(&board, 3, 5));
+        let mut legal = Vec::new();
+        for _ in 0..40 {
+            sim.legal_actions(&mut legal);
+            sim.apply(*legal.last().unwrap()).unwrap();
+        }
+        let snap = sim.save();
+        let key = sim.info_key();
+        sim.determinize(11);
+        sim.rollout().unwrap();
+        let first = sim.save();
+        let mut rewards = [0.0; 3];
+        sim.rewards(&mut rewards);
+        sim.load(&snap);
+        assert_eq!(sim.info_key(), key);
+        sim.determinize(11);
+        sim.rollout().unwrap();
+        let second = sim.save();
+        assert_eq!(
+            (first.st.cell, first.st.score, first.st.round),
+            (second.st.cell, second.st.score, second.st.round)
+        );
+        let mut again = [0.0; 3];
+        sim.rewards(&mut again);
+        assert_eq!(rewards, again);
+        assert!(rewards.iter().all(|r| (0.0..=1.0).contains(r)));
+    }
+
+    #[test]
+    fn a_deal_changes_only_the_mothership_order() {
+        let board = Board::new(&default_components()).unwrap();
+        let mut sim = Sim::new(&board, params(2));
+        sim.load(&first_decision(&board, 2, 9));
+        let mut legal = Vec::new();
+        for _ in 0..25 {
+            sim.legal_actions(&mut legal);
+            sim.apply(legal[0]).unwrap();
+        }
+        let snap = sim.save();
+        let key = sim.info_key();
+        let mut sorted_before = snap.st.bag.clone();
+        sorted_before.sort_unstable();
+        let mut orders = std::collections::BTreeSet::new();
+        for seed in 0..20 {
+            sim.load(&snap);
+            sim.determinize(seed);
+            assert_eq!(sim.info_key(), key);
+            let st = &sim.game.st;
+            assert_eq!(
+                (st.cell, &st.open, st.score, st.powers),
+                (snap.st.cell, &snap.st.open, snap.st.score, snap.st.powers)
+            );
+            orders.insert(st.bag.clone());
+            let mut sorted = st.bag.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, sorted_before, "the same markers, in another order");
+        }
+        assert!(orders.len() == 20, "deals shuffle the Mothership");
+        // the deal reads the table only: the true order does not show through
+        sim.load(&snap);
+        sim.game.st.bag.reverse();
+        sim.determinize(3);
+        let from_reversed = sim.game.st.bag.clone();
+        sim.load(&snap);
+        sim.determinize(3);
+        assert_eq!(sim.game.st.bag, from_reversed);
+    }
+
+    #[test]
+    fn mcts_games_are_a_function_of_their_seed() {
+        let board = Board::new(&default_components()).unwrap();
+        let mcts = Strategy::Mcts(SearchParams {
+            iterations: 8,
+            ..SearchParams::default()
+        });
+        let seats = [mcts, MISSIONS];
+        let mut e = Engine::new(&board, params(2));
+        let a: Vec<Record> = (0..3).map(|i| e.play(&seats, 4, i).unwrap()).collect();
+        let mut b: Vec<Record> = (0..3)
+            .rev()
+            .map(|i| e.play(&seats, 4, i).unwrap())
+            .collect();
+        b.reverse();
+        assert_eq!(a, b);
+    }
+}
