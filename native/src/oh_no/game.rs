@@ -292,6 +292,13 @@ impl Rngs {
         &mut self.streams[slot]
     }
 
+    /// Reseed the streams of the Resistance and Spawn reshuffles (a search's deal).
+    pub fn reseed_piles(&mut self, seeds: [u64; 2]) {
+        self.streams[RESISTANCE].reseed_u64(seeds[0]);
+        self.streams[SPAWN].reseed_u64(seeds[1]);
+        self.seeded |= 1 << RESISTANCE | 1 << SPAWN;
+    }
+
     /// `seeds.stream(seq, FIRST_SEAT + seat)`.
     #[inline]
     pub fn seat(&mut self, seat: usize) -> &mut PyRandom {
@@ -336,6 +343,8 @@ pub struct Engine<'c> {
     pub(super) lost: Vec<u16>,
     /// The decision the game waits on.
     pub phase: Phase,
+    /// The search player's tree and model, when the strategy is `mcts`.
+    pub(super) searcher: Option<Box<super::forward::Searcher<'c>>>,
 }
 
 impl<'c> Engine<'c> {
@@ -369,6 +378,7 @@ impl<'c> Engine<'c> {
             slots: Vec::with_capacity(8),
             lost: Vec::with_capacity(64),
             phase: Phase::Over(END_CREW_ELIMINATED),
+            searcher: None,
         }
     }
 
@@ -1081,6 +1091,13 @@ impl<'c> Engine<'c> {
 
     /// One game from its seed, played by the engine's strategy.
     pub fn play(&mut self, root_seed: u64, game_index: u64) -> Result<Record, String> {
+        self.start(root_seed, game_index)?;
+        self.run()?;
+        Ok(self.record())
+    }
+
+    /// Set game `game_index` up and play to its first decision.
+    pub fn start(&mut self, root_seed: u64, game_index: u64) -> Result<(), String> {
         let n = self.params.players;
         self.rngs
             .start(root_seed, game_index, n, self.strategy == Strategy::Random);
@@ -1093,9 +1110,26 @@ impl<'c> Engine<'c> {
         self.fc_moment = MOMENT_NONE;
         self.readiness.clear();
         self.readiness.resize(n, (-1, false));
-        self.start_turn()?;
-        self.run()?;
-        Ok(self.record())
+        self.start_turn()
+    }
+
+    /// The Final Conflict's record: (turn, shields, weapons, moment) when called.
+    pub(super) fn final_conflict_record(&self) -> (i64, i64, i64, u8) {
+        (
+            self.fc_turn,
+            self.fc_shields,
+            self.fc_weapons,
+            self.fc_moment,
+        )
+    }
+
+    pub(super) fn set_final_conflict_record(&mut self, fc: (i64, i64, i64, u8)) {
+        (
+            self.fc_turn,
+            self.fc_shields,
+            self.fc_weapons,
+            self.fc_moment,
+        ) = fc;
     }
 
     pub fn over(&self) -> bool {
@@ -1107,6 +1141,11 @@ impl<'c> Engine<'c> {
     pub(super) fn run(&mut self) -> Result<(), String> {
         loop {
             let phase = self.phase;
+            if self.strategy == Strategy::Mcts && !self.over() {
+                let action = self.searched()?;
+                self.apply(action)?;
+                continue;
+            }
             match phase {
                 Phase::Call { seat, moment } => {
                     let now = self.wants_final_conflict(seat, moment);
@@ -1153,22 +1192,27 @@ impl<'c> Engine<'c> {
                         self.attack(attacker, target);
                         self.planned_attack(attacker, target)
                     });
+                    debug_assert!(attack.is_none_or(|a| self.attack_is_legal(seat, &a)));
                     self.fight(seat, attack)?
                 }
                 Phase::Counter { seat, card } => {
                     let answer = self.counter(seat, self.c.spawn_colour[card as usize]);
+                    debug_assert!(self.counter_is_legal(phase, answer));
                     self.countered(phase, answer)?
                 }
                 Phase::HelpCounter { helper, card, .. } => {
                     let answer = self.help_counter(helper, self.c.spawn_colour[card as usize]);
+                    debug_assert!(self.counter_is_legal(phase, answer));
                     self.countered(phase, answer)?
                 }
                 Phase::Strike { seat } => {
                     let answer = self.strike(seat);
+                    debug_assert!(self.strike_is_legal(phase, answer));
                     self.struck(phase, answer)?
                 }
                 Phase::HelpStrike { helper, .. } => {
                     let answer = self.help_strike(helper);
+                    debug_assert!(self.strike_is_legal(phase, answer));
                     self.struck(phase, answer)?
                 }
                 Phase::Over(_) => return Ok(()),

@@ -176,7 +176,7 @@ impl Engine<'_> {
     }
 
     /// `Crew._cheapest_pair`: the first Morph-box pair of `hand` with the least keep value.
-    fn cheapest_pair(&self, viewer: usize, hand: &[u16]) -> Option<(u16, u16)> {
+    pub(super) fn cheapest_pair(&self, viewer: usize, hand: &[u16]) -> Option<(u16, u16)> {
         let c = self.c;
         let mut best: Option<(f64, u16, u16)> = None;
         for (i, &a) in hand.iter().enumerate() {
@@ -559,7 +559,13 @@ impl Engine<'_> {
     ///
     /// Each weapon type costs one card however many of its colours are played, so types are
     /// taken greedily by the value they clear, while a type clears at least `attack_min`.
-    fn plan(&mut self, viewer: usize, holder: usize, station: usize, attacker: usize) -> bool {
+    pub(super) fn plan(
+        &mut self,
+        viewer: usize,
+        holder: usize,
+        station: usize,
+        attacker: usize,
+    ) -> bool {
         let c = self.c;
         let crew = self.crew;
         self.plays.clear();
