@@ -8,8 +8,11 @@
 //! as one player who sees every hand; hidden are only the orders of the Resistance and Spawn
 //! decks (and of every reshuffle to come). At level 3 each player decides alone: the player to
 //! move sees its own hand and the sizes of the others', so a deal also redeals the others' hands
-//! from the cards it cannot see (theirs and the deck). Counters and strikes still ask partners
-//! who can help, as the rules let any crew ask at the Final Conflict.
+//! from the cards it cannot see (theirs and the deck). Whether asking a partner to counter a
+//! kamikaze is legal turns on the partners' hands, so at level 3 the search counters with its own
+//! means when it has them, and otherwise takes the one answer the rules leave (a partner who can
+//! counter, else one with a Morph-box pair, else none); a partner asked declines only with no
+//! means. Every answer weighed at the root (when there are several) is then legal in every deal.
 //!
 //! The answers the search weighs (`legal_actions`) are every legal one except where they
 //! explode: transports move one weapon; a Morph-box offers its cheapest pair (the crews'
@@ -66,7 +69,8 @@ impl SearchParams {
 }
 
 /// A position: everything `Engine::apply` reads and changes, and the record kept so far (the
-/// engine's scratch buffers are not state; the crews' `readiness` is a player's memory, cleared).
+/// engine's scratch buffers are not state, and the flight of a Spawn card is worked out again;
+/// the crews' `readiness` is a player's memory, cleared).
 #[derive(Clone)]
 pub struct Snapshot {
     st: State,
@@ -110,6 +114,7 @@ impl Engine<'_> {
         self.set_final_conflict_record(s.final_conflict);
         self.readiness.clear();
         self.readiness.resize(self.st.n, (-1, false));
+        self.path.clear();
     }
 
     /// The player who decides at this phase (the active player when over).
@@ -199,9 +204,28 @@ impl Engine<'_> {
                 self.counter_means(seat, colour, out);
                 let mut partners = Vec::new();
                 self.st.partners(seat, &mut partners);
+                let hands = &self.st.hands;
+                let helper = partners
+                    .iter()
+                    .find(|&&p| has_counter(c, &hands[p], colour));
+                if self.st.level >= 3 {
+                    // Asking a partner is legal or not by the hands the player cannot see: with
+                    // own means the player counters; without, the one answer the rules leave
+                    // (a partner who can counter, else one with a Morph-box pair, else none).
+                    if out.is_empty() {
+                        let morpher = partners.iter().find(|&&p| {
+                            self.st.morph_works(p) && self.cheapest_pair(p, &hands[p]).is_some()
+                        });
+                        let answer = helper
+                            .or(morpher)
+                            .map_or(Means::Nothing, |&p| Means::Help(p));
+                        out.push(Action::Counter(answer));
+                    }
+                    return;
+                }
                 let helpers = partners
                     .iter()
-                    .filter(|&&p| has_counter(c, &self.st.hands[p], colour));
+                    .filter(|&&p| has_counter(c, &hands[p], colour));
                 out.extend(helpers.map(|&p| Action::Counter(Means::Help(p))));
                 if out.is_empty() {
                     out.push(Action::Counter(Means::Nothing));
@@ -211,7 +235,14 @@ impl Engine<'_> {
             Phase::HelpCounter { helper, card, .. } => {
                 let colour = c.spawn_colour[card as usize];
                 self.counter_means(helper, colour, out);
-                if !has_counter(c, &self.st.hands[helper], colour) {
+                // declining is legal only if the player helped could not counter either, which
+                // at level 3 the helper cannot see: it declines only with no means
+                let declines = if self.st.level >= 3 {
+                    out.is_empty()
+                } else {
+                    !has_counter(c, &self.st.hands[helper], colour)
+                };
+                if declines {
                     out.insert(0, Action::Counter(Means::Nothing));
                 }
             }
@@ -579,10 +610,16 @@ mod tests {
         }
     }
 
-    /// A model at the first decision after `steps` answers of game `game`.
-    fn model_after<'c>(c: &'c Components, level: u8, game: u64, steps: usize) -> Sim<'c> {
+    /// A model at the decision after the first answer weighed `steps` times in game `game`.
+    fn model_after<'c>(
+        c: &'c Components,
+        players: usize,
+        level: u8,
+        game: u64,
+        steps: usize,
+    ) -> Sim<'c> {
         let mut sim = Sim {
-            engine: Engine::new(c, params(4, level), Strategy::Bold),
+            engine: Engine::new(c, params(players, level), Strategy::Bold),
             survivors: 0.25,
             progress: 0.2,
             unseen: Vec::new(),
@@ -601,7 +638,7 @@ mod tests {
     fn a_deal_changes_only_what_the_player_cannot_see() {
         let c = default_components();
         for level in [1, 3] {
-            let mut model = model_after(&c, level, 4, 10);
+            let mut model = model_after(&c, 4, level, 4, 10);
             let snap = model.save();
             let key = model.info_key();
             let mover = model.engine.mover();
@@ -652,7 +689,7 @@ mod tests {
     fn the_info_key_sees_the_others_hands_only_below_level_3() {
         let c = default_components();
         for level in [1, 3] {
-            let mut model = model_after(&c, level, 6, 8);
+            let mut model = model_after(&c, 4, level, 6, 8);
             let key = model.info_key();
             let mover = model.engine.mover();
             let st = &mut model.engine.st;
@@ -668,14 +705,51 @@ mod tests {
     }
 
     #[test]
+    fn every_answer_weighed_is_legal_in_every_deal() {
+        // the search plays each root answer on deals of what the player cannot see (at level 3
+        // the others' hands, on which some answers' legality turns); a lone answer it plays
+        // without a deal
+        let c = default_components();
+        for (players, level) in [(4, 3), (5, 3), (3, 0)] {
+            for game in 0..40 {
+                let mut sim = model_after(&c, players, level, game, 0);
+                let mut g = SplitMix(game);
+                let (mut legal, mut tried) = (Vec::new(), Vec::new());
+                while !sim.over() {
+                    let root = sim.save();
+                    sim.legal(&mut legal).unwrap();
+                    for &a in legal.iter().filter(|_| legal.len() > 1) {
+                        for deal in 0..6 {
+                            sim.load(&root);
+                            sim.determinize(deal);
+                            sim.apply(a)
+                                .unwrap_or_else(|err| panic!("deal {deal}: {err}"));
+                        }
+                    }
+                    sim.load(&root);
+                    tried.clone_from(&legal);
+                    // the Final Conflict called late, for games that reach its counters
+                    let late = matches!(tried[..], [Action::Call(false), _]) && g.below(8) > 0;
+                    let a = if late {
+                        tried[0]
+                    } else {
+                        tried[g.below(tried.len())]
+                    };
+                    sim.apply(a).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
     fn mcts_games_are_a_function_of_their_seed() {
         let c = default_components();
         let p = SearchParams {
             iterations: 8,
             ..SearchParams::default()
         };
-        for level in [1, 3] {
-            let mut e = Engine::new(&c, params(3, level), Strategy::Mcts);
+        for (players, level) in [(3, 1), (4, 3)] {
+            let mut e = Engine::new(&c, params(players, level), Strategy::Mcts);
             e.searcher = Some(Box::new(Searcher::new(&e, &p)));
             let a: Vec<_> = (0..3).map(|i| e.play(4, i).unwrap()).collect();
             let mut b: Vec<_> = (0..3).rev().map(|i| e.play(4, i).unwrap()).collect();

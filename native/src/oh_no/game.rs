@@ -338,7 +338,8 @@ pub struct Engine<'c> {
     pub(super) pairs: Vec<(u16, u16)>,
     pub(super) cards_buf: Vec<u16>,
     pub(super) plan_bufs: PlanBufs,
-    path: Vec<usize>,
+    /// The flight of the Spawn card being resolved (`State::flight`).
+    pub(super) path: Vec<usize>,
     slots: Vec<usize>,
     pub(super) lost: Vec<u16>,
     /// The decision the game waits on.
@@ -509,33 +510,39 @@ impl<'c> Engine<'c> {
             }
             return self.after_action(seat, number);
         }
-        self.fly(seat, number, card, 0)
-    }
-
-    /// The flight of `card` from the active player's station, and [ZAPPING]: the active player,
-    /// then every player it flies past or is about to invade, from the station at `from` on its
-    /// way, is asked while holding a weapon that zaps it. The flight is worked out again on each
-    /// call: a declined zap changes nothing it depends on.
-    fn fly(&mut self, seat: usize, number: usize, card: u16, from: usize) -> Result<(), String> {
-        let c = self.c;
         let mut path = std::mem::take(&mut self.path);
         let target = self.st.flight(c, seat, card, &mut path);
-        let colour = c.spawn_colour[card as usize];
-        let hands = &self.st.hands;
-        let asked = path
-            .iter()
-            .enumerate()
-            .skip(from)
-            .find(|&(_, &p)| hands[p].iter().any(|&x| zaps(c, x, colour)))
-            .map(|(at, &p)| (at, p));
         self.path = path;
         let Some(target) = target else {
             self.st.spawn_discard.push(card);
             self.stats[ALIENS_FLOWN_OFF] += 1;
             return self.after_action(seat, number);
         };
-        match asked {
-            Some((at, zapper)) => {
+        self.zap_from(seat, number, card, target, 0)
+    }
+
+    /// [ZAPPING] the active player, then every player the alien flies past or is about to
+    /// invade, from the station at `from` on its flight (`self.path`; a restored position has
+    /// none and works it out again): the first holding a weapon that zaps it is asked; with no
+    /// one left, the alien lands.
+    fn zap_from(
+        &mut self,
+        seat: usize,
+        number: usize,
+        card: u16,
+        target: usize,
+        from: usize,
+    ) -> Result<(), String> {
+        let c = self.c;
+        if self.path.is_empty() {
+            let mut path = std::mem::take(&mut self.path);
+            self.st.flight(c, seat, card, &mut path);
+            self.path = path;
+        }
+        let colour = c.spawn_colour[card as usize];
+        for at in from..self.path.len() {
+            let zapper = self.path[at];
+            if self.st.hands[zapper].iter().any(|&x| zaps(c, x, colour)) {
                 self.phase = Phase::Zap {
                     seat,
                     number,
@@ -544,27 +551,27 @@ impl<'c> Engine<'c> {
                     at,
                     zapper,
                 };
-                Ok(())
+                return Ok(());
             }
-            None => self.place(seat, number, target, card),
         }
+        self.place(seat, number, target, card)
     }
 
     /// The answer to [ZAPPING]: the weapon and the alien discarded, or the flight goes on.
-    fn zapped(&mut self, phase: Phase, weapon: Option<u16>) -> Result<(), String> {
+    fn zapped(&mut self, weapon: Option<u16>) -> Result<(), String> {
         let Phase::Zap {
             seat,
             number,
             card,
+            target,
             at,
             zapper,
-            ..
-        } = phase
+        } = self.phase
         else {
             unreachable!("a zap answers a zap")
         };
         let Some(weapon) = weapon else {
-            return self.fly(seat, number, card, at + 1);
+            return self.zap_from(seat, number, card, target, at + 1);
         };
         self.discard_from_hand(zapper, weapon);
         self.st.spawn_discard.push(card);
@@ -723,13 +730,13 @@ impl<'c> Engine<'c> {
     }
 
     /// The player asked at `Phase::Evaporate` discards the cards in `self.lost`.
-    fn evaporated(&mut self, phase: Phase) -> Result<(), String> {
+    fn evaporated(&mut self) -> Result<(), String> {
         let Phase::Evaporate {
             seat,
             number,
             card,
             at,
-        } = phase
+        } = self.phase
         else {
             unreachable!("a discard answers an Evaporalien")
         };
@@ -1000,9 +1007,9 @@ impl<'c> Engine<'c> {
 
     /// The answer to a kamikaze (by `seat`, or by the partner asked): a partner asked, or the
     /// counter: the cards spent, or none and `seat` is eliminated. Then the strike.
-    fn countered(&mut self, phase: Phase, answer: Means) -> Result<(), String> {
+    fn countered(&mut self, answer: Means) -> Result<(), String> {
         let c = self.c;
-        let (seat, who, card) = match phase {
+        let (seat, who, card) = match self.phase {
             Phase::Counter { seat, card } => {
                 if let Means::Help(helper) = answer {
                     self.phase = Phase::HelpCounter { seat, helper, card };
@@ -1037,9 +1044,9 @@ impl<'c> Engine<'c> {
 
     /// `Game.final_conflict_turn`, 2.: the strike (by `seat`, or by the partner asked) removes a
     /// Shield alien, or with none left destroys the Spawnmonster; or a partner is asked.
-    fn struck(&mut self, phase: Phase, answer: StrikeAnswer) -> Result<(), String> {
+    fn struck(&mut self, answer: StrikeAnswer) -> Result<(), String> {
         let c = self.c;
-        let (seat, who) = match phase {
+        let (seat, who) = match self.phase {
             Phase::Strike { seat } => {
                 if let StrikeAnswer::Help(helper) = answer {
                     self.phase = Phase::HelpStrike { seat, helper };
@@ -1140,13 +1147,13 @@ impl<'c> Engine<'c> {
     /// player's answer, then the rules and chance up to the next decision.
     pub(super) fn run(&mut self) -> Result<(), String> {
         loop {
-            let phase = self.phase;
             if self.strategy == Strategy::Mcts && !self.over() {
                 let action = self.searched()?;
                 self.apply(action)?;
                 continue;
             }
-            match phase {
+            // the fields matched, not the whole phase: it was just written field by field
+            match self.phase {
                 Phase::Call { seat, moment } => {
                     let now = self.wants_final_conflict(seat, moment);
                     self.call(seat, moment, now)?
@@ -1162,7 +1169,7 @@ impl<'c> Engine<'c> {
                     ..
                 } => {
                     let weapon = self.zap(zapper, card, target);
-                    self.zapped(phase, weapon)?
+                    self.zapped(weapon)?
                 }
                 Phase::Module {
                     seat,
@@ -1181,7 +1188,7 @@ impl<'c> Engine<'c> {
                     let p = (self.st.active + at) % self.st.n;
                     let need = self.st.figs[p][self.c.spawn_orders[card as usize] as usize];
                     self.discard_choice(p, need as usize);
-                    self.evaporated(phase)?
+                    self.evaporated()?
                 }
                 Phase::Build { seat } => {
                     self.choose_build(seat);
@@ -1197,23 +1204,23 @@ impl<'c> Engine<'c> {
                 }
                 Phase::Counter { seat, card } => {
                     let answer = self.counter(seat, self.c.spawn_colour[card as usize]);
-                    debug_assert!(self.counter_is_legal(phase, answer));
-                    self.countered(phase, answer)?
+                    debug_assert!(self.counter_is_legal(self.phase, answer));
+                    self.countered(answer)?
                 }
                 Phase::HelpCounter { helper, card, .. } => {
                     let answer = self.help_counter(helper, self.c.spawn_colour[card as usize]);
-                    debug_assert!(self.counter_is_legal(phase, answer));
-                    self.countered(phase, answer)?
+                    debug_assert!(self.counter_is_legal(self.phase, answer));
+                    self.countered(answer)?
                 }
                 Phase::Strike { seat } => {
                     let answer = self.strike(seat);
-                    debug_assert!(self.strike_is_legal(phase, answer));
-                    self.struck(phase, answer)?
+                    debug_assert!(self.strike_is_legal(self.phase, answer));
+                    self.struck(answer)?
                 }
                 Phase::HelpStrike { helper, .. } => {
                     let answer = self.help_strike(helper);
-                    debug_assert!(self.strike_is_legal(phase, answer));
-                    self.struck(phase, answer)?
+                    debug_assert!(self.strike_is_legal(self.phase, answer));
+                    self.struck(answer)?
                 }
                 Phase::Over(_) => return Ok(()),
             }
@@ -1261,7 +1268,7 @@ impl<'c> Engine<'c> {
                 if weapon.is_some_and(|w| !hand.contains(&w) || !zaps(c, w, colour)) {
                     return wrong();
                 }
-                self.zapped(phase, weapon)
+                self.zapped(weapon)
             }
             (
                 Phase::Module {
@@ -1291,7 +1298,7 @@ impl<'c> Engine<'c> {
                 let mut lost = std::mem::take(&mut self.lost);
                 hand_cards(self, p, set, &mut lost);
                 self.lost = lost;
-                self.evaporated(phase)
+                self.evaporated()
             }
             (Phase::Build { seat }, Action::Build(set)) => {
                 let mut picked = std::mem::take(&mut self.picked);
@@ -1314,13 +1321,13 @@ impl<'c> Engine<'c> {
                 if !self.counter_is_legal(phase, means) {
                     return wrong();
                 }
-                self.countered(phase, means)
+                self.countered(means)
             }
             (Phase::Strike { .. } | Phase::HelpStrike { .. }, Action::Strike(answer)) => {
                 if !self.strike_is_legal(phase, answer) {
                     return wrong();
                 }
-                self.struck(phase, answer)
+                self.struck(answer)
             }
             _ => wrong(),
         }
