@@ -1,6 +1,9 @@
 //! One game (`game.py`'s `Game.play`): the turn sequence, when each decision is asked, the draws
-//! of every random stream in the same order, and the record. The players' answers are legal by
-//! construction (`players.rs` ports `players.py`), so the checks of `Game` are not repeated.
+//! of every random stream in the same order, and the record, as a step machine: the game waits
+//! at a `Phase` (a decision), an answer plays the rules and cards up to the next (`Engine::run`
+//! asks the engine's strategy; `Engine::apply` takes the search's `Action`). The built-in crews'
+//! answers are legal by construction (`players.rs` ports `players.py`), so `run` repeats the
+//! checks of `Game` only in debug builds; `apply` checks every answer.
 
 use super::players::{CrewParams, Means, StrikeAnswer};
 use super::rules::{

@@ -2,7 +2,8 @@
 //! `simkit/games/oh_no_invasion/` (the reference), so both give identical rows.
 //!
 //! The types below are the contract with the Python binding (`python.rs`). The engine: `rules`
-//! (`rules.py` and `state.py`'s look-ups), `players` (`players.py`), `game` (`game.py`).
+//! (`rules.py` and `state.py`'s look-ups), `players` (`players.py`), `game` (`game.py`, as a
+//! step machine), `forward` (the forward model and the search player `mcts`, native only).
 
 mod forward;
 mod game;
