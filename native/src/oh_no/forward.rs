@@ -37,8 +37,8 @@ use crate::params::with_params;
 pub struct SearchParams {
     pub iterations: i64,
     pub exploration: f64,
-    /// A won game's value is 1 less this share for the crew members lost (all lost but one: the
-    /// whole share); the score counts survivors.
+    /// A won game's value is 1 less this times the share of the crew lost (the score counts
+    /// survivors).
     pub survivors: f64,
     /// A lost game's value: this times the share of the Shield aliens struck down.
     pub progress: f64,
