@@ -49,7 +49,7 @@ pub struct SearchParams {
 impl Default for SearchParams {
     fn default() -> SearchParams {
         SearchParams {
-            iterations: 100,
+            iterations: 400,
             exploration: 0.7,
             survivors: 0.25,
             progress: 0.2,

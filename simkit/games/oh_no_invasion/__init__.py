@@ -93,7 +93,7 @@ class OhNoInvasion(SelfPlayingEngine):
             "bold crew; levels 0-2 the crew searches as one, level 3 each player sees only its hand "
             "(native engine only)",
             params=(
-                param("iterations", "int", 100, "search iterations a decision", minimum=1, maximum=1_000_000),
+                param("iterations", "int", 400, "search iterations a decision", minimum=1, maximum=1_000_000),
                 param("exploration", "float", 0.7, "UCB1 exploration constant", minimum=0, maximum=10),
                 param(
                     "survivors",
