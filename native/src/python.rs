@@ -417,8 +417,11 @@ fn play_batch<'py>(
                 .ok_or_else(|| PyValueError::new_err("no strategy"))?;
             let strategy = oh_no::Strategy::from_name(name).ok_or_else(|| no_strategy(name))?;
             let crew = oh_no::CrewParams::read(strategy, |key| number(values, key));
+            let search = oh_no::SearchParams::read(|key| number(values, key));
             py.allow_threads(|| {
-                oh_no::play_batch(&comp, &params, strategy, &crew, root_seed, start, stop)
+                oh_no::play_batch(
+                    &comp, &params, strategy, &crew, &search, root_seed, start, stop,
+                )
             })
             .map(|games| (games, None))
         }
@@ -485,7 +488,7 @@ fn engines(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let out = PyDict::new(py);
     out.set_item("eight-bit-invaders", eight_bit::STRATEGY_NAMES.to_vec())?;
     out.set_item("alien-attack", alien_attack::STRATEGY_NAMES.to_vec())?;
-    out.set_item("oh-no-invasion", vec!["random", "cautious", "bold"])?;
+    out.set_item("oh-no-invasion", oh_no::STRATEGY_NAMES.to_vec())?;
     out.set_item("space-alert", space_alert::STRATEGY_NAMES.to_vec())?;
     Ok(out)
 }

@@ -3,6 +3,8 @@ players 3-5 x levels 0-3 with the crews' default numbers): the 2-player extensio
 Conflict thresholds and other crew numbers (strategy parameters), a few hundred games a cell,
 identical rows."""
 
+import subprocess
+import sys
 from dataclasses import asdict
 
 import pytest
@@ -55,3 +57,32 @@ def test_every_seat_plays_the_cells_first_strategy(core):
     one = core.play_batch(ENGINE.id, data, plain, [bold], 5, 0, 40)
     two = core.play_batch(ENGINE.id, data, plain, [bold, rand], 5, 0, 40)
     assert one == two
+
+
+@pytest.mark.parametrize("level", [1, 3])
+def test_mcts_plays_on_the_native_engine(core, tmp_path, level):
+    """The search player (native only): a few games with a small budget, a function of the seed."""
+    spec = {
+        "scenario": {"name": "oh no mcts", "game": ENGINE.id, "games": 4, "seed": 3},
+        "grid": {"players": [3], "level": [level], "strategy": ["mcts:iterations=8"]},
+    }
+    sc = scenario.parse(spec, "oh no mcts")
+    for out in ("a", "b"):
+        runner.run(sc, tmp_path / out, jobs=1, progress=False, engine="native")
+    a, b = dataset.load(tmp_path / "a"), dataset.load(tmp_path / "b")
+    assert a.games.height == 4
+    assert verify.differences(a, b) == []
+
+
+def test_mcts_is_refused_on_the_python_engine(tmp_path):
+    """The search has no Python player: the Python engine refuses it in one line, exit code 2."""
+    told = subprocess.run(
+        [sys.executable, "-m", "simkit.cli", "simulate", ENGINE.id, "-n", "2", "--strategy", "mcts"]
+        + ["--engine", "python", "--out", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+    )
+    assert told.returncode == 2, told.stderr
+    assert told.stderr.strip().splitlines() == [
+        "simkit: error: simulate: strategy 'mcts' of oh-no-invasion is played by the native engine only"
+    ]

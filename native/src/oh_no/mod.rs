@@ -2,14 +2,17 @@
 //! `simkit/games/oh_no_invasion/` (the reference), so both give identical rows.
 //!
 //! The types below are the contract with the Python binding (`python.rs`). The engine: `rules`
-//! (`rules.py` and `state.py`'s look-ups), `players` (`players.py`), `game` (`game.py`).
+//! (`rules.py` and `state.py`'s look-ups), `players` (`players.py`), `game` (`game.py`, as a
+//! step machine), `forward` (the forward model and the search player `mcts`, native only).
 
+mod forward;
 mod game;
 mod players;
 mod rules;
 #[cfg(test)]
 mod tests;
 
+pub use forward::SearchParams;
 pub use players::CrewParams;
 
 use crate::batch::{head, ints, Column, GameError, Kind, Rows};
@@ -60,7 +63,12 @@ pub enum Strategy {
     Random,
     Cautious,
     Bold,
+    /// The search player (`forward.rs`): native only.
+    Mcts,
 }
+
+/// The strategies the native engine plays, by name.
+pub const STRATEGY_NAMES: [&str; 4] = ["random", "cautious", "bold", "mcts"];
 
 impl Strategy {
     pub fn from_name(name: &str) -> Option<Strategy> {
@@ -68,6 +76,7 @@ impl Strategy {
             "random" => Some(Strategy::Random),
             "cautious" => Some(Strategy::Cautious),
             "bold" => Some(Strategy::Bold),
+            "mcts" => Some(Strategy::Mcts),
             _ => None,
         }
     }
@@ -116,7 +125,7 @@ pub const STAT_KEYS: [&str; game::N_STATS] = [
 ];
 
 /// Why these components or settings cannot be played natively (None: they can).
-fn unsupported(comp: &Components, params: &Params) -> Option<String> {
+fn unsupported(comp: &Components, params: &Params, strategy: Strategy) -> Option<String> {
     if !(1..=comp.hubs.len()).contains(&params.players) {
         return Some(format!(
             "{} players, {} hubs",
@@ -127,6 +136,10 @@ fn unsupported(comp: &Components, params: &Params) -> Option<String> {
     if params.level > 3 || comp.points.len() < 4 {
         return Some(format!("level {}", params.level));
     }
+    // the search names sets of hand cards by their positions, in 64 bits
+    if strategy == Strategy::Mcts && comp.res_category.len() > 64 {
+        return Some("mcts with more than 64 Resistance cards".into());
+    }
     if comp.res_category.len() > u16::MAX as usize || comp.spawn_colour.len() > u16::MAX as usize {
         return Some("more than 65,535 cards in a deck".into());
     }
@@ -134,16 +147,18 @@ fn unsupported(comp: &Components, params: &Params) -> Option<String> {
 }
 
 /// Games [start, stop) of a cell, as columns in the record's order.
+#[allow(clippy::too_many_arguments)]
 pub fn play_batch(
     comp: &Components,
     params: &Params,
     strategy: Strategy,
     crew: &CrewParams,
+    search: &SearchParams,
     root_seed: u64,
     start: u64,
     stop: u64,
 ) -> Result<Vec<Column>, GameError> {
-    if let Some(message) = unsupported(comp, params) {
+    if let Some(message) = unsupported(comp, params, strategy) {
         return Err(GameError {
             game_index: start,
             message: format!("not supported by the native engine: {message}"),
@@ -151,6 +166,9 @@ pub fn play_batch(
     }
     let mut engine = game::Engine::new(comp, *params, strategy);
     engine.crew = *crew;
+    if strategy == Strategy::Mcts {
+        engine.searcher = Some(Box::new(forward::Searcher::new(&engine, search)));
+    }
     let columns = head(Kind::Bool, END_REASONS).into_iter().chain([
         ("survivors", Kind::Int),
         ("final_conflict_called", Kind::Bool),

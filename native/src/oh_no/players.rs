@@ -2,7 +2,7 @@
 //! from the seat's own stream. `RandomPlayer` draws; `CautiousCrew` and `BoldCrew` (one `Crew`
 //! with different numbers) never do.
 
-use super::game::{is_module, Action, Engine, MOMENT_AFTER_COMBAT, MONSTER};
+use super::game::{is_module, Act, Engine, MOMENT_AFTER_COMBAT, MONSTER};
 use super::rules::{
     can_strike, colour_of, counters, has_counter, has_morph_pair, is_weapon, morph_pair_ok, zaps,
 };
@@ -10,7 +10,7 @@ use super::{Strategy, BLACK, EVAPORALIEN, INVALIEN, N_COLOURS};
 use crate::params::with_params;
 
 /// A counter (or a strike's cards): a weapon, a Morph-box pair, a partner asked, or none.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Means {
     Weapon(u16),
     Morph(u16, u16),
@@ -19,7 +19,7 @@ pub enum Means {
 }
 
 /// A strike: the cards and the colour hit (`MONSTER`: the Spawnmonster).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum StrikeAnswer {
     Weapon(u16, i32),
     Morph(u16, u16, i32),
@@ -176,7 +176,7 @@ impl Engine<'_> {
     }
 
     /// `Crew._cheapest_pair`: the first Morph-box pair of `hand` with the least keep value.
-    fn cheapest_pair(&self, viewer: usize, hand: &[u16]) -> Option<(u16, u16)> {
+    pub(super) fn cheapest_pair(&self, viewer: usize, hand: &[u16]) -> Option<(u16, u16)> {
         let c = self.c;
         let mut best: Option<(f64, u16, u16)> = None;
         for (i, &a) in hand.iter().enumerate() {
@@ -236,7 +236,7 @@ impl Engine<'_> {
         }
     }
 
-    pub(super) fn choose_action(&mut self, seat: usize, number: usize) -> Action {
+    pub(super) fn choose_action(&mut self, seat: usize, number: usize) -> Act {
         match self.strategy {
             Strategy::Random => self.random_action(seat, number),
             _ => {
@@ -248,25 +248,25 @@ impl Engine<'_> {
                     if let Some((p, card)) = self.gift(seat) {
                         self.picked.clear();
                         self.picked.push(card);
-                        return Action::Transport(p);
+                        return Act::Transport(p);
                     }
                 }
-                Action::Draw
+                Act::Draw
             }
         }
     }
 
-    fn random_action(&mut self, seat: usize, number: usize) -> Action {
+    fn random_action(&mut self, seat: usize, number: usize) -> Act {
         let st = &self.st;
         let n_others = (0..st.n).filter(|&p| p != seat && st.alive[p]).count();
         let transport = !st.hands[seat].is_empty() && n_others > 0 && st.hub_works(seat);
         let choices = 1 + (number == 1) as usize + transport as usize;
         let k = self.below(seat, choices);
         if k == 0 {
-            return Action::Draw;
+            return Act::Draw;
         }
         if number == 1 && k == 1 {
-            return Action::End;
+            return Act::End;
         }
         self.picked.clear();
         for i in 0..self.st.hands[seat].len() {
@@ -286,7 +286,7 @@ impl Engine<'_> {
             .filter(|&p| p != seat && st.alive[p])
             .nth(j)
             .expect("another living player");
-        Action::Transport(to)
+        Act::Transport(to)
     }
 
     /// `Crew._gift`: a weapon to a player whose Invalien colour is near a threshold and who
@@ -559,7 +559,13 @@ impl Engine<'_> {
     ///
     /// Each weapon type costs one card however many of its colours are played, so types are
     /// taken greedily by the value they clear, while a type clears at least `attack_min`.
-    fn plan(&mut self, viewer: usize, holder: usize, station: usize, attacker: usize) -> bool {
+    pub(super) fn plan(
+        &mut self,
+        viewer: usize,
+        holder: usize,
+        station: usize,
+        attacker: usize,
+    ) -> bool {
         let c = self.c;
         let crew = self.crew;
         self.plays.clear();

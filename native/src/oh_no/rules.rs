@@ -31,6 +31,40 @@ pub struct State {
     pub shown: Vec<u16>,
 }
 
+/// A copy for the search's snapshots; `clone_from` keeps the target's vectors (a search restores
+/// a position thousands of times a decision).
+impl Clone for State {
+    fn clone(&self) -> State {
+        let mut st = State::new();
+        st.clone_from(self);
+        st
+    }
+
+    fn clone_from(&mut self, s: &State) {
+        self.n = s.n;
+        self.level = s.level;
+        self.deck.clone_from(&s.deck);
+        self.discard.clone_from(&s.discard);
+        self.spawn_deck.clone_from(&s.spawn_deck);
+        self.spawn_discard.clone_from(&s.spawn_discard);
+        self.shields.clone_from(&s.shields);
+        self.hands.clone_from(&s.hands);
+        self.mods.clone_from(&s.mods);
+        self.sabo.clone_from(&s.sabo);
+        self.flipped.clone_from(&s.flipped);
+        self.aliens.clone_from(&s.aliens);
+        self.figs.clone_from(&s.figs);
+        self.alive.clone_from(&s.alive);
+        self.active = s.active;
+        self.turn = s.turn;
+        self.final_conflict = s.final_conflict;
+        self.catalyst_used = s.catalyst_used;
+        self.end_reason = s.end_reason;
+        self.works.clone_from(&s.works);
+        self.shown.clone_from(&s.shown);
+    }
+}
+
 impl State {
     pub fn new() -> State {
         State {

@@ -16,7 +16,7 @@ const PINK: i32 = 3;
 
 /// `data/components.toml` as `native.native_data` hands it over (colours red, yellow, green,
 /// pink, silver, blue, purple, orange; card ids in file order).
-fn default_components() -> Components {
+pub(super) fn default_components() -> Components {
     let mut c = Components {
         colour_kind: vec![0, 0, 0, 1, 1, 1, 2, 2],
         points: vec![2, 3, 5, 7],
@@ -115,7 +115,7 @@ fn default_components() -> Components {
     c
 }
 
-fn params(players: usize, level: u8) -> Params {
+pub(super) fn params(players: usize, level: u8) -> Params {
     Params { players, level }
 }
 
@@ -273,6 +273,7 @@ fn a_batch_gives_one_value_per_game_in_every_column() {
         &params(4, 1),
         Strategy::Bold,
         &CrewParams::of(Strategy::Bold),
+        &super::SearchParams::default(),
         5,
         10,
         30,

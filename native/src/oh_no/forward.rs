@@ -1,0 +1,760 @@
+//! Oh no... INVASION!!!'s forward model (`mcts::Model`) and its search player, `mcts`.
+//!
+//! A position is the engine between two decisions (`Engine::phase`); `Engine::apply` plays an
+//! answer and the rules and cards up to the next decision, the same code the built-in crews'
+//! games run through (`Engine::run`).
+//!
+//! Information (RULINGS §2): at levels 0-2 the crew may share what it holds, so the crew searches
+//! as one player who sees every hand; hidden are only the orders of the Resistance and Spawn
+//! decks (and of every reshuffle to come). At level 3 each player decides alone: the player to
+//! move sees its own hand and the sizes of the others', so a deal also redeals the others' hands
+//! from the cards it cannot see (theirs and the deck). Whether asking a partner to counter a
+//! kamikaze is legal turns on the partners' hands, so at level 3 the search counters with its own
+//! means when it has them, and otherwise takes the one answer the rules leave (a partner who can
+//! counter, else one with a Morph-box pair, else none); a partner asked declines only with no
+//! means. Every answer weighed at the root (when there are several) is then legal in every deal.
+//!
+//! The answers the search weighs (`legal_actions`) are every legal one except where they
+//! explode: transports move one weapon; a Morph-box offers its cheapest pair (the crews'
+//! `cheapest_pair`); an Evaporalien's discard is the crews' (least keep value); an attack is one
+//! of the plans the crews' planner makes with the cautious, the bold and an all-out set of
+//! numbers, by the player on its own station, on a partner's, or (levels 0-2) by a partner on
+//! its station.
+
+use std::hash::{Hash, Hasher};
+
+use super::game::{
+    is_module, Action, Engine, Phase, END_SPAWNMONSTER_DESTROYED, MONSTER, SHIELDS_DESTROYED,
+};
+use super::players::{CrewParams, Means, StrikeAnswer};
+use super::rules::{can_strike, colour_of, counters, has_counter, is_weapon, zaps, State};
+use super::{Strategy, BLACK, N_COLOURS};
+use crate::mcts::{Budget, Mcts, Model, SplitMix};
+use crate::params::with_params;
+
+/// The search player's numbers (its strategy's parameters).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchParams {
+    pub iterations: i64,
+    pub exploration: f64,
+    /// A won game's value is 1 less this times the share of the crew lost (the score counts
+    /// survivors).
+    pub survivors: f64,
+    /// A lost game's value: this times the share of the Shield aliens struck down.
+    pub progress: f64,
+    /// Rollouts by the bold crew (else by the cautious one).
+    pub bold_rollout: bool,
+}
+
+impl Default for SearchParams {
+    fn default() -> SearchParams {
+        SearchParams {
+            iterations: 400,
+            exploration: 0.7,
+            survivors: 0.25,
+            progress: 0.2,
+            bold_rollout: true,
+        }
+    }
+}
+
+impl SearchParams {
+    pub fn read(param: impl Fn(&str) -> Option<f64>) -> SearchParams {
+        with_params!(
+            SearchParams::default(),
+            param,
+            [iterations, exploration, survivors, progress, bold_rollout]
+        )
+    }
+}
+
+/// A position: everything `Engine::apply` reads and changes, and the record kept so far (the
+/// engine's scratch buffers are not state, and the flight of a Spawn card is worked out again;
+/// the crews' `readiness` is a player's memory, cleared).
+#[derive(Clone)]
+pub struct Snapshot {
+    st: State,
+    stats: [i64; super::game::N_STATS],
+    phase: Phase,
+    final_conflict: (i64, i64, i64, u8),
+}
+
+/// The planner's numbers an attack is planned by: the cautious crew's, the bold crew's, and
+/// all-out (every alien a target, one alien a worthy attack, the Morph-box too).
+fn attack_plans() -> [CrewParams; 3] {
+    let cautious = CrewParams::of(Strategy::Cautious);
+    [
+        cautious,
+        CrewParams::of(Strategy::Bold),
+        CrewParams {
+            invalien_clear: 1,
+            evaporalien_clear: 1,
+            clear_sabotaliens: true,
+            attack_min: 1,
+            morph_in_combat: true,
+            ..cautious
+        },
+    ]
+}
+
+impl Engine<'_> {
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            st: self.st.clone(),
+            stats: self.stats,
+            phase: self.phase,
+            final_conflict: self.final_conflict_record(),
+        }
+    }
+
+    pub fn restore(&mut self, s: &Snapshot) {
+        self.st.clone_from(&s.st);
+        self.stats = s.stats;
+        self.phase = s.phase;
+        self.set_final_conflict_record(s.final_conflict);
+        self.readiness.clear();
+        self.readiness.resize(self.st.n, (-1, false));
+        self.path.clear();
+    }
+
+    /// The player who decides at this phase (the active player when over).
+    pub fn mover(&self) -> usize {
+        match self.phase {
+            Phase::Call { seat, .. }
+            | Phase::Act { seat, .. }
+            | Phase::Build { seat }
+            | Phase::Combat { seat }
+            | Phase::Counter { seat, .. }
+            | Phase::Strike { seat } => seat,
+            Phase::Zap { zapper, .. } => zapper,
+            Phase::Module { target, .. } => target,
+            Phase::Evaporate { at, .. } => (self.st.active + at) % self.st.n,
+            Phase::HelpCounter { helper, .. } | Phase::HelpStrike { helper, .. } => helper,
+            Phase::Over(_) => self.st.active,
+        }
+    }
+
+    /// The answers the search weighs at this decision (see the module's note), in an order that
+    /// puts the plain answer first (it wins ties).
+    pub fn legal_actions(&mut self, out: &mut Vec<Action>) {
+        let c = self.c;
+        out.clear();
+        let positions = |hand: &[u16], cards: &[u16]| {
+            cards.iter().fold(0u64, |set, x| {
+                set | 1 << hand.iter().position(|y| y == x).expect("a card in hand")
+            })
+        };
+        match self.phase {
+            Phase::Call { .. } => out.extend([Action::Call(false), Action::Call(true)]),
+            Phase::Act { seat, number } => {
+                out.push(Action::Draw);
+                if number == 1 {
+                    out.push(Action::End);
+                }
+                let st = &self.st;
+                if st.hub_works(seat) {
+                    for to in (0..st.n).filter(|&p| p != seat && st.alive[p]) {
+                        for &x in st.hands[seat].iter().filter(|&&x| is_weapon(c, x)) {
+                            out.push(Action::Transport(to, x));
+                        }
+                    }
+                }
+            }
+            Phase::Zap { card, zapper, .. } => {
+                let colour = c.spawn_colour[card as usize];
+                out.push(Action::Zap(None));
+                for &x in &self.st.hands[zapper] {
+                    if zaps(c, x, colour) {
+                        out.push(Action::Zap(Some(x)));
+                    }
+                }
+            }
+            Phase::Module { card, target, .. } => {
+                let mut slots = Vec::new();
+                self.st
+                    .free_slots(c, target, c.spawn_colour[card as usize], &mut slots);
+                out.extend(slots.into_iter().map(Action::Module));
+            }
+            Phase::Evaporate { card, at, .. } => {
+                let p = (self.st.active + at) % self.st.n;
+                let need = self.st.figs[p][c.spawn_orders[card as usize] as usize];
+                self.discard_choice(p, need as usize);
+                out.push(Action::Discard(positions(&self.st.hands[p], &self.lost)));
+            }
+            Phase::Build { seat } => {
+                let hand = &self.st.hands[seat];
+                let modules: Vec<usize> =
+                    (0..hand.len()).filter(|&i| is_module(c, hand[i])).collect();
+                let all = modules.iter().fold(0u64, |set, &i| set | 1 << i);
+                out.push(Action::Build(all));
+                if modules.len() <= 4 {
+                    // every other subset, by a count down from all (a subset of a set: s-1 & all)
+                    let mut set = all;
+                    while set != 0 {
+                        set = (set - 1) & all;
+                        out.push(Action::Build(set));
+                    }
+                } else {
+                    out.push(Action::Build(0));
+                }
+            }
+            Phase::Combat { seat } => self.attack_actions(seat, out),
+            Phase::Counter { seat, card } => {
+                let colour = c.spawn_colour[card as usize];
+                self.counter_means(seat, colour, out);
+                let mut partners = Vec::new();
+                self.st.partners(seat, &mut partners);
+                let hands = &self.st.hands;
+                let helper = partners
+                    .iter()
+                    .find(|&&p| has_counter(c, &hands[p], colour));
+                if self.st.level >= 3 {
+                    // Asking a partner is legal or not by the hands the player cannot see: with
+                    // own means the player counters; without, the one answer the rules leave
+                    // (a partner who can counter, else one with a Morph-box pair, else none).
+                    if out.is_empty() {
+                        let morpher = partners.iter().find(|&&p| {
+                            self.st.morph_works(p) && self.cheapest_pair(p, &hands[p]).is_some()
+                        });
+                        let answer = helper
+                            .or(morpher)
+                            .map_or(Means::Nothing, |&p| Means::Help(p));
+                        out.push(Action::Counter(answer));
+                    }
+                    return;
+                }
+                let helpers = partners
+                    .iter()
+                    .filter(|&&p| has_counter(c, &hands[p], colour));
+                out.extend(helpers.map(|&p| Action::Counter(Means::Help(p))));
+                if out.is_empty() {
+                    out.push(Action::Counter(Means::Nothing));
+                    out.extend(partners.iter().map(|&p| Action::Counter(Means::Help(p))));
+                }
+            }
+            Phase::HelpCounter { helper, card, .. } => {
+                let colour = c.spawn_colour[card as usize];
+                self.counter_means(helper, colour, out);
+                // declining is legal only if the player helped could not counter either, which
+                // at level 3 the helper cannot see: it declines only with no means
+                let declines = if self.st.level >= 3 {
+                    out.is_empty()
+                } else {
+                    !has_counter(c, &self.st.hands[helper], colour)
+                };
+                if declines {
+                    out.insert(0, Action::Counter(Means::Nothing));
+                }
+            }
+            Phase::Strike { seat } => {
+                let shields = self.shield_colours();
+                self.strikes(seat, out);
+                if self.st.level == 0 && shields != 0 {
+                    let mut partners = Vec::new();
+                    self.st.partners(seat, &mut partners);
+                    for p in partners {
+                        if can_strike(c, &self.st.hands[p], shields) {
+                            out.push(Action::Strike(StrikeAnswer::Help(p)));
+                        }
+                    }
+                }
+                if !can_strike(c, &self.st.hands[seat], shields) {
+                    out.insert(0, Action::Strike(StrikeAnswer::Nothing));
+                }
+            }
+            Phase::HelpStrike { seat, helper } => {
+                let shields = self.shield_colours();
+                self.strikes(helper, out);
+                let hands = &self.st.hands;
+                if !can_strike(c, &hands[helper], shields) && !can_strike(c, &hands[seat], shields)
+                {
+                    out.insert(0, Action::Strike(StrikeAnswer::Nothing));
+                }
+            }
+            Phase::Over(_) => {}
+        }
+    }
+
+    /// A counter by `who`'s own means: each weapon of the colour, else the cheapest Morph-box
+    /// pair.
+    fn counter_means(&self, who: usize, colour: i32, out: &mut Vec<Action>) {
+        let c = self.c;
+        let hand = &self.st.hands[who];
+        let before = out.len();
+        out.extend(
+            hand.iter()
+                .filter(|&&x| counters(c, x, colour))
+                .map(|&x| Action::Counter(Means::Weapon(x))),
+        );
+        if out.len() == before && self.st.morph_works(who) {
+            if let Some((a, b)) = self.cheapest_pair(who, hand) {
+                out.push(Action::Counter(Means::Morph(a, b)));
+            }
+        }
+    }
+
+    /// Every strike `who` can make: each weapon on each Shield alien it hits (none left: on the
+    /// Spawnmonster), the cheapest Morph-box pair on each.
+    fn strikes(&self, who: usize, out: &mut Vec<Action>) {
+        let c = self.c;
+        let shields = self.shield_colours();
+        let hand = &self.st.hands[who];
+        for &x in hand.iter().filter(|&&x| is_weapon(c, x)) {
+            if shields == 0 {
+                out.push(Action::Strike(StrikeAnswer::Weapon(x, MONSTER)));
+                continue;
+            }
+            for k in 0..N_COLOURS as i32 {
+                let hits = colour_of(c, x) == k || colour_of(c, x) == BLACK;
+                if shields >> k & 1 == 1 && hits {
+                    out.push(Action::Strike(StrikeAnswer::Weapon(x, k)));
+                }
+            }
+        }
+        if shields != 0 && self.st.morph_works(who) {
+            if let Some((a, b)) = self.cheapest_pair(who, hand) {
+                for k in (0..N_COLOURS as i32).filter(|&k| shields >> k & 1 == 1) {
+                    out.push(Action::Strike(StrikeAnswer::Morph(a, b, k)));
+                }
+            }
+        }
+    }
+
+    /// No attack, then the planner's distinct plans for each attacker and station open to `seat`.
+    fn attack_actions(&mut self, seat: usize, out: &mut Vec<Action>) {
+        out.push(Action::Attack(None));
+        let mut partners = Vec::new();
+        self.st.partners(seat, &mut partners);
+        let mut pairs = vec![(seat, seat)];
+        pairs.extend(partners.iter().map(|&p| (seat, p)));
+        if self.st.level < 3 {
+            pairs.extend(partners.iter().map(|&p| (p, seat)));
+        }
+        let crew = self.crew;
+        for numbers in attack_plans() {
+            self.crew = numbers;
+            for &(attacker, target) in &pairs {
+                if !self.plan(seat, attacker, target, attacker) {
+                    continue;
+                }
+                let action = Action::Attack(self.planned_attack(attacker, target));
+                if !out.contains(&action) {
+                    out.push(action);
+                }
+            }
+        }
+        self.crew = crew;
+    }
+
+    /// What the player to move has seen (see the module's note): the board, the piles' sizes and
+    /// the discards, the hands it sees (every hand at levels 0-2, its own at level 3) and the
+    /// sizes of the others.
+    pub fn info_key(&self) -> u64 {
+        let st = &self.st;
+        let mover = self.mover();
+        let mut h = std::hash::DefaultHasher::new();
+        self.phase.hash(&mut h);
+        (st.active, st.turn, st.final_conflict, st.catalyst_used).hash(&mut h);
+        st.shields.hash(&mut h);
+        (st.deck.len(), st.spawn_deck.len()).hash(&mut h);
+        // the discards as sets (their order only feeds reshuffles, which are hidden)
+        let set = |cards: &[u16]| {
+            cards.iter().fold(0u64, |s, &x| {
+                s.wrapping_add(SplitMix(u64::from(x)).next_u64())
+            })
+        };
+        (set(&st.discard), set(&st.spawn_discard)).hash(&mut h);
+        for p in 0..st.n {
+            (
+                st.alive[p],
+                &st.mods[p],
+                &st.sabo[p],
+                &st.flipped[p],
+                &st.aliens[p],
+            )
+                .hash(&mut h);
+            if st.level < 3 || p == mover {
+                st.hands[p].hash(&mut h);
+            } else {
+                st.hands[p].len().hash(&mut h);
+            }
+        }
+        h.finish()
+    }
+}
+
+/// The model the search plays on: an engine whose crew plays the rollouts.
+pub struct Sim<'c> {
+    engine: Engine<'c>,
+    survivors: f64,
+    progress: f64,
+    /// The cards a level-3 deal redeals (scratch).
+    unseen: Vec<u16>,
+}
+
+impl Model for Sim<'_> {
+    type Action = Action;
+    type Snapshot = Snapshot;
+
+    fn save(&self) -> Snapshot {
+        self.engine.snapshot()
+    }
+
+    fn load(&mut self, s: &Snapshot) {
+        self.engine.restore(s);
+    }
+
+    fn determinize(&mut self, seed: u64) {
+        let mut g = SplitMix(seed);
+        let mover = self.engine.mover();
+        self.engine.rngs.reseed_piles([g.next_u64(), g.next_u64()]);
+        let st = &mut self.engine.st;
+        let mut shuffle = |cards: &mut [u16]| {
+            for i in (1..cards.len()).rev() {
+                cards.swap(i, g.below(i + 1));
+            }
+        };
+        shuffle(&mut st.spawn_deck);
+        if st.level < 3 {
+            shuffle(&mut st.deck);
+            return;
+        }
+        let unseen = &mut self.unseen;
+        unseen.clear();
+        unseen.extend_from_slice(&st.deck);
+        for p in (0..st.n).filter(|&p| p != mover) {
+            unseen.extend_from_slice(&st.hands[p]);
+        }
+        shuffle(unseen);
+        let mut rest = &unseen[..];
+        for p in (0..st.n).filter(|&p| p != mover) {
+            let size = st.hands[p].len();
+            st.hands[p].clear();
+            st.hands[p].extend_from_slice(&rest[..size]);
+            rest = &rest[size..];
+        }
+        st.deck.clear();
+        st.deck.extend_from_slice(rest);
+    }
+
+    fn over(&self) -> bool {
+        self.engine.over()
+    }
+
+    /// The crew as one at levels 0-2; each player at level 3.
+    fn to_move(&self) -> usize {
+        if self.engine.st.level < 3 {
+            0
+        } else {
+            self.engine.mover()
+        }
+    }
+
+    fn legal(&mut self, out: &mut Vec<Action>) -> Result<(), String> {
+        self.engine.legal_actions(out);
+        Ok(())
+    }
+
+    fn apply(&mut self, action: Action) -> Result<(), String> {
+        self.engine.apply(action)
+    }
+
+    fn info_key(&self) -> u64 {
+        self.engine.info_key()
+    }
+
+    fn rollout(&mut self) -> Result<(), String> {
+        self.engine.run()
+    }
+
+    /// The crew's outcome, the same to every seat: a win is worth 1 less `survivors` times the
+    /// share of the crew lost; a loss `progress` times the share of the Shield aliens struck.
+    fn rewards(&self, out: &mut [f64]) {
+        let e = &self.engine;
+        let value = if e.phase == Phase::Over(END_SPAWNMONSTER_DESTROYED) {
+            let n = e.st.n as f64;
+            let alive = e.st.alive.iter().filter(|&&a| a).count() as f64;
+            1.0 - self.survivors * (n - alive) / n
+        } else {
+            self.progress * e.stats[SHIELDS_DESTROYED] as f64 / e.c.shields_total as f64
+        };
+        out.fill(value);
+    }
+}
+
+/// The `mcts` strategy's search: its model and tree, kept across a batch's decisions.
+pub struct Searcher<'c> {
+    sim: Sim<'c>,
+    tree: Mcts<Action>,
+    budget: Budget,
+}
+
+impl<'c> Searcher<'c> {
+    pub fn new(engine: &Engine<'c>, p: &SearchParams) -> Searcher<'c> {
+        let rollout = if p.bold_rollout {
+            Strategy::Bold
+        } else {
+            Strategy::Cautious
+        };
+        Searcher {
+            sim: Sim {
+                engine: Engine::new(engine.c, engine.params, rollout),
+                survivors: p.survivors,
+                progress: p.progress,
+                unseen: Vec::new(),
+            },
+            tree: Mcts::new(engine.params.players),
+            budget: Budget {
+                iterations: p.iterations.max(1) as u32,
+                exploration: p.exploration,
+            },
+        }
+    }
+}
+
+impl Engine<'_> {
+    /// The `mcts` player's answer at this decision: a search from a copy of the position, its
+    /// deals drawn from a seed the deciding seat's stream gives (so the game stays a function of
+    /// its seed).
+    pub(super) fn searched(&mut self) -> Result<Action, String> {
+        let seed = self.rngs.seat(self.mover()).getrandbits64();
+        let root = self.snapshot();
+        let s = self
+            .searcher
+            .as_mut()
+            .expect("an mcts engine has its searcher");
+        s.tree.choose(&mut s.sim, &root, s.budget, seed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::game::Record;
+    use super::super::tests::{default_components, params};
+    use super::super::Components;
+    use super::*;
+
+    /// A game walked through the forward model by a seeded uniform choice among the answers
+    /// weighed, from its first decision: (actions taken, record).
+    fn walk(c: &Components, players: usize, level: u8, game: u64, pick: u64) -> (usize, Record) {
+        let mut e = Engine::new(c, params(players, level), Strategy::Bold);
+        e.start(7, game).unwrap();
+        let mut g = SplitMix(pick);
+        let mut legal = Vec::new();
+        let mut steps = 0;
+        while !e.over() {
+            e.legal_actions(&mut legal);
+            assert!(!legal.is_empty(), "nothing to answer {:?}", e.phase);
+            let a = legal[g.below(legal.len())];
+            e.apply(a)
+                .unwrap_or_else(|err| panic!("{err} (level {level}, game {game})"));
+            steps += 1;
+        }
+        (steps, e.record())
+    }
+
+    #[test]
+    fn every_answer_weighed_is_taken_and_games_end() {
+        let c = default_components();
+        for players in 2..=5 {
+            for level in 0..=3 {
+                for game in 0..25 {
+                    let (steps, rec) = walk(&c, players, level, game, game + 100);
+                    assert!(steps > 0 && rec.head.end_reason <= 2);
+                    let again = walk(&c, players, level, game, game + 100).1;
+                    assert_eq!(again, rec, "a walk is a function of its seeds");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn apply_refuses_an_answer_to_another_decision() {
+        let c = default_components();
+        let mut e = Engine::new(&c, params(4, 1), Strategy::Bold);
+        e.start(1, 0).unwrap();
+        assert!(matches!(e.phase, Phase::Call { seat: 0, .. }));
+        assert!(e.apply(Action::Draw).is_err());
+        e.apply(Action::Call(false)).unwrap();
+        assert!(
+            e.apply(Action::End).is_err(),
+            "no ending as the first action"
+        );
+        let stranger = (0..44).find(|x| !e.st.hands[0].contains(x)).unwrap();
+        assert!(e.apply(Action::Transport(1, stranger)).is_err());
+        assert!(e.apply(Action::Transport(0, stranger)).is_err());
+    }
+
+    #[test]
+    fn a_restored_snapshot_plays_on_as_the_original() {
+        let c = default_components();
+        for level in [1, 3] {
+            let mut e = Engine::new(&c, params(4, level), Strategy::Cautious);
+            e.start(5, 2).unwrap();
+            let mut legal = Vec::new();
+            for _ in 0..12 {
+                assert!(!e.over());
+                e.legal_actions(&mut legal);
+                e.apply(legal[0]).unwrap();
+            }
+            let snap = e.snapshot();
+            let key = e.info_key();
+            e.rngs.reseed_piles([8, 9]);
+            e.run().unwrap();
+            let first = e.record();
+            e.restore(&snap);
+            assert_eq!(e.info_key(), key);
+            e.rngs.reseed_piles([8, 9]);
+            e.run().unwrap();
+            assert_eq!(e.record(), first);
+        }
+    }
+
+    /// A model at the decision after the first answer weighed `steps` times in game `game`.
+    fn model_after<'c>(
+        c: &'c Components,
+        players: usize,
+        level: u8,
+        game: u64,
+        steps: usize,
+    ) -> Sim<'c> {
+        let mut sim = Sim {
+            engine: Engine::new(c, params(players, level), Strategy::Bold),
+            survivors: 0.25,
+            progress: 0.2,
+            unseen: Vec::new(),
+        };
+        sim.engine.start(3, game).unwrap();
+        let mut legal = Vec::new();
+        for _ in 0..steps {
+            sim.legal(&mut legal).unwrap();
+            sim.apply(legal[0]).unwrap();
+        }
+        assert!(!sim.over());
+        sim
+    }
+
+    #[test]
+    fn a_deal_changes_only_what_the_player_cannot_see() {
+        let c = default_components();
+        for level in [1, 3] {
+            let mut model = model_after(&c, 4, level, 4, 10);
+            let snap = model.save();
+            let key = model.info_key();
+            let mover = model.engine.mover();
+            let unseen = |st: &State| {
+                let mut cards = st.deck.clone();
+                for p in (0..st.n).filter(|&p| level < 3 || p != mover) {
+                    cards.extend(&st.hands[p]);
+                }
+                cards.sort_unstable();
+                cards
+            };
+            let mut others = std::collections::BTreeSet::new();
+            let mut decks = std::collections::BTreeSet::new();
+            for seed in 0..20 {
+                model.load(&snap);
+                model.determinize(seed);
+                let st = &model.engine.st;
+                assert_eq!(model.info_key(), key);
+                assert_eq!(st.hands[mover], snap.st.hands[mover]);
+                assert_eq!(unseen(st), unseen(&snap.st), "the same cards, dealt again");
+                let sizes = |s: &State| s.hands.iter().map(Vec::len).collect::<Vec<_>>();
+                assert_eq!(sizes(st), sizes(&snap.st));
+                let mut spawn = st.spawn_deck.clone();
+                spawn.sort_unstable();
+                let mut before = snap.st.spawn_deck.clone();
+                before.sort_unstable();
+                assert_eq!(spawn, before);
+                let hands: Vec<_> = (0..st.n)
+                    .filter(|&p| p != mover)
+                    .map(|p| st.hands[p].clone())
+                    .collect();
+                others.insert(hands);
+                decks.insert(st.deck.clone());
+            }
+            assert!(decks.len() > 10, "deals shuffle the deck");
+            if level < 3 {
+                assert_eq!(others.len(), 1, "levels 0-2: every hand is seen");
+            } else {
+                assert!(
+                    others.len() > 10,
+                    "level 3: the others' hands are dealt again"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_info_key_sees_the_others_hands_only_below_level_3() {
+        let c = default_components();
+        for level in [1, 3] {
+            let mut model = model_after(&c, 4, level, 6, 8);
+            let key = model.info_key();
+            let mover = model.engine.mover();
+            let st = &mut model.engine.st;
+            let other = (0..4)
+                .find(|&p| p != mover && !st.hands[p].is_empty())
+                .expect("another player holding a card");
+            // another card in the other's hand, the same number of cards
+            let held = std::mem::replace(&mut st.hands[other][0], st.deck[0]);
+            assert_eq!(model.info_key() == key, level == 3, "level {level}");
+            model.engine.st.hands[other][0] = held;
+            assert_eq!(model.info_key(), key);
+        }
+    }
+
+    #[test]
+    fn every_answer_weighed_is_legal_in_every_deal() {
+        // the search plays each root answer on deals of what the player cannot see (at level 3
+        // the others' hands, on which some answers' legality turns); a lone answer it plays
+        // without a deal
+        let c = default_components();
+        for (players, level) in [(4, 3), (5, 3), (3, 0)] {
+            for game in 0..40 {
+                let mut sim = model_after(&c, players, level, game, 0);
+                let mut g = SplitMix(game);
+                let (mut legal, mut tried) = (Vec::new(), Vec::new());
+                while !sim.over() {
+                    let root = sim.save();
+                    sim.legal(&mut legal).unwrap();
+                    for &a in legal.iter().filter(|_| legal.len() > 1) {
+                        for deal in 0..6 {
+                            sim.load(&root);
+                            sim.determinize(deal);
+                            sim.apply(a)
+                                .unwrap_or_else(|err| panic!("deal {deal}: {err}"));
+                        }
+                    }
+                    sim.load(&root);
+                    tried.clone_from(&legal);
+                    // the Final Conflict called late, for games that reach its counters
+                    let late = matches!(tried[..], [Action::Call(false), _]) && g.below(8) > 0;
+                    let a = if late {
+                        tried[0]
+                    } else {
+                        tried[g.below(tried.len())]
+                    };
+                    sim.apply(a).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn mcts_games_are_a_function_of_their_seed() {
+        let c = default_components();
+        let p = SearchParams {
+            iterations: 8,
+            ..SearchParams::default()
+        };
+        for (players, level) in [(3, 1), (4, 3)] {
+            let mut e = Engine::new(&c, params(players, level), Strategy::Mcts);
+            e.searcher = Some(Box::new(Searcher::new(&e, &p)));
+            let a: Vec<_> = (0..3).map(|i| e.play(4, i).unwrap()).collect();
+            let mut b: Vec<_> = (0..3).rev().map(|i| e.play(4, i).unwrap()).collect();
+            b.reverse();
+            assert_eq!(a, b);
+        }
+    }
+}
