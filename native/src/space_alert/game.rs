@@ -49,6 +49,8 @@ pub(super) struct Setup {
     pub(super) hands: Vec<[Vec<Card>; 3]>,
     pub(super) heroic: Vec<Card>,
     pub(super) transfers: [i64; 3],
+    /// The trajectory board of each zone (red, white, blue, internal): public from the start.
+    pub(super) boards: [usize; 4],
 }
 
 fn pick_turn(rng: &mut PyRandom, (lo, hi): (i64, i64), used: &[i64]) -> Option<i64> {
@@ -61,7 +63,7 @@ fn pick_turn(rng: &mut PyRandom, (lo, hi): (i64, i64), used: &[i64]) -> Option<i
 }
 
 /// `game.random_mission`.
-fn random_mission(
+pub(super) fn random_mission(
     comp: &Components,
     level: i64,
     extra: i64,
@@ -280,6 +282,7 @@ fn deal(comp: &Components, params: &Params, rng: &mut PyRandom) -> Result<Setup,
         hands,
         heroic,
         transfers,
+        boards: [boards[0], boards[1], boards[2], boards[3]],
     })
 }
 
