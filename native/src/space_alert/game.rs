@@ -2,7 +2,8 @@
 //! campaign's repairs and the record. Set-up draws from the set-up stream, tiles and misplays
 //! from the two chance streams, each figure's planner from its own stream (made on first use).
 
-use super::players::Player;
+use super::forward::Searcher;
+use super::players::{Player, PLAIN};
 use super::rules::{self, Live, Resolver, State};
 use super::rules::{A, B, BB, BLUE, C, EMPTY, LIFT, RED, TELEPORT};
 use super::*;
@@ -20,7 +21,7 @@ pub struct Known {
     pub traj: usize,
 }
 
-const ANNOUNCED_BY_PHASE: [i32; 3] = [4, 8, 12];
+pub(super) const ANNOUNCED_BY_PHASE: [i32; 3] = [4, 8, 12];
 
 /// `game.View`.
 pub struct View<'a> {
@@ -29,7 +30,9 @@ pub struct View<'a> {
     pub figures: usize,
     pub humans: usize,
     pub phase: usize,
-    /// First and last turn of the phase.
+    /// The phase's first turn: `first` unless a rollout completes a plan the search began.
+    pub phase_first: usize,
+    /// First and last turn to plan.
     pub first: usize,
     pub last: usize,
     pub hand: &'a [Card],
@@ -38,18 +41,16 @@ pub struct View<'a> {
     pub plans: &'a [[u8; 13]],
 }
 
-struct Setup {
-    threats: Vec<Known>,
-    hands: Vec<[Vec<Card>; 3]>,
-    heroic: Vec<Card>,
-    transfers: [i64; 3],
-}
-
-fn err(game_index: u64, message: &str) -> GameError {
-    GameError {
-        game_index,
-        message: message.to_string(),
-    }
+/// A mission as dealt: its threat cards, each figure's hand of each phase, the heroic cards and
+/// each phase's data transfers.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Setup {
+    pub(super) threats: Vec<Known>,
+    pub(super) hands: Vec<[Vec<Card>; 3]>,
+    pub(super) heroic: Vec<Card>,
+    pub(super) transfers: [i64; 3],
+    /// The trajectory board of each zone (red, white, blue, internal): public from the start.
+    pub(super) boards: [usize; 4],
 }
 
 fn pick_turn(rng: &mut PyRandom, (lo, hi): (i64, i64), used: &[i64]) -> Option<i64> {
@@ -62,7 +63,7 @@ fn pick_turn(rng: &mut PyRandom, (lo, hi): (i64, i64), used: &[i64]) -> Option<i
 }
 
 /// `game.random_mission`.
-fn random_mission(
+pub(super) fn random_mission(
     comp: &Components,
     level: i64,
     extra: i64,
@@ -166,12 +167,7 @@ fn hand_sizes(humans: usize, figures: usize) -> [i64; 3] {
     sizes
 }
 
-fn deal(
-    comp: &Components,
-    params: &Params,
-    rng: &mut PyRandom,
-    gi: u64,
-) -> Result<Setup, GameError> {
+fn deal(comp: &Components, params: &Params, rng: &mut PyRandom) -> Result<Setup, String> {
     let figures = params.figures;
     let humans = params.players;
     let mission_owned;
@@ -179,7 +175,7 @@ fn deal(
         MissionKind::Numbered(i) => comp
             .missions
             .get(i)
-            .ok_or_else(|| err(gi, "no such mission"))?,
+            .ok_or_else(|| "no such mission".to_string())?,
         kind => {
             let level = match kind {
                 MissionKind::Test => comp.level_test,
@@ -192,7 +188,7 @@ fn deal(
                 0
             };
             mission_owned = random_mission(comp, level, extra, rng)
-                .ok_or_else(|| err(gi, "could not build a random mission"))?;
+                .ok_or_else(|| "could not build a random mission".to_string())?;
             &mission_owned
         }
     };
@@ -225,7 +221,9 @@ fn deal(
             continue;
         }
         let deck = &mut decks[usize::from(mt.zone != 3)][usize::from(mt.serious)];
-        let card = deck.pop().ok_or_else(|| err(gi, "a threat deck ran out"))?;
+        let card = deck
+            .pop()
+            .ok_or_else(|| "a threat deck ran out".to_string())?;
         let traj = boards[if mt.zone == 3 { 3 } else { mt.zone as usize }];
         threats.push(Known {
             turn: mt.turn,
@@ -273,7 +271,7 @@ fn deal(
                 slot.push(
                     deck_cards
                         .pop()
-                        .ok_or_else(|| err(gi, "action deck ran out"))?,
+                        .ok_or_else(|| "action deck ran out".to_string())?,
                 );
             }
         }
@@ -284,6 +282,7 @@ fn deal(
         hands,
         heroic,
         transfers,
+        boards: [boards[0], boards[1], boards[2], boards[3]],
     })
 }
 
@@ -325,135 +324,27 @@ pub fn matches(codes: &[u8], cards: &[Card]) -> Option<Vec<usize>> {
     Some(used)
 }
 
-/// `game.plan_mission`: every figure's 12 cards.
-fn plan_mission(
-    comp: &Components,
-    params: &Params,
-    setup: &Setup,
-    crew: &mut [Player],
-    seat_rngs: &mut [PyRandom],
-    gi: u64,
-) -> Result<Vec<[u8; 12]>, GameError> {
-    let figures = params.figures;
-    let humans = params.players;
-    let free = params.free_hands || humans == 1;
-    let mut plans = vec![[EMPTY; 13]; figures];
-    let mut hands: Vec<Vec<Card>> = vec![Vec::new(); figures];
-    let mut heroic_left = vec![true; figures];
-    let pe = &comp.phase_ends;
-    let starts = [1, pe[0] + 1, pe[1] + 1];
-    for p in 0..3 {
-        for f in 0..figures {
-            hands[f].extend_from_slice(&setup.hands[f][p]);
-        }
-        let first = starts[p] as usize;
-        let last = pe[p] as usize;
-        let known: Vec<Known> = setup
-            .threats
-            .iter()
-            .filter(|t| t.turn <= ANNOUNCED_BY_PHASE[p])
-            .copied()
-            .collect();
-        if !free && humans > 1 {
-            for _ in 0..setup.transfers[p] {
-                for f in 0..humans {
-                    let hand = hands[f].clone();
-                    let view = View {
-                        comp,
-                        figure: f,
-                        figures,
-                        humans,
-                        phase: p,
-                        first,
-                        last,
-                        hand: &hand,
-                        free: false,
-                        threats: &known,
-                        plans: &plans,
-                    };
-                    if let Some((i, to)) = crew[f].transfer(&view) {
-                        let card = hands[f].remove(i);
-                        hands[to].push(card);
-                    }
-                }
-            }
-        }
-        for f in 0..figures {
-            let android = f >= humans;
-            let mut offered: Vec<Card> = if free {
-                Vec::new()
-            } else if android {
-                hands[..humans].concat()
-            } else {
-                hands[f].clone()
-            };
-            let n_offered = offered.len();
-            if heroic_left[f] {
-                offered.push(setup.heroic[f]);
-            }
-            let codes = {
-                let view = View {
-                    comp,
-                    figure: f,
-                    figures,
-                    humans,
-                    phase: p,
-                    first,
-                    last,
-                    hand: &offered,
-                    free,
-                    threats: &known,
-                    plans: &plans,
-                };
-                crew[f].plan(&view, &mut seat_rngs[f])
-            };
-            if codes.len() != last + 1 - first {
-                return Err(err(gi, "a plan of the wrong length"));
-            }
-            let h = setup.heroic[f];
-            let mut heroic_used = false;
-            let mut plain: Vec<u8> = Vec::new();
-            for &c in &codes {
-                if c == EMPTY {
-                    continue;
-                }
-                if c == h.0 || c == h.1 {
-                    heroic_used = true;
-                } else {
-                    plain.push(c);
-                }
-            }
-            if heroic_used {
-                heroic_left[f] = false;
-            }
-            if !free {
-                let cards = &offered[..n_offered];
-                let used =
-                    matches(&plain, cards).ok_or_else(|| err(gi, "a plan not in the hand"))?;
-                for j in used {
-                    let card = cards[j];
-                    let owners = if android { 0..humans } else { f..f + 1 };
-                    for o in owners {
-                        if let Some(pos) = hands[o].iter().position(|&c| c == card) {
-                            hands[o].remove(pos);
-                            break;
-                        }
-                    }
-                }
-            }
-            for (i, &c) in codes.iter().enumerate() {
-                plans[f][first + i] = c;
-            }
-        }
+/// `matches(codes, cards).is_some()` without allocating, for a phase's few codes: at most 8 codes
+/// on at most 64 cards (more fall back to `matches`).
+pub fn fits(codes: &[u8], cards: &[Card]) -> bool {
+    if codes.len() > 8 || cards.len() > 64 {
+        return matches(codes, cards).is_some();
     }
-    Ok(plans
-        .iter()
-        .map(|p| {
-            let mut row = [EMPTY; 12];
-            row.copy_from_slice(&p[1..]);
-            row
-        })
-        .collect())
+    fn place(i: usize, codes: &[u8], cards: &[Card], owner: &mut [u8; 64], seen: &mut u64) -> bool {
+        for (j, &(top, bottom)) in cards.iter().enumerate() {
+            if *seen >> j & 1 == 1 || (top != codes[i] && bottom != codes[i]) {
+                continue;
+            }
+            *seen |= 1 << j;
+            if owner[j] == u8::MAX || place(usize::from(owner[j]), codes, cards, owner, seen) {
+                owner[j] = i as u8;
+                return true;
+            }
+        }
+        false
+    }
+    let mut owner = [u8::MAX; 64];
+    (0..codes.len()).all(|i| place(i, codes, cards, &mut owner, &mut 0))
 }
 
 /// The threats of a mission as `Live` cards (`game.build_threats`).
@@ -480,10 +371,13 @@ pub fn resolve(
     rules::score(comp, st)
 }
 
-struct Carry {
-    tiles: [Vec<u8>; 3],
-    disabled: Vec<bool>,
-    stacks: [Vec<u8>; 3],
+/// What a campaign's mission leaves the next: the damage kept after repairs, the squads still
+/// disabled and the damage-tile orders.
+#[derive(Clone, Debug)]
+pub(super) struct Carry {
+    pub(super) tiles: [Vec<u8>; 3],
+    pub(super) disabled: Vec<bool>,
+    pub(super) stacks: [Vec<u8>; 3],
 }
 
 /// `game._repair`.
@@ -646,19 +540,96 @@ fn record(comp: &Components, st: &State, res: &rules::Score) -> Record {
     }
 }
 
-/// Plays whole games, reusing the buffers.
+/// The decision a game waits on, or its end: where the forward model stands. The crew plans
+/// phase by phase in `game.plan_mission`'s order: the phase's data transfers (round by round,
+/// human by human), then each figure's cards in figure order, turn by turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// A human's data transfer in the phase's `round`-th: one card to a teammate, or none.
+    Transfer {
+        round: usize,
+        figure: usize,
+    },
+    /// The figure's card for the turn: a half of a card offered, a half of its heroic card, or
+    /// nothing.
+    Card {
+        figure: usize,
+        turn: usize,
+    },
+    Over,
+}
+
+/// One decision's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// (the card's index in the figure's hand, the teammate given it), or none.
+    Transfer(Option<(u8, u8)>),
+    /// The code planned for the turn (`EMPTY`: no card).
+    Card(u8),
+}
+
+/// The game between two decisions: the mission being planned, and the campaign so far.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Round {
+    /// The campaign's mission being planned (0 for the first).
+    pub(super) mission: usize,
+    pub(super) setup: Setup,
+    /// This mission's damage-tile orders, drawn before the planning.
+    pub(super) stacks: [Vec<u8>; 3],
+    /// Each figure's misplay draw for each turn (against `error_rate`).
+    pub(super) draws: Vec<[f64; 12]>,
+    /// Each figure's codes by turn (index 0 unused).
+    pub(super) plans: Vec<[u8; 13]>,
+    /// The cards each figure holds.
+    pub(super) hands: Vec<Vec<Card>>,
+    pub(super) heroic_left: Vec<bool>,
+    /// The action round's phase being planned, 0..3.
+    pub(super) phase: usize,
+    /// The cards offered to the figure planning: its hand (an android's: every human's), then
+    /// its heroic card while unused; the first `n_offered` are plain.
+    pub(super) offered: Vec<Card>,
+    pub(super) n_offered: usize,
+    pub(super) carry: Option<Carry>,
+    pub(super) total_points: i64,
+    visuals: Vec<i64>,
+    /// The last resolved mission's record; the game's once it is over.
+    pub(super) rec: Record,
+    earlier: Vec<Record>,
+}
+
+/// A built-in player's plan for the rest of a figure's phase, answered a turn at a time:
+/// `codes[i]` is for turn `turn + i`.
+pub(super) struct Ahead {
+    figure: usize,
+    turn: usize,
+    codes: Vec<u8>,
+}
+
+/// Plays whole games, reusing the buffers; between two decisions it is the forward model's
+/// position (`forward.rs`).
 pub struct Engine<'a> {
-    comp: &'a Components,
-    params: Params,
+    pub(super) comp: &'a Components,
+    pub(super) params: Params,
     strategy: Strategy,
     st: State,
     /// The set-up stream, the two chance streams, then one per figure.
-    rngs: Vec<PyRandom>,
-    crew: Vec<Player>,
+    pub(super) rngs: Vec<PyRandom>,
+    /// Each figure's built-in player (the search player's plan as the scripted crew: its
+    /// transfers).
+    pub(super) crew: Vec<Player>,
+    pub(super) round: Round,
+    pub phase: Phase,
+    pub(super) ahead: Option<Ahead>,
+    /// The search player's tree and model, when the strategy is `mcts`.
+    pub(super) searcher: Option<Box<Searcher<'a>>>,
 }
 
 impl<'a> Engine<'a> {
     pub fn new(comp: &'a Components, params: Params, strategy: Strategy) -> Engine<'a> {
+        let searcher = match strategy {
+            Strategy::Mcts(search) => Some(Box::new(Searcher::new(comp, params, &search))),
+            _ => None,
+        };
         Engine {
             comp,
             params,
@@ -668,19 +639,31 @@ impl<'a> Engine<'a> {
                 .map(|_| PyRandom::from_u64(0))
                 .collect(),
             crew: (0..params.figures).map(|_| Player::new(strategy)).collect(),
+            round: Round::default(),
+            phase: Phase::Over,
+            ahead: None,
+            searcher,
         }
     }
 
     /// `SpaceAlert.play` (`game.play_game`).
     pub fn play(&mut self, root_seed: u64, gi: u64) -> Result<Record, GameError> {
-        let comp = self.comp;
-        let params = self.params;
-        let figures = params.figures;
-        let humans = params.players;
+        self.seed(root_seed, gi);
+        self.start()
+            .and_then(|()| self.run())
+            .map_err(|message| GameError {
+                game_index: gi,
+                message,
+            })?;
+        Ok(std::mem::take(&mut self.round.rec))
+    }
+
+    /// The set-up and chance streams and, for crews that draw, each figure's
+    /// `seeds.stream(seq, FIRST_SEAT + k)`, seeded side by side (the scripted crew never draws:
+    /// Python makes its streams lazily, so they are not made here either).
+    pub(super) fn seed(&mut self, root_seed: u64, gi: u64) {
+        let figures = self.params.figures;
         let seq = game_sequence(root_seed, gi);
-        // the set-up and chance streams and, for crews that draw, each figure's
-        // `seeds.stream(seq, FIRST_SEAT + k)`, seeded side by side (the scripted crew never draws:
-        // Python makes its streams lazily, so they are not made here either)
         let mut keys = [[0u32; 4]; 8];
         keys[0].copy_from_slice(&seq.child(&[SETUP]).generate_state(4));
         let chance = seq.child(&[CHANCE]).generate_state(8);
@@ -695,65 +678,330 @@ impl<'a> Engine<'a> {
             3 + figures
         };
         PyRandom::reseed_many(&mut self.rngs[..seeded], &keys[..seeded]);
-        let crew = &mut self.crew;
-        let mut carry: Option<Carry> = None;
-        let mut total_points = 0i64;
-        let mut visuals: Vec<i64> = Vec::new();
-        let mut rec = Record::default();
-        let mut earlier: Vec<Record> = Vec::new();
-        let missions = params.campaign;
-        for m in 0..missions {
-            let (chance, seats) = self.rngs.split_at_mut(3);
-            let setup = deal(comp, &params, &mut chance[0], gi)?;
-            let mut stacks: [Vec<u8>; 3] = Default::default();
-            for stack in stacks.iter_mut() {
-                *stack = comp.tiles.clone();
-                chance[1].shuffle(stack);
+    }
+
+    /// Deal the first mission and play to the first decision.
+    pub fn start(&mut self) -> Result<(), String> {
+        let r = &mut self.round;
+        r.mission = 0;
+        r.carry = None;
+        r.total_points = 0;
+        r.visuals.clear();
+        r.earlier.clear();
+        r.rec = Record::default();
+        self.begin_mission()
+    }
+
+    /// Play on from the current decision to the end, each decision by the engine's strategy.
+    pub(super) fn run(&mut self) -> Result<(), String> {
+        loop {
+            let action = match self.phase {
+                Phase::Over => return Ok(()),
+                Phase::Transfer { figure, .. } => Action::Transfer(self.transfer_by_crew(figure)),
+                Phase::Card { figure, turn } => match self.searcher {
+                    Some(_) => self.searched()?,
+                    None => Action::Card(self.planned(figure, turn)?),
+                },
+            };
+            self.apply(action)?;
+        }
+    }
+
+    pub fn over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// The forward model's step: play one decision's answer, then the rules and chance up to
+    /// the next decision (a figure's last card of a phase gives up the cards it used; the last
+    /// figure's of phase 3 resolves the mission and, in a campaign, deals the next).
+    pub fn apply(&mut self, action: Action) -> Result<(), String> {
+        let phase = self.phase;
+        let wrong = || format!("{action:?} does not answer the decision {phase:?}");
+        match (phase, action) {
+            (Phase::Transfer { round, figure }, Action::Transfer(offer)) => {
+                let humans = self.params.players;
+                let r = &mut self.round;
+                if let Some((i, to)) = offer {
+                    let (i, to) = (usize::from(i), usize::from(to));
+                    if i >= r.hands[figure].len() || to >= humans || to == figure {
+                        return Err(wrong());
+                    }
+                    let card = r.hands[figure].remove(i);
+                    r.hands[to].push(card);
+                }
+                if figure + 1 < humans {
+                    self.phase = Phase::Transfer {
+                        round,
+                        figure: figure + 1,
+                    };
+                } else if ((round + 1) as i64) < r.setup.transfers[r.phase] {
+                    self.phase = Phase::Transfer {
+                        round: round + 1,
+                        figure: 0,
+                    };
+                } else {
+                    self.enter_figure(0);
+                }
+                Ok(())
             }
-            let mut draws = vec![[0f64; 12]; figures];
-            for row in draws.iter_mut() {
-                for d in row.iter_mut() {
-                    *d = chance[2].random();
+            (Phase::Card { figure, turn }, Action::Card(code)) => {
+                if !self.playable(figure, turn, code) {
+                    return Err(wrong());
+                }
+                self.round.plans[figure][turn] = code;
+                let followed = self.ahead.as_ref().is_some_and(|a| {
+                    a.figure == figure
+                        && turn >= a.turn
+                        && a.codes.get(turn - a.turn) == Some(&code)
+                });
+                if !followed {
+                    self.ahead = None;
+                }
+                if turn < self.last_turn() {
+                    self.phase = Phase::Card {
+                        figure,
+                        turn: turn + 1,
+                    };
+                    Ok(())
+                } else {
+                    self.end_figure(figure)
                 }
             }
-            let plans = plan_mission(comp, &params, &setup, crew, seats, gi)?;
-            let mut trips = vec![0u16; figures];
-            for f in 0..humans {
-                for t in 0..12 {
-                    if draws[f][t] < params.error_rate && plans[f][t] != EMPTY {
-                        trips[f] |= 1 << (t + 1);
+            _ => Err(wrong()),
+        }
+    }
+
+    /// Can the figure plan `code` for the turn, after its codes of the phase so far? A plain
+    /// half while the phase's plain codes still take distinct cards offered (any plain half
+    /// with free hands), or its heroic card's once in a phase while unused; nothing always.
+    pub(super) fn playable(&self, figure: usize, turn: usize, code: u8) -> bool {
+        if code == EMPTY {
+            return true;
+        }
+        let r = &self.round;
+        let earlier = &r.plans[figure][self.first_turn()..turn];
+        let h = r.setup.heroic[figure];
+        let heroic = |c: u8| c == h.0 || c == h.1;
+        if heroic(code) {
+            return r.heroic_left[figure] && !earlier.iter().any(|&c| heroic(c));
+        }
+        if !PLAIN.contains(&code) {
+            return false;
+        }
+        if self.free() {
+            return true;
+        }
+        let mut codes = [EMPTY; 13];
+        let mut n = 0;
+        for &c in earlier.iter().filter(|&&c| c != EMPTY && !heroic(c)) {
+            codes[n] = c;
+            n += 1;
+        }
+        codes[n] = code;
+        fits(&codes[..=n], &r.offered[..r.n_offered])
+    }
+
+    /// Any card with any half each turn (`hands = free`, or a crew of one).
+    fn free(&self) -> bool {
+        self.params.free_hands || self.params.players == 1
+    }
+
+    /// The first and last turn of the phase being planned.
+    pub(super) fn first_turn(&self) -> usize {
+        match self.round.phase {
+            0 => 1,
+            p => self.comp.phase_ends[p - 1] as usize + 1,
+        }
+    }
+
+    fn last_turn(&self) -> usize {
+        self.comp.phase_ends[self.round.phase] as usize
+    }
+
+    fn begin_mission(&mut self) -> Result<(), String> {
+        let comp = self.comp;
+        let figures = self.params.figures;
+        let chance = &mut self.rngs[..3];
+        let r = &mut self.round;
+        r.setup = deal(comp, &self.params, &mut chance[0])?;
+        for stack in r.stacks.iter_mut() {
+            stack.clone_from(&comp.tiles);
+            chance[1].shuffle(stack);
+        }
+        r.draws.clear();
+        for _ in 0..figures {
+            let mut row = [0f64; 12];
+            for d in row.iter_mut() {
+                *d = chance[2].random();
+            }
+            r.draws.push(row);
+        }
+        r.plans.clear();
+        r.plans.resize(figures, [EMPTY; 13]);
+        r.hands.clear();
+        r.hands.resize(figures, Vec::new());
+        r.heroic_left.clear();
+        r.heroic_left.resize(figures, true);
+        self.enter_phase(0);
+        Ok(())
+    }
+
+    /// The phase's hands join the cards held; its data transfers are asked when hands are dealt
+    /// to more than one human.
+    fn enter_phase(&mut self, p: usize) {
+        let transfers = !self.free() && self.params.players > 1;
+        let r = &mut self.round;
+        r.phase = p;
+        for (hand, dealt) in r.hands.iter_mut().zip(&r.setup.hands) {
+            hand.extend_from_slice(&dealt[p]);
+        }
+        if transfers && r.setup.transfers[p] > 0 {
+            self.phase = Phase::Transfer {
+                round: 0,
+                figure: 0,
+            };
+        } else {
+            self.enter_figure(0);
+        }
+    }
+
+    fn enter_figure(&mut self, f: usize) {
+        let humans = self.params.players;
+        let free = self.free();
+        let first = self.first_turn();
+        let r = &mut self.round;
+        r.offered.clear();
+        if !free {
+            if f >= humans {
+                for hand in &r.hands[..humans] {
+                    r.offered.extend_from_slice(hand);
+                }
+            } else {
+                r.offered.extend_from_slice(&r.hands[f]);
+            }
+        }
+        r.n_offered = r.offered.len();
+        if r.heroic_left[f] {
+            r.offered.push(r.setup.heroic[f]);
+        }
+        self.phase = Phase::Card {
+            figure: f,
+            turn: first,
+        };
+    }
+
+    /// The figure's phase is planned: its heroic card is spent if used, and the cards its plain
+    /// codes take leave the hands (an android's, its humans').
+    fn end_figure(&mut self, f: usize) -> Result<(), String> {
+        let (figures, humans) = (self.params.figures, self.params.players);
+        let free = self.free();
+        let (first, last) = (self.first_turn(), self.last_turn());
+        self.ahead = None;
+        let r = &mut self.round;
+        let h = r.setup.heroic[f];
+        let mut heroic_used = false;
+        let mut plain: Vec<u8> = Vec::new();
+        for &c in &r.plans[f][first..=last] {
+            if c == EMPTY {
+                continue;
+            }
+            if c == h.0 || c == h.1 {
+                heroic_used = true;
+            } else {
+                plain.push(c);
+            }
+        }
+        if heroic_used {
+            r.heroic_left[f] = false;
+        }
+        if !free {
+            let cards = &r.offered[..r.n_offered];
+            let used =
+                matches(&plain, cards).ok_or_else(|| "a plan not in the hand".to_string())?;
+            let android = f >= humans;
+            for j in used {
+                let card = cards[j];
+                let owners = if android { 0..humans } else { f..f + 1 };
+                for o in owners {
+                    if let Some(pos) = r.hands[o].iter().position(|&c| c == card) {
+                        r.hands[o].remove(pos);
+                        break;
                     }
                 }
             }
-            let st = &mut self.st;
-            match &carry {
-                Some(c) => st.reset(comp, figures, &plans, &c.stacks, humans),
-                None => st.reset(comp, figures, &plans, &stacks, humans),
+        }
+        if f + 1 < figures {
+            self.enter_figure(f + 1);
+            Ok(())
+        } else if r.phase < 2 {
+            let next = r.phase + 1;
+            self.enter_phase(next);
+            Ok(())
+        } else {
+            self.resolve_mission()
+        }
+    }
+
+    /// The resolution round on the crew's plans (misplays by the draws), the record, and the
+    /// campaign's next mission or the game's end.
+    fn resolve_mission(&mut self) -> Result<(), String> {
+        let comp = self.comp;
+        let params = self.params;
+        let (figures, humans) = (params.figures, params.players);
+        let r = &mut self.round;
+        let plans: Vec<[u8; 12]> = r
+            .plans
+            .iter()
+            .map(|p| p[1..].try_into().expect("12 turns"))
+            .collect();
+        let mut trips = vec![0u16; figures];
+        for (f, trip) in trips.iter_mut().enumerate().take(humans) {
+            for (t, (&draw, &code)) in r.draws[f].iter().zip(&plans[f]).enumerate() {
+                if draw < params.error_rate && code != EMPTY {
+                    *trip |= 1 << (t + 1);
+                }
             }
-            if let Some(c) = &carry {
+        }
+        let st = &mut self.st;
+        match &r.carry {
+            Some(c) => {
+                st.reset(comp, figures, &plans, &c.stacks, humans);
                 apply_carry(st, c);
             }
-            build_threats(comp, st, &setup.threats);
-            Resolver::new(comp, st, &trips).run();
-            let res = rules::score(comp, st);
-            if m > 0 {
-                earlier.push(std::mem::take(&mut rec));
-            }
-            rec = record(comp, st, &res);
-            total_points += res.threat_points;
-            visuals.push(res.visual);
-            if st.lost || m == missions - 1 {
-                break;
-            }
-            carry = Some(repair(comp, st, figures, &stacks));
+            None => st.reset(comp, figures, &plans, &r.stacks, humans),
         }
-        rec.ints_b[4] = visuals.len() as i64;
-        if !earlier.is_empty() {
+        build_threats(comp, st, &r.setup.threats);
+        Resolver::new(comp, st, &trips).run();
+        let res = rules::score(comp, st);
+        if r.mission > 0 {
+            r.earlier.push(std::mem::take(&mut r.rec));
+        }
+        r.rec = record(comp, st, &res);
+        r.total_points += res.threat_points;
+        r.visuals.push(res.visual);
+        if st.lost || r.mission + 1 == params.campaign {
+            self.finish();
+            return Ok(());
+        }
+        r.carry = Some(repair(comp, st, figures, &r.stacks));
+        r.mission += 1;
+        self.begin_mission()
+    }
+
+    /// The game's record: the last mission's, with a campaign's totals.
+    fn finish(&mut self) {
+        self.phase = Phase::Over;
+        let missions = self.params.campaign;
+        let r = &mut self.round;
+        let rec = &mut r.rec;
+        rec.ints_b[4] = r.visuals.len() as i64;
+        if !r.earlier.is_empty() {
             for key in 7..10 {
-                rec.ints_a[key] += earlier.iter().map(|e| e.ints_a[key]).sum::<i64>();
+                rec.ints_a[key] += r.earlier.iter().map(|e| e.ints_a[key]).sum::<i64>();
             }
             for key in [0, 1, 3] {
-                let mut parts: Vec<&str> = earlier
+                let mut parts: Vec<&str> = r
+                    .earlier
                     .iter()
                     .map(|e| e.strs[key].as_str())
                     .filter(|s| !s.is_empty())
@@ -767,10 +1015,108 @@ impl<'a> Engine<'a> {
             }
         }
         if missions > 1 && rec.head.won {
-            rec.ints_a[0] = total_points;
-            rec.ints_a[2] = visuals.iter().sum::<i64>().div_euclid(visuals.len() as i64);
+            rec.ints_a[0] = r.total_points;
+            rec.ints_a[2] = r
+                .visuals
+                .iter()
+                .sum::<i64>()
+                .div_euclid(r.visuals.len() as i64);
             rec.head.score = rec.ints_a[0] - rec.ints_a[1] + rec.ints_a[2];
         }
-        Ok(rec)
+    }
+
+    /// The threats the crew has heard of while planning this phase.
+    pub(super) fn announced(&self) -> Vec<Known> {
+        let limit = ANNOUNCED_BY_PHASE[self.round.phase];
+        let threats = self.round.setup.threats.iter();
+        threats.filter(|t| t.turn <= limit).copied().collect()
+    }
+
+    /// The figure's built-in player's data transfer.
+    pub(super) fn transfer_by_crew(&mut self, figure: usize) -> Option<(u8, u8)> {
+        let known = self.announced();
+        let (first, last) = (self.first_turn(), self.last_turn());
+        let r = &self.round;
+        let view = View {
+            comp: self.comp,
+            figure,
+            figures: self.params.figures,
+            humans: self.params.players,
+            phase: r.phase,
+            phase_first: first,
+            first,
+            last,
+            hand: &r.hands[figure],
+            free: false,
+            threats: &known,
+            plans: &r.plans,
+        };
+        let (i, to) = self.crew[figure].transfer(&view)?;
+        Some((i as u8, to as u8))
+    }
+
+    /// The figure's built-in player's card for the turn: from its plan of the phase, made at the
+    /// phase's first turn (or, after a turn it did not plan, from this turn on, on the cards
+    /// the phase's earlier codes leave).
+    pub(super) fn planned(&mut self, figure: usize, turn: usize) -> Result<u8, String> {
+        if let Some(a) = &self.ahead {
+            if a.figure == figure && turn >= a.turn && turn - a.turn < a.codes.len() {
+                return Ok(a.codes[turn - a.turn]);
+            }
+        }
+        let known = self.announced();
+        let (first, last) = (self.first_turn(), self.last_turn());
+        let hand = self.hand_left(figure, turn);
+        let r = &self.round;
+        let view = View {
+            comp: self.comp,
+            figure,
+            figures: self.params.figures,
+            humans: self.params.players,
+            phase: r.phase,
+            phase_first: first,
+            first: turn,
+            last,
+            hand: &hand,
+            free: self.free(),
+            threats: &known,
+            plans: &r.plans,
+        };
+        let codes = self.crew[figure].plan(&view, &mut self.rngs[3 + figure]);
+        if codes.len() != last + 1 - turn {
+            return Err("a plan of the wrong length".to_string());
+        }
+        let code = codes[0];
+        self.ahead = Some(Ahead {
+            figure,
+            turn,
+            codes,
+        });
+        Ok(code)
+    }
+
+    /// The cards offered to the figure that its codes of the phase before `turn` leave.
+    fn hand_left(&self, figure: usize, turn: usize) -> Vec<Card> {
+        let r = &self.round;
+        let mut hand = r.offered.clone();
+        let earlier = &r.plans[figure][self.first_turn()..turn];
+        let h = r.setup.heroic[figure];
+        let heroic = |c: u8| c == h.0 || c == h.1;
+        if earlier.iter().any(|&c| heroic(c)) {
+            hand.truncate(r.n_offered);
+        }
+        let plain: Vec<u8> = earlier
+            .iter()
+            .copied()
+            .filter(|&c| c != EMPTY && !heroic(c))
+            .collect();
+        if !self.free() && !plain.is_empty() {
+            let mut used = matches(&plain, &r.offered[..r.n_offered]).unwrap_or_default();
+            used.sort_unstable_by(|a, b| b.cmp(a));
+            for j in used {
+                hand.remove(j);
+            }
+        }
+        hand
     }
 }

@@ -2,9 +2,12 @@
 //! round and score as `simkit/games/space_alert/` (the reference), with every draw in the same
 //! order, so both give identical game rows.
 //!
-//! `rules` (`state.py`, `rules.py`), `game` (`game.py`), `players` (`players.py`: random,
-//! scripted, planner). The components come from `space_alert/native.py`.
+//! `rules` (`state.py`, `rules.py`), `game` (`game.py`, as a step machine: the decision waited
+//! on, its answer, the rules up to the next), `players` (`players.py`: random, scripted,
+//! planner), `forward` (the forward model and the native-only search player, `mcts`). The
+//! components come from `space_alert/native.py`.
 
+mod forward;
 mod game;
 mod players;
 pub mod rules;
@@ -294,7 +297,7 @@ pub struct Params {
     pub campaign: usize,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Strategy {
     Random,
     Scripted,
@@ -303,10 +306,12 @@ pub enum Strategy {
         steps: usize,
         samples: usize,
     },
+    /// Information-set MCTS over the crew's cards (`forward.rs`); native only.
+    Mcts(forward::SearchParams),
 }
 
 /// The strategies this build plays natively.
-pub const STRATEGY_NAMES: &[&str] = &["random", "scripted", "planner"];
+pub const STRATEGY_NAMES: &[&str] = &["random", "scripted", "planner", "mcts"];
 
 impl Strategy {
     /// The strategy called `name`, its parameters read by `param` (None: not given, or no such
@@ -319,6 +324,7 @@ impl Strategy {
                 steps: param("steps")? as usize,
                 samples: param("samples")? as usize,
             }),
+            "mcts" => Some(Strategy::Mcts(forward::SearchParams::read(param))),
             _ => None,
         }
     }

@@ -6,7 +6,7 @@ use super::rules::*;
 use super::*;
 use crate::rng::PyRandom;
 
-const PLAIN: [u8; 7] = [A, B, C, BB, RED, BLUE, LIFT];
+pub(super) const PLAIN: [u8; 7] = [A, B, C, BB, RED, BLUE, LIFT];
 
 /// `players.Hand`.
 struct Hand {
@@ -444,7 +444,8 @@ fn needs(role: u8) -> [u8; 3] {
 /// One figure's planner and its own stream (made on first use).
 pub struct Player {
     strategy: Strategy,
-    bots_ok: bool,
+    /// Will the battlebots be at hand (the scripted crew's memory across phases)?
+    pub(super) bots_ok: bool,
     scratch: State,
 }
 
@@ -485,7 +486,8 @@ impl Player {
     pub fn plan(&mut self, view: &View, rng: &mut PyRandom) -> Vec<u8> {
         match self.strategy {
             Strategy::Random => self.plan_random(view, rng),
-            Strategy::Scripted => self.plan_scripted(view),
+            // the search player is the scripted crew wherever it does not search
+            Strategy::Scripted | Strategy::Mcts(_) => self.plan_scripted(view),
             Strategy::Planner { steps, samples } => self.plan_planner(view, rng, steps, samples),
         }
     }
@@ -564,7 +566,11 @@ impl Player {
         let mut carry = carrying(view);
         let mut done = self.done_so_far(view, fc);
         let mut out = Vec::new();
-        let mut computer_done = false;
+        // the computer is maintained in each phase's first two turns; a plan resumed within the
+        // phase (a rollout after the search's cards) counts a C already played at it
+        let where_ = positions(&view.plans[view.figure], comp.start_station);
+        let mut computer_done = (view.phase_first..view.first)
+            .any(|t| view.plans[view.figure][t] == C && where_[t] == z);
         for t in view.first..=view.last {
             let mut code = EMPTY;
             let mut target: Option<usize> = None;
@@ -590,7 +596,7 @@ impl Player {
             } else {
                 internal_task(view, fc, t as i32, &done, Some(&[z, 3 + z]), false)
             };
-            let helped = if z == 1 && !computer_done && t - view.first < 2 && hand.has(C) {
+            let helped = if z == 1 && !computer_done && t - view.phase_first < 2 && hand.has(C) {
                 -2
             } else if task.is_none() && target.is_none() && !later {
                 help(view, fc, t, here, z)

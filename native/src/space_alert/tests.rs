@@ -223,7 +223,7 @@ fn a_quiet_mission_scores_nothing_and_is_won() {
 }
 
 /// The default settings: a real mission, white decks, 4 players and figures, dealt hands.
-fn real_mission_params() -> Params {
+pub fn real_mission_params() -> Params {
     Params {
         mission: MissionKind::Real,
         common: Colours::White,
