@@ -50,6 +50,31 @@ def param(name: str, type: str, default: Any, help: str, **bounds: Any) -> Setti
     return Setting(name, type, default, help, what="parameter", **bounds)
 
 
+def search_strategy(help: str, iterations: int, exploration: float, *more: Setting) -> Strategy:
+    """A game's search player `mcts` (native/src/mcts.rs over the game's forward model): played
+    by the native core only, so it has no Python player. Its budget and exploration constant,
+    then the game's own numbers (`more`)."""
+    return Strategy(
+        "mcts",
+        None,
+        f"information-set Monte Carlo tree search over the native forward model: {help} (native engine only)",
+        params=(
+            param(
+                "iterations", "int", iterations, "search evaluations a decision", minimum=1, maximum=1_000_000
+            ),
+            param(
+                "exploration",
+                "float",
+                exploration,
+                "UCB1 exploration constant below the root",
+                minimum=0,
+                maximum=10,
+            ),
+            *more,
+        ),
+    )
+
+
 def number(default: Any, help: str, **bounds: Any) -> Any:
     """A field of a player's numbers (a frozen dataclass, the one place a heuristic's thresholds
     and weights are written): its default, what it does, and its bounds (`minimum`, `maximum`)."""

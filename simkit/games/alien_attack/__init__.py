@@ -7,7 +7,7 @@ from typing import Any
 
 from simkit.core import replay_page, seeds
 from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, record_head, register
-from simkit.core.strategies import Strategy, declare, param
+from simkit.core.strategies import Strategy, declare, param, search_strategy
 from simkit.games.alien_attack import components, draw, narrate, native, players, rules
 from simkit.games.alien_attack.game import SEMI_COOP_BASES, Game, new_game
 from simkit.games.alien_attack.state import BASE, EMPTY, LOST, POWER_NAMES
@@ -52,38 +52,33 @@ class AlienAttack(Engine):
             players.RolloutPlayer,
             "flat Monte Carlo: each open marker scored by `rollouts` playouts (missions players) to the end",
         ),
-        Strategy(
-            "mcts",
-            None,  # the native core's search (native/src/alien_attack/forward.rs); no Python player
-            "information-set Monte Carlo tree search over the native forward model: every seat's "
-            "decisions, missions' best power uses, rollouts by missions (native engine only)",
-            params=(
-                param("iterations", "int", 200, "search iterations a decision", minimum=1, maximum=1_000_000),
-                param("exploration", "float", 0.5, "UCB1 exploration constant", minimum=0, maximum=10),
-                param(
-                    "width",
-                    "int",
-                    4,
-                    "power uses weighed in a window: missions' best this many (0: every one)",
-                    minimum=0,
-                    maximum=1_000,
-                ),
-                param(
-                    "margin",
-                    "float",
-                    0.5,
-                    "weight of the margin share in a seat's value (the rest: winning)",
-                    minimum=0,
-                    maximum=1,
-                ),
-                param(
-                    "spread",
-                    "float",
-                    30.0,
-                    "lead in points that earns the whole margin share",
-                    minimum=1,
-                    maximum=1_000,
-                ),
+        search_strategy(
+            "every seat's decisions, missions' best power uses, rollouts by missions",
+            200,
+            0.5,
+            param(
+                "width",
+                "int",
+                4,
+                "power uses weighed in a window: missions' best this many (0: every one)",
+                minimum=0,
+                maximum=1_000,
+            ),
+            param(
+                "margin",
+                "float",
+                0.5,
+                "weight of the margin share in a seat's value (the rest: winning)",
+                minimum=0,
+                maximum=1,
+            ),
+            param(
+                "spread",
+                "float",
+                30.0,
+                "lead in points that earns the whole margin share",
+                minimum=1,
+                maximum=1_000,
             ),
         ),
     )

@@ -8,7 +8,7 @@ from typing import Any
 from simkit.core import seeds
 from simkit.core.errors import UserError
 from simkit.core.registry import Column, GoldenCase, SelfPlayingEngine, Setting, record_head, register
-from simkit.core.strategies import Strategy, declare, param
+from simkit.core.strategies import Strategy, declare, param, search_strategy
 from simkit.games.eight_bit_invaders import components, draw, narrate, native, players
 from simkit.games.eight_bit_invaders.game import STATS, Game, Streams
 
@@ -42,32 +42,27 @@ class EightBitInvaders(SelfPlayingEngine):
             "scores every kill set by the counterattack, bombers, movement and next danger; "
             "plays bonus cards",
         ),
-        Strategy(
-            "mcts",
-            None,  # the native core's search (native/src/eight_bit/forward.rs); no Python player
-            "information-set Monte Carlo tree search over the native forward model: weighs "
-            "lookahead's best plans, rollouts by lookahead (native engine only)",
-            params=(
-                param("iterations", "int", 200, "search iterations a decision", minimum=1, maximum=1_000_000),
-                param("exploration", "float", 0.5, "UCB1 exploration constant", minimum=0, maximum=10),
-                param(
-                    "width",
-                    "int",
-                    6,
-                    "plans weighed at an allocation: lookahead's best this many (0: every one)",
-                    minimum=0,
-                    maximum=10_000,
-                ),
-                param(
-                    "progress",
-                    "float",
-                    0.5,
-                    "a lost game's value: this times the share of the aliens killed (a win is 1)",
-                    minimum=0,
-                    maximum=1,
-                ),
-                param("lookahead_rollout", "bool", True, "rollouts by lookahead (false: by greedy, faster)"),
+        search_strategy(
+            "weighs lookahead's best plans, rollouts by lookahead",
+            200,
+            0.5,
+            param(
+                "width",
+                "int",
+                6,
+                "plans weighed at an allocation: lookahead's best this many (0: every one)",
+                minimum=0,
+                maximum=10_000,
             ),
+            param(
+                "progress",
+                "float",
+                0.5,
+                "a lost game's value: this times the share of the aliens killed (a win is 1)",
+                minimum=0,
+                maximum=1,
+            ),
+            param("lookahead_rollout", "bool", True, "rollouts by lookahead (false: by greedy, faster)"),
         ),
     )
     default_strategy = "greedy"

@@ -8,7 +8,7 @@ from typing import Any
 
 from simkit.core import seeds
 from simkit.core.registry import Column, GoldenCase, SelfPlayingEngine, Setting, record_head, register
-from simkit.core.strategies import Strategy, declare, param
+from simkit.core.strategies import Strategy, declare, param, search_strategy
 from simkit.games.oh_no_invasion import components, draw, narrate, native, players
 from simkit.games.oh_no_invasion.game import STAT_KEYS, Game, Streams
 
@@ -86,33 +86,28 @@ class OhNoInvasion(SelfPlayingEngine):
             players.BoldCrew,
             "hoards weapons, zaps and clears only big threats; calls the Final Conflict at the threshold",
         ),
-        Strategy(
-            "mcts",
-            None,  # the native core's search (native/src/oh_no/forward.rs); no Python player
-            "information-set Monte Carlo tree search over the native forward model, rollouts by the "
-            "bold crew; levels 0-2 the crew searches as one, level 3 each player sees only its hand "
-            "(native engine only)",
-            params=(
-                param("iterations", "int", 400, "search iterations a decision", minimum=1, maximum=1_000_000),
-                param("exploration", "float", 0.7, "UCB1 exploration constant", minimum=0, maximum=10),
-                param(
-                    "survivors",
-                    "float",
-                    0.25,
-                    "a win's value is 1 less this share for the crew lost (the score counts survivors)",
-                    minimum=0,
-                    maximum=1,
-                ),
-                param(
-                    "progress",
-                    "float",
-                    0.2,
-                    "a lost game's value: this times the share of the Shield aliens struck",
-                    minimum=0,
-                    maximum=1,
-                ),
-                param("bold_rollout", "bool", True, "rollouts by the bold crew (false: by the cautious one)"),
+        search_strategy(
+            "rollouts by the bold crew; levels 0-2 the crew searches as one, level 3 each player sees "
+            "only its hand",
+            400,
+            0.7,
+            param(
+                "survivors",
+                "float",
+                0.25,
+                "a win's value is 1 less this share for the crew lost (the score counts survivors)",
+                minimum=0,
+                maximum=1,
             ),
+            param(
+                "progress",
+                "float",
+                0.2,
+                "a lost game's value: this times the share of the Shield aliens struck",
+                minimum=0,
+                maximum=1,
+            ),
+            param("bold_rollout", "bool", True, "rollouts by the bold crew (false: by the cautious one)"),
         ),
     )
     default_strategy = "cautious"

@@ -13,7 +13,7 @@ from typing import Any
 from simkit.core import replay_page, seeds
 from simkit.core.errors import UserError
 from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, record_head, register
-from simkit.core.strategies import Strategy, declare, param
+from simkit.core.strategies import Strategy, declare, param, search_strategy
 from simkit.games.space_alert import components, draw, game, narrate, native, plan_file, players
 
 MISSIONS = ("test", "simulation", "real") + tuple(str(i) for i in range(1, 9))
@@ -101,24 +101,19 @@ class SpaceAlert(Engine):
             players.PlannerPlayer,
             "scripted rows improved by local search through the engine on the announced threats (slow)",
         ),
-        Strategy(
-            "mcts",
-            None,  # the native core's search (native/src/space_alert/forward.rs); no Python player
-            "information-set Monte Carlo tree search over the crew's cards, one figure's turn a "
-            "decision; unannounced threats, later hands and tile orders sampled; rollouts by "
-            "scripted (native engine only)",
-            params=(
-                param("iterations", "int", 400, "search iterations a card", minimum=1, maximum=1_000_000),
-                param("exploration", "float", 0.5, "UCB1 exploration constant", minimum=0, maximum=10),
-                param(
-                    "kills",
-                    "float",
-                    0.2,
-                    "a surviving crew's value: 1 - kills + kills x share of the threats destroyed "
-                    "(a lost ship is 0)",
-                    minimum=0,
-                    maximum=1,
-                ),
+        search_strategy(
+            "the crew's cards, one figure's turn a decision; unannounced threats, later "
+            "hands and tile orders sampled; rollouts by scripted",
+            400,
+            0.5,
+            param(
+                "kills",
+                "float",
+                0.2,
+                "a surviving crew's value: 1 - kills + kills x share of the threats destroyed "
+                "(a lost ship is 0)",
+                minimum=0,
+                maximum=1,
             ),
         ),
     )
