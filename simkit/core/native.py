@@ -70,11 +70,11 @@ def why_not_native(engine: Engine, cell: Cell) -> str | None:
 
 
 def native_only(engine: Engine, spec: str) -> bool:
-    """A built-in strategy with no Python player (the search players): the native core plays it."""
+    """A built-in strategy only the native core plays (the search players)."""
     if is_user_spec(spec):
         return False
     strategy = engine.strategies.get(strategy_specs.base_name(spec))
-    return strategy is not None and strategy.player is None
+    return strategy is not None and strategy.native_only
 
 
 def check_choice(requested: str, where: str) -> str:

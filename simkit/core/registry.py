@@ -177,8 +177,10 @@ class Engine:
         if is_user_spec(spec):
             return load_class(spec)(rng)
         strategy, params = strategy_specs.resolved(spec, self.strategies)
-        if strategy.player is None:
+        if strategy.native_only:
             raise UserError(f"{self.id}: strategy '{spec}' is played by the native engine only")
+        if strategy.player is None:
+            raise RuntimeError(f"{self.id}: strategy '{strategy.name}' declares no player class")
         return strategy.player(rng, **params)
 
     def play(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:

@@ -32,6 +32,8 @@ class Strategy:
     player: type | None
     help: str
     params: tuple[Setting, ...] = ()
+    # Played by the native core alone (the search players): the Python engine refuses it.
+    native_only: bool = False
 
     def __post_init__(self) -> None:
         numbers = getattr(self.player, "NUMBERS", None)
@@ -58,6 +60,7 @@ def search_strategy(help: str, iterations: int, exploration: float, *more: Setti
         "mcts",
         None,
         f"information-set Monte Carlo tree search over the native forward model: {help} (native engine only)",
+        native_only=True,
         params=(
             param(
                 "iterations", "int", iterations, "search evaluations a decision", minimum=1, maximum=1_000_000

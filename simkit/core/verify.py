@@ -25,11 +25,11 @@ from simkit.core.registry import Engine, all_games
 
 def _checked(engine: Engine, only: list[str] | None) -> list[str]:
     """The strategies both engines play (those of them in `only`), in declaration order: a
-    native-only one (no Python player, as the search players) has nothing to compare with."""
+    native-only one (the search players) has nothing to compare with."""
     return [
         name
         for name, s in engine.strategies.items()
-        if name in native.native_strategies(engine.id) and s.player is not None and (not only or name in only)
+        if name in native.native_strategies(engine.id) and not s.native_only and (not only or name in only)
     ]
 
 

@@ -17,7 +17,7 @@ FAR = [13, 27, 29]  # plain spaces (no city, herd, park or border) away from row
 
 
 def test_strategies_are_registered_with_descriptions():
-    assert set(ENGINE.strategies) == {"random", "greedy", "missions", "rollout"}
+    assert set(ENGINE.strategies) == {"random", "greedy", "missions", "rollout", "mcts"}
     assert all(s.help for s in ENGINE.strategies.values())
     assert ENGINE.default_strategy == "greedy"
     assert isinstance(ENGINE.player("rollout:rollouts=3", random.Random(1)), players.RolloutPlayer)
