@@ -405,6 +405,12 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
     return manifest
 
 
+def cell_plan(manifest: dict[str, Any], cell: dict[str, Any]) -> tuple[Any, Any]:
+    """(games planned, games per chunk) of a manifest cell: its own where [games_by_strategy]
+    set them, else the run's."""
+    return cell.get("games", manifest.get("games_per_cell")), cell.get("chunk_size", manifest.get("chunk_size"))
+
+
 def load(path: str | Path) -> Dataset:
     """Read a dataset folder: the manifest and every finished chunk, sorted by cell and game.
 
@@ -416,12 +422,12 @@ def load(path: str | Path) -> Dataset:
     manifest = read_manifest(path)
     checked = manifest.get("format", 1) >= FORMAT or (path / CHUNKS).is_dir()
     _stray_files(path)
-    chunk_size = manifest.get("chunk_size")
-    cells = {cell.get("cell") for cell in manifest.get("cells", [])}
+    chunk_sizes = {cell.get("cell"): cell_plan(manifest, cell)[1] for cell in manifest.get("cells", [])}
     parts: dict[str, list[pl.DataFrame]] = {GAMES: [], SEATS: [], FAILURES: []}
     for name in sorted(finished_chunks(path)):
         match = CHUNK_NAME.match(name)
-        if match[1] not in cells or (isinstance(chunk_size, int) and int(match[2]) % chunk_size):
+        chunk_size = chunk_sizes.get(match[1])
+        if match[1] not in chunk_sizes or (isinstance(chunk_size, int) and int(match[2]) % chunk_size):
             raise DamagedChunk(
                 f"{path / GAMES / name}: not a chunk of this dataset (no such cell or chunk start); "
                 "move it out of the folder"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from simkit.core import replay_page
+from simkit.core import dataset, replay_page
 from simkit.core.errors import UserError
 from simkit.core.registry import Engine, get_game, resolve_settings, resolve_strategies
 
@@ -47,7 +47,7 @@ def command(ref: GameRef) -> str:
 
 def from_manifest(manifest: dict[str, Any], cell: dict[str, Any], index: int) -> GameRef:
     """Game `index` of a manifest cell (a cell dict of `manifest["cells"]`)."""
-    count = manifest.get("games_per_cell")
+    count, _ = dataset.cell_plan(manifest, cell)
     if isinstance(count, int) and not 0 <= index < count:
         raise UserError(f"--game-index {index}: cell {cell['cell']} has games 0..{count - 1}")
     settings = {k: v for k, v in (cell.get("settings") or {}).items() if not (k == "data" and v == BUILT_IN)}
@@ -64,7 +64,7 @@ def from_manifest(manifest: dict[str, Any], cell: dict[str, Any], index: int) ->
 def from_dataset(path: str | Path, cell_spec: str | None, index: int) -> GameRef:
     """Game `index` of a cell of a dataset (the only cell when `cell_spec` is None). The rules
     version and component files must be those the run used, or the game would differ silently."""
-    from simkit.core import compare, dataset
+    from simkit.core import compare
 
     manifest = dataset.read_manifest(path)
     cells = manifest.get("cells") or []

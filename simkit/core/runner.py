@@ -176,7 +176,7 @@ def manifest_for(
             "source": scenario.source,
             "spec": scenario.spec,
         },
-        "games_per_cell": scenario.games,  # the cap when precision is set
+        "games_per_cell": scenario.games,  # the cap when precision is set; a cell's "games" overrides
         "precision": scenario.precision,
         "root_seed": scenario.seed,
         "chunk_size": scenario.chunk_size,
@@ -190,6 +190,11 @@ def manifest_for(
                 "label": cell_label(c, scenario.grid_keys),
                 "engine": engines[c.name],
             }
+            | (
+                {"games": scenario.games_of(c.name), "chunk_size": scenario.chunk_of(c.name)}
+                if c.name in scenario.cell_games  # set by [games_by_strategy]
+                else {}
+            )
             for c in scenario.cells
         ],
         "data_files": data_files,
@@ -269,10 +274,12 @@ class StoppingRule(Protocol):
 
 @dataclass(frozen=True)
 class FixedCount:
-    games: int
+    """Each cell its planned games (`Scenario.games_of`) in one round."""
+
+    games: dict[str, int]
 
     def first(self, cells: Sequence[str]) -> dict[str, int]:
-        return dict.fromkeys(cells, self.games)
+        return {cell: self.games[cell] for cell in cells}
 
     def after_round(self, tallies: dict[str, Tally], targets: dict[str, int]) -> dict[str, int]:
         return targets
@@ -284,16 +291,15 @@ class Precision:
     `half_width` (the name is the scenario's; see `next_target`)."""
 
     half_width: float
-    chunk: int
-    cap: int
+    plans: dict[str, tuple[int, int]]  # cell -> (games per chunk, cap)
 
     def first(self, cells: Sequence[str]) -> dict[str, int]:
-        return dict.fromkeys(cells, first_target(self.half_width, self.chunk, self.cap))
+        return {cell: first_target(self.half_width, *self.plans[cell]) for cell in cells}
 
     def after_round(self, tallies: dict[str, Tally], targets: dict[str, int]) -> dict[str, int]:
         out = dict(targets)
         for cell, (wins, decided, _) in tallies.items():
-            after = next_target(wins, decided, targets[cell], self.half_width, self.chunk, self.cap)
+            after = next_target(wins, decided, targets[cell], self.half_width, *self.plans[cell])
             if after is not None:
                 out[cell] = after
         return out
@@ -377,11 +383,14 @@ def _finished_chunk(out: Path, cell: str, start: int, stop: int, done: set[str])
 
 
 def _missing(
-    out: Path, planned: set[tuple[str, int]], accounted: dict[tuple[str, int], int], chunk: int, cap: int
+    out: Path,
+    planned: set[tuple[str, int]],
+    accounted: dict[tuple[str, int], int],
+    plans: dict[str, tuple[int, int]],
 ) -> str | None:
     """What a run leaves unaccounted for, in one line (None if nothing): the planned games that
     are neither written nor recorded as failed."""
-    size = {key: min(key[1] + chunk, cap) - key[1] for key in planned}
+    size = {(cell, start): min(start + plans[cell][0], plans[cell][1]) - start for cell, start in planned}
     gaps = sorted(key for key in planned if accounted.get(key) != size[key])
     if not gaps:
         return None
@@ -514,9 +523,9 @@ def run(
 ) -> RunSummary:
     """Play every cell of the scenario into the dataset folder `out` (resuming if it exists).
 
-    Each cell plays `scenario.games` games, unless a stopping rule says otherwise: with
+    Each cell plays its games (`scenario.games_of`), unless a stopping rule says otherwise: with
     `scenario.precision` set, each cell plays in rounds of whole chunks until the 95 % Wilson
-    interval of its win rate is at most that wide on each side, or `scenario.games` (the cap) are
+    interval of its win rate is at most that wide on each side, or its games (the cap) are
     played (see `next_target`). `simkit calibrate` passes its own rule.
 
     `engine` (auto, native or python; default the scenario's) picks each cell's engine
@@ -527,10 +536,15 @@ def run(
     if jobs is not None and jobs < 1:
         raise UserError(f"--jobs must be at least 1, got {jobs}")
     out = Path(out)
-    chunk, cap = scenario.chunk_size, scenario.games
+    # each cell's (games per chunk, cap): a [games_by_strategy] cell has its own
+    plans = {c.name: (scenario.chunk_of(c.name), scenario.games_of(c.name)) for c in scenario.cells}
     if stopping is None:
         precision = scenario.precision
-        stopping = FixedCount(cap) if precision is None else Precision(precision, chunk, cap)
+        stopping = (
+            FixedCount({name: cap for name, (_, cap) in plans.items()})
+            if precision is None
+            else Precision(precision, plans)
+        )
     requested = engine or scenario.engine
     game = get_game(scenario.game)
     where = scenario.source or "simulate"
@@ -554,7 +568,7 @@ def run(
         # (wins, games with a verdict, games) per finished chunk: what the stopping rule reads
         tally: dict[tuple[str, int], Tally] = {}
         accounted: dict[tuple[str, int], int] = {}  # games written or recorded as failed, per chunk
-        target = {name: min(cap, n) for name, n in stopping.first(names).items()}
+        target = {name: min(plans[name][1], n) for name, n in stopping.first(names).items()}
         played = failed = skipped = 0
         planned: set[tuple[str, int]] = set()
         used: dict[str, set[str]] = {}  # the engines that actually played each cell's chunks
@@ -563,6 +577,7 @@ def run(
             while True:
                 tasks = []
                 for cell in scenario.cells:
+                    chunk, cap = plans[cell.name]
                     for start in range(0, target[cell.name], chunk):
                         if (cell.name, start) in planned:
                             continue
@@ -599,18 +614,18 @@ def run(
                         raise
                     codes = re.search(r"exit codes of the workers are (\{[^}]*\})", str(exc))
                     how = f"exit codes {codes[1]}" if codes else type(exc).__name__
-                    missing = _missing(out, planned, accounted, chunk, cap)
+                    missing = _missing(out, planned, accounted, plans)
                     raise RunIncomplete(f"a worker process died ({how}); {missing}") from None
-                tallies = {name: _sum_tally(tally, name, target[name], chunk) for name in names}
+                tallies = {name: _sum_tally(tally, name, target[name], plans[name][0]) for name in names}
                 after = stopping.after_round(tallies, dict(target))
-                after = {name: max(target[name], _round_up(after[name], chunk, cap)) for name in names}
+                after = {name: max(target[name], _round_up(after[name], *plans[name])) for name in names}
                 if after == target:
                     break
                 target = after
         if any(engines_ != {engines[name]} for name, engines_ in used.items()):
             dataset.record_engines(out, used)
-    missing = _missing(out, planned, accounted, chunk, cap)
+    missing = _missing(out, planned, accounted, plans)
     if missing:
         raise RunIncomplete(missing)
-    per_cell = {name: _sum_tally(tally, name, target[name], chunk)[2] for name in names}
+    per_cell = {name: _sum_tally(tally, name, target[name], plans[name][0])[2] for name in names}
     return RunSummary(out, played, skipped, failed, per_cell)

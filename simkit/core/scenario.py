@@ -17,6 +17,9 @@ dice = 6
 
 [parameters]           # strategy parameters (optional): a value, or a list swept like the grid,
                        # set for every seat whose strategy declares it (`simkit games` lists them)
+
+[games_by_strategy]    # optional: fewer (or more) games for the cells where a seat plays this
+"lookahead" = 2000     # strategy, as written in the grid; a cell named by several takes the least
 ```
 Every fault is a `UserError` naming the file, the key and what is allowed.
 """
@@ -47,6 +50,7 @@ def default_chunk(games: int) -> int:
     return min(10_000, max(25, -(-games // 32)))
 
 
+SECTIONS = {"scenario", "grid", "fixed", "parameters", "games_by_strategy"}
 SCENARIO_KEYS = {"name", "game", "games", "seed", "chunk_size", "description", "precision", "engine"}
 MAX_GAMES_DEFAULT = 1_000_000  # the per-cell cap of a precision run when none is given
 
@@ -79,6 +83,20 @@ class Scenario:
     spec: dict[str, Any] = field(default_factory=dict)  # the parsed file, for the manifest
     precision: float | None = None  # stop each cell at this 95 % half-width; `games` is then the cap
     engine: str = "auto"  # auto | native | python (core/native.py)
+    cell_games: dict[str, int] = field(default_factory=dict)  # [games_by_strategy]: cell -> games
+
+    def games_of(self, cell: str) -> int:
+        """The games cell `cell` plays (the cap when precision is set)."""
+        return self.cell_games.get(cell, self.games)
+
+    def chunk_of(self, cell: str) -> int:
+        """Games per Parquet file of cell `cell`: the scenario's `chunk_size` when the file sets
+        one, else the default for the cell's own count (so a cell of few games still spreads over
+        the workers)."""
+        if cell not in self.cell_games or "chunk_size" in self.spec.get("scenario", {}):
+            return self.chunk_size
+        games = self.cell_games[cell]
+        return default_chunk(games) if self.precision is None else precision_chunk(self.precision, games)
 
 
 def _int_key(table: dict, key: str, where: str, lo: int, hi: int) -> int:
@@ -170,10 +188,10 @@ def parse(doc: dict[str, Any], where: str) -> Scenario:
     """Validate a parsed scenario document (a TOML file's contents or a dict from Python)."""
     if not isinstance(doc, dict):
         raise UserError(f"{where}: a scenario must be a table")
-    unknown = set(doc) - {"scenario", "grid", "fixed", "parameters"}
+    unknown = set(doc) - SECTIONS
     if unknown:
         raise UserError(
-            f"{where}: unknown section [{sorted(unknown)[0]}] (allowed: scenario, grid, fixed, parameters)"
+            f"{where}: unknown section [{sorted(unknown)[0]}] (allowed: {', '.join(sorted(SECTIONS))})"
         )
     head = doc.get("scenario")
     if not isinstance(head, dict):
@@ -213,6 +231,7 @@ def parse(doc: dict[str, Any], where: str) -> Scenario:
     if both:
         raise UserError(f"{where}: '{sorted(both)[0]}' is given twice ([grid], [fixed], [parameters])")
     cells = build_cells(engine, grid, fixed, where, parameters)
+    cell_games = games_by_strategy(engine, cells, doc.get("games_by_strategy", {}), where)
     grid_keys = list(grid)
     if any(isinstance(v, list) for v in parameters.values()) and "strategy" not in grid_keys:
         grid_keys.append("strategy")  # a swept parameter makes the strategies vary
@@ -229,7 +248,29 @@ def parse(doc: dict[str, Any], where: str) -> Scenario:
         doc,
         precision,
         engine_choice,
+        cell_games,
     )
+
+
+def games_by_strategy(engine: Engine, cells: list[Cell], table: Any, where: str) -> dict[str, int]:
+    """The cells whose game count [games_by_strategy] sets: a slow player (a search at a large
+    budget) can sit in the same grid as fast ones on fewer games. A cell where several entries
+    name a seat's strategy takes the least."""
+    if not isinstance(table, dict):
+        raise UserError(f"{where}: [games_by_strategy] must be a table of strategy = games")
+    out: dict[str, int] = {}
+    for spec, games in table.items():
+        if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+            raise UserError(
+                f"{where}: [games_by_strategy] {spec!r} must be an integer in 1..{MAX_GAMES}, got {games!r}"
+            )
+        name = strategy_specs.normalise(spec, engine.strategies, f"{where}: [games_by_strategy]", engine.id)
+        named = [cell.name for cell in cells if name in cell.strategies]
+        if not named:
+            raise UserError(f"{where}: [games_by_strategy] {spec!r}: no cell of the grid plays it")
+        for cell in named:
+            out[cell] = min(out.get(cell, games), games)
+    return out
 
 
 def load(path: str | Path) -> Scenario:

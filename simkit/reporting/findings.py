@@ -31,7 +31,7 @@ def dataset_notes(d: ds_io.Dataset, summary: pl.DataFrame) -> list[str]:
     planned = d.manifest.get("games_per_cell")
     precision = d.manifest.get("precision")
     if isinstance(planned, int):
-        short = summary.filter(pl.col("n") + pl.col("failed") < planned)
+        short = summary.filter(pl.col("n") + pl.col("failed") < pl.col("planned"))
         if isinstance(precision, int | float):
             # a precision run's cell is finished once its interval met the precision: only cells
             # short of the cap whose interval is still wider are unfinished
@@ -45,9 +45,11 @@ def dataset_notes(d: ds_io.Dataset, summary: pl.DataFrame) -> list[str]:
                 )
             )
         if short.height:
+            each = set(summary["planned"].to_list())
+            plan = f"the {planned:,} games planned" if each == {planned} else "the games planned for them"
             notes.append(
-                f"The run is unfinished: {short.height} of {summary.height} cells hold fewer than the "
-                f"{planned:,} games planned (see n). Running the same command again resumes it."
+                f"The run is unfinished: {short.height} of {summary.height} cells hold fewer than "
+                f"{plan} (see n). Running the same command again resumes it."
             )
     if isinstance(precision, int | float):
         notes.append(

@@ -111,7 +111,7 @@ def _repro(d: ds_io.Dataset) -> dict[str, Any]:
         "scenario_source": scenario.get("source"),
         "description": scenario.get("description") or "",
         "root_seed": m.get("root_seed"),
-        "games_per_cell": m.get("games_per_cell"),
+        "games_per_cell": _games_per_cell(m),
         "chunk_size": m.get("chunk_size"),
         "created": m.get("created"),
         "command": m.get("command"),
@@ -120,6 +120,14 @@ def _repro(d: ds_io.Dataset) -> dict[str, Any]:
         "dataset_path": str(d.path),
         "replay": _replay_command(m),
     }
+
+
+def _games_per_cell(m: dict[str, Any]) -> str:
+    """The run's games per cell, and the cells [games_by_strategy] gave their own."""
+    own = [f"{c['cell']} {c['games']:,}" for c in m.get("cells") or [] if "games" in c]
+    default = m.get("games_per_cell")
+    text = f"{default:,}" if isinstance(default, int) else str(default)
+    return f"{text}; {', '.join(own)} (their own, set by [games_by_strategy])" if own else text
 
 
 def _replay_command(m: dict[str, Any]) -> str | None:

@@ -63,6 +63,7 @@ class CellInfo:
     strategy: str
     x: str  # the difficulty label: the varied settings, strategy aside
     group: str | None  # the strategy, when the grid varies it
+    planned: int | None = None  # the games the run planned for it (the cap of a precision run)
 
 
 # A user's player named by its path (`/home/me/players/first_fit.py:FirstFit`): the page and its
@@ -100,9 +101,16 @@ def cell_infos(manifest: dict[str, Any], games: pl.DataFrame) -> list[CellInfo]:
             x = strategy
         else:
             x = label
+        planned, _ = ds_io.cell_plan(manifest, entry)
         infos.append(
             CellInfo(
-                str(entry["cell"]), label, settings, strategy, x, strategy if varied and by_strategy else None
+                str(entry["cell"]),
+                label,
+                settings,
+                strategy,
+                x,
+                strategy if varied and by_strategy else None,
+                planned if isinstance(planned, int) else None,
             )
         )
     known = {i.cell for i in infos}
@@ -141,7 +149,6 @@ def cell_summary(d: ds_io.Dataset, infos: Sequence[CellInfo]) -> pl.DataFrame:
     failed: dict[str, int] = {}
     if d.failures is not None and "cell" in d.failures.columns:
         failed = dict(d.failures.group_by("cell").len().iter_rows())
-    planned = d.manifest.get("games_per_cell")
     setting_names = list(d.manifest.get("setting_names") or [])
     rows = []
     for info in infos:
@@ -169,7 +176,7 @@ def cell_summary(d: ds_io.Dataset, infos: Sequence[CellInfo]) -> pl.DataFrame:
             length_mean=a.get("length_mean"),
             length_median=a.get("length_median"),
             failed=failed.get(info.cell, 0),
-            planned=planned,
+            planned=info.planned,
         )
         rows.append(row)
     return pl.DataFrame(rows, infer_schema_length=None, nan_to_null=False)

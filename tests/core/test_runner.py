@@ -112,3 +112,63 @@ def test_seats_rotate_in_balanced_order():
         ("c", "a", "b"),
         ("a", "b", "c"),
     ]
+
+
+
+def by_strategy_scenario(table, game="eight-bit-invaders", strategies=("greedy", "random", "lookahead")):
+    return scenario.parse(
+        {
+            "scenario": {"name": "t", "game": game, "games": 60, "seed": 5},
+            "grid": {"countdown": [7, 6], "strategy": list(strategies)}
+            if game == "eight-bit-invaders"
+            else {"strategy": [list(s) for s in strategies]},
+            "games_by_strategy": table,
+        },
+        "test.toml",
+    )
+
+
+def test_games_by_strategy_gives_those_cells_their_own_count_on_the_same_seeds(tmp_path):
+    """A slow player sits in the same grid on fewer games: its cells play games 0..n-1 of the
+    same seeds, in chunks sized for their own count, and the run resumes and reports whole."""
+    from simkit.reporting import findings, model
+
+    sc = by_strategy_scenario({"lookahead": 25, "random": 40})
+    own = {"c000": 60, "c001": 40, "c002": 25, "c003": 60, "c004": 40, "c005": 25}
+    assert {c.name: sc.games_of(c.name) for c in sc.cells} == own
+    assert sc.chunk_of("c002") == 25 and sc.chunk_of("c000") == sc.chunk_size
+    out = tmp_path / "d"
+    assert runner.run(sc, out, backend="sequential", progress=False).games_per_cell == own
+    ds = dataset.load(out)
+    assert [c.get("games") for c in ds.manifest["cells"]] == [None, 40, 25, None, 40, 25]
+    runner.run(by_strategy_scenario({}), tmp_path / "full", backend="sequential", progress=False)
+    full = rows(tmp_path / "full")
+    assert full.height == 6 * 60
+    # game i of a cell is the same game whatever the cell's count
+    first = full.filter(pl.col("game_index") < pl.col("cell").replace_strict(own, return_dtype=pl.Int64))
+    assert_frame_equal(ds.games, first)
+    again = runner.run(sc, out, backend="sequential", progress=False)
+    assert again.games == 0 and again.skipped_chunks == 2 * (3 + 2 + 1)  # chunks of 25
+    summary = model.cell_summary(ds, model.cell_infos(ds.manifest, ds.games))
+    assert summary["planned"].to_list() == list(own.values())
+    assert not any("unfinished" in note for note in findings.dataset_notes(ds, summary))
+    # a cell short of its own count is named unfinished
+    (out / "games" / "c002-000000000.parquet").unlink()
+    short = dataset.load(out)
+    notes = findings.dataset_notes(short, model.cell_summary(short, model.cell_infos(short.manifest, short.games)))
+    assert any("1 of 6 cells hold fewer than the games planned for them" in note for note in notes), notes
+
+
+def test_games_by_strategy_takes_the_least_where_several_name_a_cell_and_refuses_what_names_nothing():
+    pairs = (("greedy", "random"), ("missions", "random"), ("greedy", "missions"))
+    sc = by_strategy_scenario({"greedy": 30, "missions": 20}, "alien-attack", pairs)
+    assert [sc.games_of(c.name) for c in sc.cells] == [30, 20, 20]
+    for table, words in (
+        ({"greedy": 0}, "'greedy' must be an integer in 1"),
+        ({"greedy": "5"}, "'greedy' must be an integer in 1"),
+        ({"greedy:bogus=1": 5}, "bogus"),
+        ({"nope": 5}, "nope"),
+        ({"mcts": 5}, "'mcts': no cell of the grid plays it"),
+    ):
+        with pytest.raises(UserError, match=words):
+            by_strategy_scenario(table)

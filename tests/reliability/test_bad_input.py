@@ -162,3 +162,14 @@ def test_an_unknown_game_in_a_scenario_names_the_file(tmp_path, capsys, monkeypa
     spec.write_text('[scenario]\nname = "x"\ngame = "nope"\ngames = 5\nseed = 1\n')
     line = refused(capsys, monkeypatch, "run", spec, "--out", tmp_path / "d")
     assert str(spec) in line and "unknown game 'nope'" in line and "eight-bit-invaders" in line
+
+
+def test_a_games_by_strategy_entry_naming_no_cell_is_one_line(tmp_path, capsys, monkeypatch):
+    spec = tmp_path / "s.toml"
+    spec.write_text(
+        '[scenario]\nname = "x"\ngame = "eight-bit-invaders"\ngames = 5\nseed = 1\n'
+        '[grid]\nstrategy = ["greedy"]\n[games_by_strategy]\nlookahead = 2\n'
+    )
+    line = refused(capsys, monkeypatch, "run", spec, "--out", tmp_path / "d")
+    assert str(spec) in line and "[games_by_strategy] 'lookahead': no cell of the grid plays it" in line
+    assert not (tmp_path / "d").exists()
