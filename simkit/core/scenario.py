@@ -90,13 +90,14 @@ class Scenario:
         return self.cell_games.get(cell, self.games)
 
     def chunk_of(self, cell: str) -> int:
-        """Games per Parquet file of cell `cell`: the scenario's `chunk_size` when the file sets
-        one, else the default for the cell's own count (so a cell of few games still spreads over
-        the workers)."""
-        if cell not in self.cell_games or "chunk_size" in self.spec.get("scenario", {}):
+        """Games per Parquet file of cell `cell`: the scenario's chunk size, or for a cell with a
+        game count of its own the default for that count where smaller (so a cell of few slow
+        games still spreads over the workers)."""
+        if cell not in self.cell_games:
             return self.chunk_size
         games = self.cell_games[cell]
-        return default_chunk(games) if self.precision is None else precision_chunk(self.precision, games)
+        own = default_chunk(games) if self.precision is None else precision_chunk(self.precision, games)
+        return min(own, self.chunk_size)
 
 
 def _int_key(table: dict, key: str, where: str, lo: int, hi: int) -> int:
