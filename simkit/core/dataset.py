@@ -408,7 +408,9 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
 def cell_plan(manifest: dict[str, Any], cell: dict[str, Any]) -> tuple[Any, Any]:
     """(games planned, games per chunk) of a manifest cell: its own where [games_by_strategy]
     set them, else the run's."""
-    return cell.get("games", manifest.get("games_per_cell")), cell.get("chunk_size", manifest.get("chunk_size"))
+    return cell.get("games", manifest.get("games_per_cell")), cell.get(
+        "chunk_size", manifest.get("chunk_size")
+    )
 
 
 def load(path: str | Path) -> Dataset:

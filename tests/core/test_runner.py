@@ -114,7 +114,6 @@ def test_seats_rotate_in_balanced_order():
     ]
 
 
-
 def by_strategy_scenario(table, game="eight-bit-invaders", strategies=("greedy", "random", "lookahead")):
     return scenario.parse(
         {
@@ -155,7 +154,9 @@ def test_games_by_strategy_gives_those_cells_their_own_count_on_the_same_seeds(t
     # a cell short of its own count is named unfinished
     (out / "games" / "c002-000000000.parquet").unlink()
     short = dataset.load(out)
-    notes = findings.dataset_notes(short, model.cell_summary(short, model.cell_infos(short.manifest, short.games)))
+    notes = findings.dataset_notes(
+        short, model.cell_summary(short, model.cell_infos(short.manifest, short.games))
+    )
     assert any("1 of 6 cells hold fewer than the games planned for them" in note for note in notes), notes
 
 
