@@ -16,7 +16,7 @@ use super::game::{
 use super::players::{missions_values, MissionsNumbers, Power};
 use super::{Params, Strategy};
 use crate::mcts::{Budget, KeyHasher, Mcts, Model, SplitMix};
-use crate::params::with_params;
+use crate::params::named_params;
 use crate::rng::PyRandom;
 
 /// The search player's numbers (its strategy's parameters).
@@ -46,15 +46,10 @@ impl Default for SearchParams {
     }
 }
 
-impl SearchParams {
-    pub fn read(param: impl Fn(&str) -> Option<f64>) -> SearchParams {
-        with_params!(
-            SearchParams::default(),
-            param,
-            [iterations, exploration, width, margin, spread]
-        )
-    }
-}
+named_params!(
+    SearchParams,
+    [iterations, exploration, width, margin, spread]
+);
 
 /// What the player to move has seen: the whole table (every cell, this round's open markers,
 /// every seat's discs left, points, powers, parks, bases and captures; the cards are fixed for

@@ -30,7 +30,7 @@ use super::players::{CrewParams, Means, StrikeAnswer};
 use super::rules::{can_strike, colour_of, counters, has_counter, is_weapon, zaps, State};
 use super::{Strategy, BLACK, N_COLOURS};
 use crate::mcts::{Budget, Mcts, Model, SplitMix};
-use crate::params::with_params;
+use crate::params::named_params;
 
 /// The search player's numbers (its strategy's parameters).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,15 +58,10 @@ impl Default for SearchParams {
     }
 }
 
-impl SearchParams {
-    pub fn read(param: impl Fn(&str) -> Option<f64>) -> SearchParams {
-        with_params!(
-            SearchParams::default(),
-            param,
-            [iterations, exploration, survivors, progress, bold_rollout]
-        )
-    }
-}
+named_params!(
+    SearchParams,
+    [iterations, exploration, survivors, progress, bold_rollout]
+);
 
 /// A position: everything `Engine::apply` reads and changes, and the record kept so far (the
 /// engine's scratch buffers are not state, and the flight of a Spawn card is worked out again;

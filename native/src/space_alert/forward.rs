@@ -37,7 +37,7 @@ use super::players::PLAIN;
 use super::rules::{A, B, BB, BLUE, C, EMPTY, LIFT, RED};
 use super::{Components, MissionKind, Params, Strategy, EXTERNAL};
 use crate::mcts::{Budget, KeyHasher, Mcts, Model, SplitMix};
-use crate::params::with_params;
+use crate::params::named_params;
 
 /// The search player's numbers (its strategy's parameters).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,15 +59,7 @@ impl Default for SearchParams {
     }
 }
 
-impl SearchParams {
-    pub fn read(param: impl Fn(&str) -> Option<f64>) -> SearchParams {
-        with_params!(
-            SearchParams::default(),
-            param,
-            [iterations, exploration, kills]
-        )
-    }
-}
+named_params!(SearchParams, [iterations, exploration, kills]);
 
 /// A position: everything `Engine::apply` reads and changes, and the scripted crew's memory
 /// (the engine's resolution state and a built-in player's plan ahead are caches, not state).
