@@ -343,11 +343,16 @@ impl Position {
         self.engine.phase
     }
 
+    /// The player to decide: the one seat (none once over).
+    pub fn to_move(&self) -> Option<usize> {
+        (!self.engine.over()).then_some(0)
+    }
+
     /// Every distinct answer open at this decision (none when the game is over).
-    pub fn legal(&mut self) -> Vec<Action> {
+    pub fn legal(&mut self) -> Result<Vec<Action>, String> {
         let mut out = Vec::new();
         self.engine.legal_actions(0, &mut out);
-        out
+        Ok(out)
     }
 
     pub fn apply(&mut self, action: Action) -> Result<(), String> {
