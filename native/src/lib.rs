@@ -11,6 +11,7 @@ pub mod eight_bit;
 pub mod mcts;
 pub mod oh_no;
 pub mod params;
+pub mod position;
 pub mod rng;
 pub mod space_alert;
 

@@ -48,6 +48,24 @@ macro_rules! with_params {
 
 pub(crate) use with_params;
 
+/// `named_params!(Type, [field, ...])`: `Type::NAMES`, the listed fields' names (the strategy's
+/// parameters), and `Type::read(param)`, `Type::default()` with each given one set (`with_params!`).
+macro_rules! named_params {
+    ($type:ty, [$($field:ident),+ $(,)?]) => {
+        impl $type {
+            /// The parameters' names, as `read` takes them.
+            pub const NAMES: &'static [&'static str] = &[$(stringify!($field)),+];
+
+            /// The defaults, with each parameter `param` gives (by name) in its place.
+            pub fn read(param: impl Fn(&str) -> Option<f64>) -> $type {
+                $crate::params::with_params!(<$type>::default(), param, [$($field),+])
+            }
+        }
+    };
+}
+
+pub(crate) use named_params;
+
 #[cfg(test)]
 mod tests {
     #[derive(Debug, PartialEq)]

@@ -20,6 +20,8 @@ use crate::oh_no;
 use crate::rng::{PyRandom, SeedSequence};
 use crate::space_alert;
 
+mod forward;
+
 // Raised when a native game breaks an invariant, with args (game index, message): the runner
 // replays the chunk on the Python engine, which records the failure like any other.
 pyo3::create_exception!(_native, NativeGameError, pyo3::exceptions::PyException);
@@ -108,6 +110,63 @@ fn alien_attack_components(data: &Bound<'_, PyDict>) -> PyResult<alien_attack::C
         protection_value1: item(data, "protection_value1")?,
         protection_herds: item(data, "protection_herds")?,
         protection_borders: item(data, "protection_borders")?,
+    })
+}
+
+fn alien_attack_params(params: &Bound<'_, PyDict>) -> PyResult<alien_attack::Params> {
+    let variant: String = item(params, "variant")?;
+    Ok(alien_attack::Params {
+        players: item(params, "players")?,
+        semi_coop: match variant.as_str() {
+            "standard" => false,
+            "semi-coop" => true,
+            other => return Err(PyValueError::new_err(format!("unknown variant '{other}'"))),
+        },
+    })
+}
+
+fn oh_no_params(params: &Bound<'_, PyDict>) -> PyResult<oh_no::Params> {
+    Ok(oh_no::Params {
+        players: item(params, "players")?,
+        level: item(params, "level")?,
+    })
+}
+
+fn space_alert_params(
+    params: &Bound<'_, PyDict>,
+    comp: &space_alert::Components,
+) -> PyResult<space_alert::Params> {
+    let bad = |what: String| PyValueError::new_err(what);
+    let mission: String = item(params, "mission")?;
+    let colours = |key: &str| -> PyResult<space_alert::Colours> {
+        let name: String = item(params, key)?;
+        space_alert::Colours::from_name(&name)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown deck colour '{name}'")))
+    };
+    let hands: String = item(params, "hands")?;
+    Ok(space_alert::Params {
+        mission: match mission.as_str() {
+            "test" => space_alert::MissionKind::Test,
+            "simulation" => space_alert::MissionKind::Simulation,
+            "real" => space_alert::MissionKind::Real,
+            other => match other.parse::<usize>() {
+                Ok(i) if i >= 1 && i <= comp.missions.len() => {
+                    space_alert::MissionKind::Numbered(i - 1)
+                }
+                _ => return Err(bad(format!("unknown mission '{other}'"))),
+            },
+        },
+        common: colours("common")?,
+        serious: colours("serious")?,
+        players: item(params, "players")?,
+        figures: item(params, "figures")?,
+        free_hands: match hands.as_str() {
+            "dealt" => false,
+            "free" => true,
+            other => return Err(bad(format!("unknown hands '{other}'"))),
+        },
+        error_rate: item(params, "error_rate")?,
+        campaign: item(params, "campaign")?,
     })
 }
 
@@ -382,17 +441,7 @@ fn play_batch<'py>(
         }
         "alien-attack" => {
             let comp = alien_attack_components(data)?;
-            let variant: String = item(params, "variant")?;
-            let params = alien_attack::Params {
-                players: item(params, "players")?,
-                semi_coop: match variant.as_str() {
-                    "standard" => false,
-                    "semi-coop" => true,
-                    other => {
-                        return Err(PyValueError::new_err(format!("unknown variant '{other}'")))
-                    }
-                },
-            };
+            let params = alien_attack_params(params)?;
             let seats = strategies
                 .iter()
                 .map(|(name, values)| {
@@ -407,10 +456,7 @@ fn play_batch<'py>(
         }
         "oh-no-invasion" => {
             let comp = oh_no_components(data)?;
-            let params = oh_no::Params {
-                players: item(params, "players")?,
-                level: item(params, "level")?,
-            };
+            let params = oh_no_params(params)?;
             // every seat plays the cell's first strategy, as `OhNoInvasion.new_game` does
             let (name, values) = strategies
                 .first()
@@ -427,38 +473,7 @@ fn play_batch<'py>(
         }
         "space-alert" => {
             let comp = space_alert_components(data)?;
-            let bad = |what: String| PyValueError::new_err(what);
-            let mission: String = item(params, "mission")?;
-            let colours = |key: &str| -> PyResult<space_alert::Colours> {
-                let name: String = item(params, key)?;
-                space_alert::Colours::from_name(&name)
-                    .ok_or_else(|| PyValueError::new_err(format!("unknown deck colour '{name}'")))
-            };
-            let hands: String = item(params, "hands")?;
-            let params = space_alert::Params {
-                mission: match mission.as_str() {
-                    "test" => space_alert::MissionKind::Test,
-                    "simulation" => space_alert::MissionKind::Simulation,
-                    "real" => space_alert::MissionKind::Real,
-                    other => match other.parse::<usize>() {
-                        Ok(i) if i >= 1 && i <= comp.missions.len() => {
-                            space_alert::MissionKind::Numbered(i - 1)
-                        }
-                        _ => return Err(bad(format!("unknown mission '{other}'"))),
-                    },
-                },
-                common: colours("common")?,
-                serious: colours("serious")?,
-                players: item(params, "players")?,
-                figures: item(params, "figures")?,
-                free_hands: match hands.as_str() {
-                    "dealt" => false,
-                    "free" => true,
-                    other => return Err(bad(format!("unknown hands '{other}'"))),
-                },
-                error_rate: item(params, "error_rate")?,
-                campaign: item(params, "campaign")?,
-            };
+            let params = space_alert_params(params, &comp)?;
             let (name, values) = one_strategy(&strategies)?;
             let strategy = space_alert::Strategy::from_name(name, |key| number(values, key))
                 .ok_or_else(|| no_strategy(name))?;
@@ -540,191 +555,6 @@ fn py_random_ops<'py>(
     Ok(out)
 }
 
-/// A position of a game's forward model at its first decision: game `game_index` of
-/// `root_seed`, set up from the same component data and settings as `play_batch` takes, with
-/// that game's deal and dice.
-#[pyfunction]
-fn forward_start<'py>(
-    py: Python<'py>,
-    game: &str,
-    data: &Bound<'py, PyDict>,
-    params: &Bound<'py, PyDict>,
-    root_seed: u64,
-    game_index: u64,
-) -> PyResult<Bound<'py, PyAny>> {
-    match game {
-        "eight-bit-invaders" => {
-            let comp = eight_bit_components(data)?;
-            let position =
-                eight_bit::Position::start(&comp, eight_bit_params(params)?, root_seed, game_index)
-                    .map_err(PyValueError::new_err)?;
-            Ok(Bound::new(py, EightBitPosition(position))?.into_any())
-        }
-        _ => Err(PyValueError::new_err(format!(
-            "no native forward model for '{game}'"
-        ))),
-    }
-}
-
-/// 8-Bit Invaders' forward model (`eight_bit::Position`). An action is a pair (kind, value):
-/// ("trade", column or None), ("rapid", cards), ("keep", None), ("smart_bomb", die index),
-/// ("time_slip", dice as a bit set), ("allocate", kill set as a bit set over the dealt places),
-/// ("fuel", bool).
-#[pyclass(unsendable, module = "simkit._native")]
-struct EightBitPosition(eight_bit::Position);
-
-fn eight_bit_action(py: Python<'_>, action: eight_bit::Action) -> PyResult<Bound<'_, PyAny>> {
-    use eight_bit::{Action, Adjust};
-    let pair = match action {
-        Action::Trade(column) => ("trade", column.into_pyobject(py)?.into_any()),
-        Action::Rapid(cards) => ("rapid", cards.into_pyobject(py)?.into_any()),
-        Action::Adjust(Adjust::None) => ("keep", py.None().into_bound(py)),
-        Action::Adjust(Adjust::SmartBomb(die)) => ("smart_bomb", die.into_pyobject(py)?.into_any()),
-        Action::Adjust(Adjust::TimeSlip(set)) => ("time_slip", set.into_pyobject(py)?.into_any()),
-        Action::Allocate(kills) => ("allocate", kills.into_pyobject(py)?.into_any()),
-        Action::Fuel(fuel) => ("fuel", fuel.into_pyobject(py)?.to_owned().into_any()),
-    };
-    Ok(pair.into_pyobject(py)?.into_any())
-}
-
-fn eight_bit_parse(kind: &str, value: &Bound<'_, PyAny>) -> PyResult<eight_bit::Action> {
-    use eight_bit::{Action, Adjust};
-    Ok(match kind {
-        "trade" => Action::Trade(value.extract()?),
-        "rapid" => Action::Rapid(value.extract()?),
-        "keep" => Action::Adjust(Adjust::None),
-        "smart_bomb" => Action::Adjust(Adjust::SmartBomb(value.extract()?)),
-        "time_slip" => Action::Adjust(Adjust::TimeSlip(value.extract()?)),
-        "allocate" => Action::Allocate(value.extract()?),
-        "fuel" => Action::Fuel(value.extract()?),
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "no 8-Bit Invaders action '{kind}'"
-            )))
-        }
-    })
-}
-
-#[pymethods]
-impl EightBitPosition {
-    /// The decision waited on: trade, rapid, adjust, allocate, fuel; or over.
-    #[getter]
-    fn phase(&self) -> &'static str {
-        match self.0.phase() {
-            eight_bit::Phase::Trade => "trade",
-            eight_bit::Phase::Rapid => "rapid",
-            eight_bit::Phase::Adjust => "adjust",
-            eight_bit::Phase::Allocate => "allocate",
-            eight_bit::Phase::Fuel => "fuel",
-            eight_bit::Phase::Over(_) => "over",
-        }
-    }
-
-    /// Every distinct answer open at this decision.
-    fn legal<'py>(&mut self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        self.0
-            .legal()
-            .into_iter()
-            .map(|a| eight_bit_action(py, a))
-            .collect()
-    }
-
-    /// Play one answer, then the rules and dice up to the next decision.
-    fn apply(&mut self, action: (String, Bound<'_, PyAny>)) -> PyResult<()> {
-        let action = eight_bit_parse(&action.0, &action.1)?;
-        self.0.apply(action).map_err(PyValueError::new_err)
-    }
-
-    /// An independent copy (the same position and the same future dice).
-    fn copy(&self) -> EightBitPosition {
-        EightBitPosition(self.0.clone())
-    }
-
-    /// Resample what the player cannot see: the bonus pile's order and every future die.
-    fn determinize(&mut self, seed: u64) {
-        self.0.determinize(seed)
-    }
-
-    /// The `mcts` strategy's answer here: its parameters by name (those left out at their
-    /// defaults), its deals drawn from `seed`.
-    #[pyo3(signature = (seed, **numbers))]
-    fn search<'py>(
-        &mut self,
-        py: Python<'py>,
-        seed: u64,
-        numbers: Option<&Bound<'py, PyDict>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        for key in numbers.iter().flat_map(|n| n.keys()) {
-            let key: String = key.extract()?;
-            if !eight_bit::SearchParams::NAMES.contains(&key.as_str()) {
-                let known = eight_bit::SearchParams::NAMES.join(", ");
-                return Err(PyValueError::new_err(format!(
-                    "mcts has no parameter '{key}' (parameters: {known})"
-                )));
-            }
-        }
-        let p = eight_bit::SearchParams::read(|key| numbers.and_then(|n| number(n, key)));
-        let action = py
-            .allow_threads(|| self.0.search(&p, seed))
-            .map_err(PyValueError::new_err)?;
-        eight_bit_action(py, action)
-    }
-
-    /// A hash of what the player has seen here (equal positions to the player, equal keys).
-    fn info_key(&self) -> u64 {
-        self.0.info_key()
-    }
-
-    /// What the player sees: the formation and shields as bit sets, the counters, the hand and
-    /// the discards by card, this turn's dice (none before the roll).
-    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let st = self.0.state();
-        let out = PyDict::new(py);
-        out.set_item("phase", self.phase())?;
-        out.set_item("turn", st.turn)?;
-        out.set_item("formation", st.occ)?;
-        out.set_item("aliens_left", st.aliens_left)?;
-        out.set_item("shields", st.shields)?;
-        out.set_item("countdown", st.countdown)?;
-        out.set_item("track", st.track)?;
-        let hand = PyDict::new(py);
-        let discard = PyDict::new(py);
-        for (i, name) in eight_bit::CARD_NAMES.iter().enumerate() {
-            hand.set_item(name, st.hand[i])?;
-            discard.set_item(name, st.discard.iter().filter(|&&c| c == i).count())?;
-        }
-        out.set_item("hand", hand)?;
-        out.set_item("discard", discard)?;
-        out.set_item(
-            "dice",
-            self.0
-                .dice()
-                .iter()
-                .map(|&d| i64::from(d))
-                .collect::<Vec<_>>(),
-        )?;
-        Ok(out)
-    }
-
-    /// The game's record so far: won, score, length, end_reason (None before the end), and the
-    /// record's counts.
-    fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let r = self.0.record();
-        let out = PyDict::new(py);
-        out.set_item("won", r.head.won)?;
-        out.set_item("score", r.head.score)?;
-        out.set_item("length", r.head.length)?;
-        out.set_item(
-            "end_reason",
-            eight_bit::END_REASONS.get(r.head.end_reason as usize),
-        )?;
-        out.set_item("aliens_left", r.aliens_left)?;
-        out.set_item("countdown_left", r.countdown_left)?;
-        out.set_item("shields_left", r.shields_left)?;
-        Ok(out)
-    }
-}
-
 /// Decisions the search players answered on this thread since the last call (the count then
 /// starts again): with the CPU time of the batches between, the benchmark's decisions per second.
 #[pyfunction]
@@ -736,8 +566,7 @@ fn take_decision_count() -> u64 {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play_batch, m)?)?;
     m.add_function(wrap_pyfunction!(take_decision_count, m)?)?;
-    m.add_function(wrap_pyfunction!(forward_start, m)?)?;
-    m.add_class::<EightBitPosition>()?;
+    forward::register(m)?;
     m.add_function(wrap_pyfunction!(engines, m)?)?;
     m.add_function(wrap_pyfunction!(seed_sequence_state, m)?)?;
     m.add_function(wrap_pyfunction!(py_random_ops, m)?)?;

@@ -1,6 +1,7 @@
 """The games' forward models, from Python: a position of the native core's game that a search of
-your own can copy, ask for the decisions open to the player, answer and play on (issue 18; each
-game's `RULES.md` says what its positions, actions and observations are).
+your own can copy, ask for the decisions open to the player, answer and play on (issue 18). All four
+games have one (8-Bit Invaders, Alien Attack, Oh no... INVASION!!!, Space Alert); each game's
+`RULES.md`, "Forward model", says what its phases, answers, observations and deals are.
 
     from simkit.core import forward
     pos = forward.start("eight-bit-invaders", {"countdown": 6}, root_seed=1, game_index=17)
@@ -8,10 +9,17 @@ game's `RULES.md` says what its positions, actions and observations are).
         pos.apply(pos.legal()[0])
     pos.record()
 
-`start` sets up game `game_index` of `root_seed` with the deal and dice the runner's game of that
-index had. `copy()` gives
-an independent position; `determinize(seed)` resamples what the player cannot see (hidden card
-order, every future die), the step a search takes before each playout so it never reads them.
+`start` sets up game `game_index` of `root_seed` with the deal and chance the runner's game of that
+index had. A position offers `phase` (the decision waited on, or "over"), `to_move` (the seat,
+crew member or figure to decide; None once over), `legal()` (the answers, each a pair `(kind,
+value)` of plain values), `apply(answer)`, `observation()` (a dict of what the player to move
+sees), `info_key()` (a hash of what it has seen), `record()` (the game's record so far, with
+per-seat rows where the game has them), `search(seed, **numbers)` (the native `mcts` player's
+answer) and `copy()` (an independent position with the same chance to come). `determinize(seed)`
+resamples what the player to move cannot see (hidden card order, other hands where they are
+hidden, every future die), the step a search takes before each playout so it never reads them.
+An answer that is not one, an answer once the game is over, or an unknown `search` parameter
+raises ValueError.
 """
 
 from __future__ import annotations

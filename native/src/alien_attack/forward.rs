@@ -10,13 +10,14 @@
 
 use super::board::Board;
 use super::game::{
-    final_score, neighborhood_targets, winners, Action, Engine, Game, Phase, Snapshot, MAX_SEATS,
-    NEIGHBORHOOD, NONE, SEAT_RNG0, SEMI_COOP_BASES,
+    final_score, neighborhood_targets, winners, Action, Engine, Game, Phase, Record, Snapshot,
+    State, MAX_SEATS, NEIGHBORHOOD, NONE, SEAT_RNG0, SEMI_COOP_BASES,
 };
 use super::players::{missions_values, MissionsNumbers, Power};
-use super::{Params, Strategy};
+use super::{Components, Params, Strategy};
 use crate::mcts::{Budget, KeyHasher, Mcts, Model, SplitMix};
-use crate::params::with_params;
+use crate::params::named_params;
+use crate::position::lasting;
 use crate::rng::PyRandom;
 
 /// The search player's numbers (its strategy's parameters).
@@ -46,15 +47,10 @@ impl Default for SearchParams {
     }
 }
 
-impl SearchParams {
-    pub fn read(param: impl Fn(&str) -> Option<f64>) -> SearchParams {
-        with_params!(
-            SearchParams::default(),
-            param,
-            [iterations, exploration, width, margin, spread]
-        )
-    }
-}
+named_params!(
+    SearchParams,
+    [iterations, exploration, width, margin, spread]
+);
 
 /// What the player to move has seen: the whole table (every cell, this round's open markers,
 /// every seat's discs left, points, powers, parks, bases and captures; the cards are fixed for
@@ -98,6 +94,79 @@ pub fn info_key(game: &Game, board: &Board) -> u64 {
     h.key()
 }
 
+/// A window's buffers: its power uses and their values, the Neighborhood targets.
+#[derive(Default)]
+struct Uses {
+    uses: Vec<(f64, Power)>,
+    spaces: Vec<u8>,
+    values: Vec<f64>,
+}
+
+/// The answers open at this decision. A window lists ending the turn first, then the power uses
+/// (Cover, Extra Turn, Neighborhood: every legal space), the best `width` of them by the missions
+/// value of the disc placed when `width` > 0 (ties to the order listed).
+fn legal_actions(board: &Board, g: &mut Game, width: usize, b: &mut Uses, out: &mut Vec<Action>) {
+    out.clear();
+    match g.phase {
+        Phase::Place(_) => out.extend(g.st.open.iter().map(|&s| Action::Place(s))),
+        Phase::Power { seat, cover, .. } => {
+            out.push(Action::EndTurn);
+            let p = usize::from(seat);
+            let st = &g.st;
+            let uses = &mut b.uses;
+            uses.clear();
+            uses.extend(
+                cover
+                    .as_slice()
+                    .iter()
+                    .map(|&s| (0.0, Power::Cover(s.into()))),
+            );
+            if g.extra_turn_open(p) {
+                uses.extend(st.open.iter().map(|&s| (0.0, Power::ExtraTurn(s.into()))));
+            }
+            if st.powers[p] & NEIGHBORHOOD != 0 {
+                neighborhood_targets(board, &st.cell, p, &mut b.spaces);
+                uses.extend(
+                    b.spaces
+                        .iter()
+                        .map(|&s| (0.0, Power::Neighborhood(s.into()))),
+                );
+            }
+            if width > 0 && uses.len() > width {
+                let space = |u: &Power| match *u {
+                    Power::Cover(s) | Power::ExtraTurn(s) | Power::Neighborhood(s) => s,
+                };
+                let n = &MissionsNumbers::DEFAULT;
+                let spaces = uses.iter().map(|(_, u)| space(u));
+                missions_values(board, st, p, spaces, &mut g.scratch, n, &mut b.values);
+                for (u, &v) in uses.iter_mut().zip(&b.values) {
+                    u.0 = v;
+                }
+                // a stable sort: equal values keep the order listed
+                uses.sort_by(|a, b| b.0.total_cmp(&a.0));
+                uses.truncate(width);
+            }
+            out.extend(uses.iter().map(|&(_, u)| Action::Power(u)));
+        }
+        Phase::Protect { .. } => out.extend([Action::Protect(true), Action::Protect(false)]),
+        Phase::Over => {}
+    }
+}
+
+/// The Mothership's order resampled from what is public: the spaces without a marker yet,
+/// ascending, then shuffled by `g` (the deal depends on the seed and the table only).
+fn reshuffle_mothership(board: &Board, st: &mut State, g: &mut SplitMix) {
+    st.bag.clear();
+    st.bag.extend(
+        (1..=board.n)
+            .filter(|&s| st.cell[s] == NONE)
+            .map(|s| s as u8),
+    );
+    for i in (1..st.bag.len()).rev() {
+        st.bag.swap(i, g.below(i + 1));
+    }
+}
+
 /// The model the search plays on: a game whose every seat plays the missions defaults (the
 /// rollouts), one shared tie-break stream, and the search's reading of the end.
 pub struct Sim<'b> {
@@ -107,17 +176,14 @@ pub struct Sim<'b> {
     width: usize,
     margin: f64,
     spread: f64,
-    /// Buffers for a window's power uses and their values.
-    uses: Vec<(f64, Power)>,
-    spaces: Vec<u8>,
-    values: Vec<f64>,
+    uses: Uses,
 }
 
 impl<'b> Sim<'b> {
     pub fn new(board: &'b Board, params: Params) -> Sim<'b> {
         let mut game = Game::new(board, params.players);
         // the rollouts' players play the declared missions defaults, as the rollout player's do
-        game.strategies = [Strategy::Missions(MissionsNumbers::DEFAULT); MAX_SEATS];
+        game.strategies = [MISSIONS; MAX_SEATS];
         game.shared_rng = true;
         game.track_flips = false;
         game.rngs.push(PyRandom::from_u64(0));
@@ -129,9 +195,7 @@ impl<'b> Sim<'b> {
             width: p.width as usize,
             margin: p.margin,
             spread: p.spread,
-            uses: Vec::new(),
-            spaces: Vec::new(),
-            values: Vec::new(),
+            uses: Uses::default(),
         }
     }
 
@@ -141,56 +205,9 @@ impl<'b> Sim<'b> {
         self.spread = p.spread;
     }
 
-    /// The answers open at this decision. A window lists ending the turn first, then the power
-    /// uses (Cover, Extra Turn, Neighborhood: every legal space), the best `width` of them by
-    /// the missions value of the disc placed when `width` > 0 (ties to the order listed).
+    /// `legal_actions` at the model's position, its window narrowed to `width` uses.
     pub fn legal_actions(&mut self, out: &mut Vec<Action>) {
-        out.clear();
-        let (board, g) = (self.board, &mut self.game);
-        match g.phase {
-            Phase::Place(_) => out.extend(g.st.open.iter().map(|&s| Action::Place(s))),
-            Phase::Power { seat, cover, .. } => {
-                out.push(Action::EndTurn);
-                let p = usize::from(seat);
-                let st = &g.st;
-                let uses = &mut self.uses;
-                uses.clear();
-                uses.extend(
-                    cover
-                        .as_slice()
-                        .iter()
-                        .map(|&s| (0.0, Power::Cover(s.into()))),
-                );
-                if g.extra_turn_open(p) {
-                    uses.extend(st.open.iter().map(|&s| (0.0, Power::ExtraTurn(s.into()))));
-                }
-                if st.powers[p] & NEIGHBORHOOD != 0 {
-                    neighborhood_targets(board, &st.cell, p, &mut self.spaces);
-                    uses.extend(
-                        self.spaces
-                            .iter()
-                            .map(|&s| (0.0, Power::Neighborhood(s.into()))),
-                    );
-                }
-                if self.width > 0 && uses.len() > self.width {
-                    let space = |u: &Power| match *u {
-                        Power::Cover(s) | Power::ExtraTurn(s) | Power::Neighborhood(s) => s,
-                    };
-                    let n = &MissionsNumbers::DEFAULT;
-                    let spaces = uses.iter().map(|(_, u)| space(u));
-                    missions_values(board, st, p, spaces, &mut g.scratch, n, &mut self.values);
-                    for (u, &v) in uses.iter_mut().zip(&self.values) {
-                        u.0 = v;
-                    }
-                    // a stable sort: equal values keep the order listed
-                    uses.sort_by(|a, b| b.0.total_cmp(&a.0));
-                    uses.truncate(self.width);
-                }
-                out.extend(uses.iter().map(|&(_, u)| Action::Power(u)));
-            }
-            Phase::Protect { .. } => out.extend([Action::Protect(true), Action::Protect(false)]),
-            Phase::Over => {}
-        }
+        legal_actions(self.board, &mut self.game, self.width, &mut self.uses, out);
     }
 }
 
@@ -206,21 +223,11 @@ impl Model for Sim<'_> {
         self.game.restore(s);
     }
 
-    /// The Mothership's order resampled from what is public (the spaces without a marker yet,
-    /// ascending, then shuffled: the deal depends on the seed and the table only), and the
+    /// The Mothership's order resampled from what is public (`reshuffle_mothership`), and the
     /// rollout players' tie-break stream reseeded.
     fn determinize(&mut self, seed: u64) {
         let mut g = SplitMix(seed);
-        let st = &mut self.game.st;
-        st.bag.clear();
-        st.bag.extend(
-            (1..=self.board.n)
-                .filter(|&s| st.cell[s] == NONE)
-                .map(|s| s as u8),
-        );
-        for i in (1..st.bag.len()).rev() {
-            st.bag.swap(i, g.below(i + 1));
-        }
+        reshuffle_mothership(self.board, &mut self.game.st, &mut g);
         self.game.rngs[0].reseed_u64(g.next_u64());
     }
 
@@ -302,17 +309,130 @@ impl Engine<'_> {
             return Err(format!("seat {p} does not search"));
         };
         let seed = self.game.rngs[SEAT_RNG0 + p].getrandbits64();
+        self.search(&params, seed)
+    }
+
+    /// The search's answer at this decision with these numbers, its deals drawn from `seed`.
+    fn search(&mut self, params: &SearchParams, seed: u64) -> Result<Action, String> {
         let root = self.game.snapshot();
         let (board, players) = (self.board, self.params);
         let s = self
             .searcher
             .get_or_insert_with(|| Box::new(Searcher::new(board, players)));
-        s.sim.set_params(&params);
+        s.sim.set_params(params);
         let budget = Budget {
             iterations: params.iterations.max(1) as u32,
             exploration: params.exploration,
         };
         s.tree.choose(&mut s.sim, &root, budget, seed)
+    }
+}
+
+/// Every seat's strategy in a position's game and in the rollouts: the game's own steps ask no
+/// strategy, and the rollouts play the missions defaults.
+const MISSIONS: Strategy = Strategy::Missions(MissionsNumbers::DEFAULT);
+
+/// The forward model as one owned value: a position of a game, with the Mothership's order it
+/// will draw from. Started from a game's seed it has that game's deal and draws.
+pub struct Position {
+    engine: Engine<'static>,
+    uses: Uses,
+}
+
+impl Position {
+    /// Game `game` of root seed `seed`, dealt and at its first decision.
+    pub fn start(comp: &Components, params: Params, seed: u64, game: u64) -> Result<Self, String> {
+        if !(2..=MAX_SEATS).contains(&params.players) {
+            return Err(format!("{} players (2 to {MAX_SEATS})", params.players));
+        }
+        let board = lasting(comp, Board::new)?;
+        let mut engine = Engine::new(board, params);
+        engine.start(&[MISSIONS; MAX_SEATS][..params.players], seed, game);
+        Ok(Position {
+            engine,
+            uses: Uses::default(),
+        })
+    }
+
+    /// The `mcts` player's answer for the seat to move, with these numbers, its deals drawn from
+    /// `seed`. It reads only what is public: every evaluation starts from a fresh deal.
+    pub fn search(&mut self, p: &SearchParams, seed: u64) -> Result<Action, String> {
+        if self.engine.game.over() {
+            return Err("the game is over".into());
+        }
+        self.engine.search(p, seed)
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.engine.game.phase
+    }
+
+    /// The seat to decide (none once over).
+    pub fn to_move(&self) -> Option<usize> {
+        self.engine.game.to_move()
+    }
+
+    /// Every legal answer at this decision (none when the game is over).
+    pub fn legal(&mut self) -> Result<Vec<Action>, String> {
+        let mut out = Vec::new();
+        let e = &mut self.engine;
+        legal_actions(e.board, &mut e.game, 0, &mut self.uses, &mut out);
+        Ok(out)
+    }
+
+    pub fn apply(&mut self, action: Action) -> Result<(), String> {
+        // the engine's checks take the spaces its own players name: a space off the board here
+        let board = self.engine.board;
+        if let Action::Power(Power::Cover(s) | Power::ExtraTurn(s) | Power::Neighborhood(s)) =
+            action
+        {
+            if !(1..=board.n).contains(&s) {
+                return Err(format!("{action:?}: no such space (1 to {})", board.n));
+            }
+        }
+        self.engine.game.apply(board, action)
+    }
+
+    /// Resample what nobody sees: the Mothership's order (as the search's deal of `seed` does).
+    pub fn determinize(&mut self, seed: u64) {
+        let e = &mut self.engine;
+        reshuffle_mothership(e.board, &mut e.game.st, &mut SplitMix(seed));
+    }
+
+    pub fn info_key(&self) -> u64 {
+        info_key(&self.engine.game, self.engine.board)
+    }
+
+    /// The table (all of it public but the Mothership's order, `State::bag`).
+    pub fn state(&self) -> &State {
+        &self.engine.game.st
+    }
+
+    /// The spaces on the board (1..=n).
+    pub fn spaces(&self) -> usize {
+        self.engine.board.n
+    }
+
+    /// The record as the table stands: the final scoring of every seat now (the game's record
+    /// once it is over).
+    pub fn record(&self) -> Record {
+        self.engine.result()
+    }
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        let e = &self.engine;
+        let mut engine = Engine::new(e.board, e.params);
+        let g = &mut engine.game;
+        g.restore(&e.game.snapshot());
+        g.strategies = e.game.strategies;
+        g.rngs.clone_from(&e.game.rngs);
+        g.flipped.clone_from(&e.game.flipped);
+        Position {
+            engine,
+            uses: Uses::default(),
+        }
     }
 }
 
@@ -329,8 +449,6 @@ mod tests {
             semi_coop: false,
         }
     }
-
-    const MISSIONS: Strategy = Strategy::Missions(MissionsNumbers::DEFAULT);
 
     /// The position at game `game`'s first decision, missions in every seat.
     fn first_decision(board: &Board, players: usize, game: u64) -> Snapshot {
@@ -530,6 +648,71 @@ mod tests {
         sim.load(&snap);
         sim.determinize(3);
         assert_eq!(sim.game.st.bag, from_reversed);
+    }
+
+    /// Answers no seat would give as well as legal ones: spaces on and off the board.
+    fn any_answers() -> Vec<Action> {
+        let mut out = vec![
+            Action::EndTurn,
+            Action::Protect(true),
+            Action::Protect(false),
+        ];
+        for s in (0..=255u8).step_by(7).chain([1, 2, 3]) {
+            out.push(Action::Place(s));
+            for p in [Power::Cover, Power::ExtraTurn, Power::Neighborhood] {
+                out.push(Action::Power(p(usize::from(s))));
+            }
+        }
+        out.push(Action::Power(Power::Cover(300)));
+        out
+    }
+
+    #[test]
+    fn a_position_takes_exactly_its_legal_answers_and_never_panics() {
+        let comp = default_components();
+        for (players, game) in [(2, 0), (3, 1), (4, 2)] {
+            let mut pos = Position::start(&comp, params(players), 9, game).unwrap();
+            let mut g = SplitMix(game);
+            while pos.to_move().is_some() {
+                let legal = pos.legal().unwrap();
+                for a in any_answers().into_iter().chain(legal.iter().copied()) {
+                    let ok = pos.clone().apply(a).is_ok();
+                    assert_eq!(ok, legal.contains(&a), "{a:?} at {:?}", pos.phase());
+                }
+                pos.apply(legal[g.below(legal.len())]).unwrap();
+            }
+            assert!(pos.legal().unwrap().is_empty());
+            assert!(pos.apply(Action::EndTurn).is_err());
+            assert!(pos.search(&SearchParams::default(), 1).is_err());
+        }
+    }
+
+    #[test]
+    fn a_copy_plays_on_as_the_original_and_a_deal_keeps_what_is_seen() {
+        let comp = default_components();
+        let mut pos = Position::start(&comp, params(3), 4, 7).unwrap();
+        for _ in 0..20 {
+            let legal = pos.legal().unwrap();
+            pos.apply(legal[legal.len() / 2]).unwrap();
+        }
+        let walk = |mut p: Position| {
+            while p.to_move().is_some() {
+                let legal = p.legal().unwrap();
+                p.apply(legal[legal.len() / 2]).unwrap();
+            }
+            p.record()
+        };
+        let copy = pos.clone();
+        assert_eq!(walk(copy), walk(pos.clone()));
+        let mut dealt = pos.clone();
+        dealt.determinize(5);
+        assert_eq!(dealt.info_key(), pos.info_key());
+        let mut a = dealt.state().bag.clone();
+        let mut b = pos.state().bag.clone();
+        assert_ne!(a, b, "another order");
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b, "of the same markers");
     }
 
     #[test]

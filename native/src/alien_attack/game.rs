@@ -967,7 +967,7 @@ impl<'a> Engine<'a> {
     }
 
     /// `AlienAttack._result`.
-    fn result(&mut self) -> Record {
+    pub(super) fn result(&self) -> Record {
         let board = self.board;
         let g = &self.game;
         let st = &g.st;

@@ -17,8 +17,10 @@ mod tests;
 use crate::batch::{head, ints, Column, GameError, Kind, Rows};
 
 pub use board::Board;
-pub use forward::SearchParams;
-pub use players::{GreedyNumbers, MissionsNumbers};
+pub use forward::{Position, SearchParams};
+pub use game::{Action, Phase, Record, SeatRow, State};
+pub use game::{COVER, EXTRA, NEIGHBORHOOD, PROTECTION};
+pub use players::{GreedyNumbers, MissionsNumbers, Power};
 
 /// `components.BORDER_CARDS`, in order: the deal shuffles this list.
 pub const BORDER_CARDS: [&str; 4] = ["atlantic", "pacific", "gulf", "mexico"];
@@ -107,7 +109,7 @@ pub const END_REASONS: &[&str] = &["bag_empty", "earth_wins", "invasion_succeeds
 
 /// The integer game columns after `end_reason`, in the record's order (then `mean_score`,
 /// `base_spaces`, `capture_spaces`).
-const GAME_INTS: [&str; 6] = [
+pub const GAME_INTS: [&str; 6] = [
     "winners",
     "winning_seat",
     "margin",
@@ -136,7 +138,7 @@ pub const SEAT_INTS: [&str; 15] = [
 ];
 
 /// `used_*` columns, in `state.POWER_NAMES` order (protection, cover, neighborhood, extra turn).
-const USED: [&str; 4] = [
+pub const USED: [&str; 4] = [
     "used_protection",
     "used_cover",
     "used_neighborhood",

@@ -6,13 +6,12 @@
 //! and every future die. A determinization shuffles the pile and reseeds the attack, movement
 //! and re-roll streams; the formation, the hand, the discards and this turn's dice are seen.
 
-use std::sync::Mutex;
-
 use super::game::{Action, Adjust, Engine, Phase, Record, Rngs, State, END_CLEARED};
 use super::rules::{Dealt, Tables, RAPID_FIRE, SMART_BOMB, TIME_SLIP};
 use super::{Components, Params, Strategy};
 use crate::mcts::{Budget, KeyHasher, Mcts, Model, SplitMix};
-use crate::params::with_params;
+use crate::params::named_params;
+use crate::position::{lasting, search};
 
 /// The search player's numbers (its strategy's parameters).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,24 +39,10 @@ impl Default for SearchParams {
     }
 }
 
-impl SearchParams {
-    /// The parameters' names, as `read` takes them.
-    pub const NAMES: [&'static str; 5] = [
-        "iterations",
-        "exploration",
-        "width",
-        "progress",
-        "lookahead_rollout",
-    ];
-
-    pub fn read(param: impl Fn(&str) -> Option<f64>) -> SearchParams {
-        with_params!(
-            SearchParams::default(),
-            param,
-            [iterations, exploration, width, progress, lookahead_rollout]
-        )
-    }
-}
+named_params!(
+    SearchParams,
+    [iterations, exploration, width, progress, lookahead_rollout]
+);
 
 /// A position: everything `Engine::apply` reads and changes (the engine's search buffers and
 /// memo are caches, not state).
@@ -258,7 +243,6 @@ pub struct Searcher<'t> {
     sim: Sim<'t>,
     tree: Mcts<Action>,
     budget: Budget,
-    params: SearchParams,
 }
 
 impl<'t> Searcher<'t> {
@@ -282,7 +266,6 @@ impl<'t> Searcher<'t> {
                 iterations: p.iterations.max(1) as u32,
                 exploration: p.exploration,
             },
-            params: *p,
         }
     }
 }
@@ -305,21 +288,6 @@ impl Engine<'_> {
     }
 }
 
-/// A game's tables for positions handed out one at a time (the forward model from Python):
-/// built once per component set and kept for the process, since a position outlives any call.
-fn lasting_tables(comp: &Components) -> Result<&'static Tables, String> {
-    static BUILT: Mutex<Vec<(Components, &'static Tables)>> = Mutex::new(Vec::new());
-    let mut built = BUILT
-        .lock()
-        .map_err(|_| "the tables' lock was poisoned".to_string())?;
-    if let Some((_, t)) = built.iter().find(|(c, _)| c == comp) {
-        return Ok(t);
-    }
-    let t: &'static Tables = Box::leak(Box::new(Tables::new(comp)?));
-    built.push((comp.clone(), t));
-    Ok(t)
-}
-
 /// The forward model as one owned value: a position of a game and the chance streams that play
 /// on from it. Started from a game's seed it has that game's deal and draws its dice.
 pub struct Position {
@@ -327,7 +295,7 @@ pub struct Position {
     rngs: Rngs,
     /// The search `search` last ran, kept for the next call with the same numbers (its memo
     /// of kill options warms up over a game).
-    searcher: Option<Box<Searcher<'static>>>,
+    searcher: Option<(SearchParams, Box<Searcher<'static>>)>,
 }
 
 impl Clone for Position {
@@ -350,7 +318,7 @@ impl Position {
         root_seed: u64,
         game_index: u64,
     ) -> Result<Position, String> {
-        let t = lasting_tables(comp)?;
+        let t = lasting(comp, Tables::new)?;
         let mut engine = Engine::new(t, params, Strategy::Greedy);
         let mut rngs = Rngs::new(root_seed, game_index, false);
         engine.start(&mut rngs)?;
@@ -364,26 +332,27 @@ impl Position {
     /// The `mcts` player's answer here with these numbers, its deals drawn from `seed`. It
     /// reads only what the player sees: every evaluation starts from a fresh deal.
     pub fn search(&mut self, p: &SearchParams, seed: u64) -> Result<Action, String> {
-        if self.engine.over() {
-            return Err("the game is over".into());
-        }
-        let root = self.engine.snapshot();
-        if self.searcher.as_ref().is_none_or(|s| s.params != *p) {
-            self.searcher = Some(Box::new(Searcher::new(&self.engine, p)));
-        }
-        let s = self.searcher.as_mut().expect("a searcher");
-        s.tree.choose(&mut s.sim, &root, s.budget, seed)
+        let (root, make) = (self.engine.snapshot(), |p: &_| {
+            Searcher::new(&self.engine, p)
+        });
+        let choose = |s: &mut Searcher| s.tree.choose(&mut s.sim, &root, s.budget, seed);
+        search(self.engine.over(), &mut self.searcher, p, make, choose)
     }
 
     pub fn phase(&self) -> Phase {
         self.engine.phase
     }
 
+    /// The player to decide: the one seat (none once over).
+    pub fn to_move(&self) -> Option<usize> {
+        (!self.engine.over()).then_some(0)
+    }
+
     /// Every distinct answer open at this decision (none when the game is over).
-    pub fn legal(&mut self) -> Vec<Action> {
+    pub fn legal(&mut self) -> Result<Vec<Action>, String> {
         let mut out = Vec::new();
         self.engine.legal_actions(0, &mut out);
-        out
+        Ok(out)
     }
 
     pub fn apply(&mut self, action: Action) -> Result<(), String> {

@@ -21,16 +21,17 @@
 //! numbers, by the player on its own station, on a partner's, or (levels 0-2) by a partner on
 //! its station.
 
-use std::hash::{Hash, Hasher};
-
 use super::game::{
-    is_module, Action, Engine, Phase, END_SPAWNMONSTER_DESTROYED, MONSTER, SHIELDS_DESTROYED,
+    is_module, Action, Engine, Phase, Record, END_SPAWNMONSTER_DESTROYED, MONSTER,
+    SHIELDS_DESTROYED,
 };
 use super::players::{CrewParams, Means, StrikeAnswer};
 use super::rules::{can_strike, colour_of, counters, has_counter, is_weapon, zaps, State};
-use super::{Strategy, BLACK, N_COLOURS};
+use super::{unsupported, Components, Params, Strategy, BLACK, N_COLOURS};
 use crate::mcts::{Budget, Mcts, Model, SplitMix};
-use crate::params::with_params;
+use crate::params::named_params;
+use crate::position::{copied, lasting, search};
+use std::hash::{Hash, Hasher};
 
 /// The search player's numbers (its strategy's parameters).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,15 +59,10 @@ impl Default for SearchParams {
     }
 }
 
-impl SearchParams {
-    pub fn read(param: impl Fn(&str) -> Option<f64>) -> SearchParams {
-        with_params!(
-            SearchParams::default(),
-            param,
-            [iterations, exploration, survivors, progress, bold_rollout]
-        )
-    }
-}
+named_params!(
+    SearchParams,
+    [iterations, exploration, survivors, progress, bold_rollout]
+);
 
 /// A position: everything `Engine::apply` reads and changes, and the record kept so far (the
 /// engine's scratch buffers are not state, and the flight of a Spawn card is worked out again;
@@ -383,6 +379,42 @@ impl Engine<'_> {
     }
 }
 
+/// One deal consistent with what the player to move has seen (see the module's note): the Spawn
+/// deck shuffled and the reshuffles' streams reseeded; at levels 0-2 the Resistance deck
+/// shuffled, at level 3 the others' hands redealt with the deck from the cards the player cannot
+/// see (`unseen` is scratch).
+fn deal(engine: &mut Engine, unseen: &mut Vec<u16>, seed: u64) {
+    let mut g = SplitMix(seed);
+    let mover = engine.mover();
+    engine.rngs.reseed_piles([g.next_u64(), g.next_u64()]);
+    let st = &mut engine.st;
+    let mut shuffle = |cards: &mut [u16]| {
+        for i in (1..cards.len()).rev() {
+            cards.swap(i, g.below(i + 1));
+        }
+    };
+    shuffle(&mut st.spawn_deck);
+    if st.level < 3 {
+        shuffle(&mut st.deck);
+        return;
+    }
+    unseen.clear();
+    unseen.extend_from_slice(&st.deck);
+    for p in (0..st.n).filter(|&p| p != mover) {
+        unseen.extend_from_slice(&st.hands[p]);
+    }
+    shuffle(unseen);
+    let mut rest = &unseen[..];
+    for p in (0..st.n).filter(|&p| p != mover) {
+        let size = st.hands[p].len();
+        st.hands[p].clear();
+        st.hands[p].extend_from_slice(&rest[..size]);
+        rest = &rest[size..];
+    }
+    st.deck.clear();
+    st.deck.extend_from_slice(rest);
+}
+
 /// The model the search plays on: an engine whose crew plays the rollouts.
 pub struct Sim<'c> {
     engine: Engine<'c>,
@@ -405,36 +437,7 @@ impl Model for Sim<'_> {
     }
 
     fn determinize(&mut self, seed: u64) {
-        let mut g = SplitMix(seed);
-        let mover = self.engine.mover();
-        self.engine.rngs.reseed_piles([g.next_u64(), g.next_u64()]);
-        let st = &mut self.engine.st;
-        let mut shuffle = |cards: &mut [u16]| {
-            for i in (1..cards.len()).rev() {
-                cards.swap(i, g.below(i + 1));
-            }
-        };
-        shuffle(&mut st.spawn_deck);
-        if st.level < 3 {
-            shuffle(&mut st.deck);
-            return;
-        }
-        let unseen = &mut self.unseen;
-        unseen.clear();
-        unseen.extend_from_slice(&st.deck);
-        for p in (0..st.n).filter(|&p| p != mover) {
-            unseen.extend_from_slice(&st.hands[p]);
-        }
-        shuffle(unseen);
-        let mut rest = &unseen[..];
-        for p in (0..st.n).filter(|&p| p != mover) {
-            let size = st.hands[p].len();
-            st.hands[p].clear();
-            st.hands[p].extend_from_slice(&rest[..size]);
-            rest = &rest[size..];
-        }
-        st.deck.clear();
-        st.deck.extend_from_slice(rest);
+        deal(&mut self.engine, &mut self.unseen, seed);
     }
 
     fn over(&self) -> bool {
@@ -527,9 +530,121 @@ impl Engine<'_> {
     }
 }
 
+/// The forward model as one owned value: a position of a game and the streams of the reshuffles
+/// to come. Started from a game's seed it has that game's deal and draws.
+pub struct Position {
+    engine: Engine<'static>,
+    unseen: Vec<u16>,
+    /// The search `search` last ran, kept for the next call with the same numbers.
+    searcher: Option<(SearchParams, Box<Searcher<'static>>)>,
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        Position::new(self.engine.copy())
+    }
+}
+
+impl<'c> Engine<'c> {
+    /// A new engine at this position with these streams: the same chance to come (its scratch,
+    /// memory of plans and search are not state).
+    fn copy(&self) -> Engine<'c> {
+        let mut engine = Engine::new(self.c, self.params, LISTED_BY);
+        engine.restore(&self.snapshot());
+        engine.rngs.clone_from(&self.rngs);
+        engine
+    }
+}
+
+/// The crew whose numbers narrow a position's answers (`legal_actions`): the search's rollout
+/// crew at its defaults.
+const LISTED_BY: Strategy = Strategy::Bold;
+
+impl Position {
+    /// Game `game` of root seed `seed`, set up and at its first decision.
+    pub fn start(comp: &Components, params: Params, seed: u64, game: u64) -> Result<Self, String> {
+        // the answers name sets of hand cards by their positions, as the search's do
+        if let Some(message) = unsupported(comp, &params, Strategy::Mcts) {
+            return Err(format!(
+                "not supported by the native forward model: {message}"
+            ));
+        }
+        let mut engine = Engine::new(lasting(comp, copied)?, params, LISTED_BY);
+        engine.start(seed, game)?;
+        Ok(Position::new(engine))
+    }
+
+    /// The `mcts` player's answer here with these numbers, its deals drawn from `seed`. It reads
+    /// only what the player to move sees: every evaluation starts from a fresh deal.
+    pub fn search(&mut self, p: &SearchParams, seed: u64) -> Result<Action, String> {
+        let root = self.engine.snapshot();
+        let make = |p: &SearchParams| Searcher::new(&self.engine, p);
+        let choose = |s: &mut Searcher| s.tree.choose(&mut s.sim, &root, s.budget, seed);
+        search(self.engine.over(), &mut self.searcher, p, make, choose)
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.engine.phase
+    }
+
+    /// The player who decides (none once over).
+    pub fn to_move(&self) -> Option<usize> {
+        (!self.engine.over()).then(|| self.engine.mover())
+    }
+
+    /// The answers the search weighs at this decision (see the module's note; none when over).
+    pub fn legal(&mut self) -> Result<Vec<Action>, String> {
+        let mut out = Vec::new();
+        self.engine.legal_actions(&mut out);
+        Ok(out)
+    }
+
+    /// Any answer the rules allow (not only those `legal` lists).
+    pub fn apply(&mut self, action: Action) -> Result<(), String> {
+        // the engine's checks take the seats its own players name: a seat off the table here
+        let n = self.engine.st.n;
+        let seats = match action {
+            Action::Attack(Some(a)) => [a.attacker, a.target],
+            Action::Counter(Means::Help(p)) | Action::Strike(StrikeAnswer::Help(p)) => [p, p],
+            _ => [0, 0],
+        };
+        if seats.iter().any(|&p| p >= n) {
+            return Err(format!("{action:?}: no such seat ({n} players)"));
+        }
+        self.engine.apply(action)
+    }
+
+    /// Resample what the player to move cannot see, as the search's deal of `seed` does.
+    pub fn determinize(&mut self, seed: u64) {
+        deal(&mut self.engine, &mut self.unseen, seed);
+    }
+
+    pub fn info_key(&self) -> u64 {
+        self.engine.info_key()
+    }
+
+    pub fn state(&self) -> &State {
+        &self.engine.st
+    }
+
+    /// The record so far (`end_reason` is `u8::MAX` until the end).
+    pub fn record(&self) -> Record {
+        self.engine.record()
+    }
+
+    /// A position of this engine, its scratch and search not made yet.
+    fn new(engine: Engine<'static>) -> Position {
+        Position {
+            engine,
+            unseen: Vec::new(),
+            searcher: None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::game::Record;
+    use super::super::game::{Attack, Record};
     use super::super::tests::{default_components, params};
     use super::super::Components;
     use super::*;
@@ -738,6 +853,85 @@ mod tests {
                     sim.apply(a).unwrap();
                 }
             }
+        }
+    }
+
+    /// Answers no crew member would give as well as the listed ones: seats, cards, slots and
+    /// sets off the table.
+    fn any_answers() -> Vec<Action> {
+        let mut out = vec![
+            Action::Call(true),
+            Action::Draw,
+            Action::End,
+            Action::Attack(None),
+        ];
+        for x in [0u16, 17, 43, 44, 200] {
+            for p in [0usize, 1, 4, 9] {
+                out.push(Action::Transport(p, x));
+                out.push(Action::Counter(Means::Help(p)));
+                out.push(Action::Strike(StrikeAnswer::Help(p)));
+                out.push(Action::Attack(Some(Attack {
+                    attacker: p,
+                    target: 9 - p,
+                    colours: 1,
+                    spent: [Some(x), None, None],
+                    morph: None,
+                })));
+            }
+            out.push(Action::Zap(Some(x)));
+            out.push(Action::Counter(Means::Weapon(x)));
+            out.push(Action::Counter(Means::Morph(x, x + 1)));
+            out.push(Action::Strike(StrikeAnswer::Weapon(x, MONSTER)));
+            out.push(Action::Strike(StrikeAnswer::Morph(x, 3, 9)));
+        }
+        for set in [0u64, 1, 3, 1 << 40, u64::MAX] {
+            out.extend([Action::Discard(set), Action::Build(set)]);
+        }
+        out.extend([0, 5, 99].map(Action::Module));
+        out.extend([
+            Action::Counter(Means::Nothing),
+            Action::Strike(StrikeAnswer::Nothing),
+        ]);
+        out
+    }
+
+    #[test]
+    fn a_position_refuses_what_the_rules_do_not_allow_and_never_panics() {
+        let c = default_components();
+        for (players, level, game) in [(2, 0, 0), (4, 3, 1), (5, 1, 2)] {
+            let mut pos = Position::start(&c, params(players, level), 9, game).unwrap();
+            let mut g = SplitMix(game);
+            while pos.to_move().is_some() {
+                for a in any_answers() {
+                    let _ = pos.clone().apply(a);
+                }
+                let legal = pos.legal().unwrap();
+                pos.apply(legal[g.below(legal.len())]).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_copy_plays_on_as_the_original_and_a_deal_keeps_what_is_seen() {
+        let c = default_components();
+        for level in [1, 3] {
+            let mut pos = Position::start(&c, params(4, level), 4, 7).unwrap();
+            for _ in 0..15 {
+                let legal = pos.legal().unwrap();
+                pos.apply(legal[0]).unwrap();
+            }
+            let walk = |mut p: Position| {
+                while p.to_move().is_some() {
+                    let legal = p.legal().unwrap();
+                    p.apply(legal[legal.len() / 2]).unwrap();
+                }
+                p.record()
+            };
+            assert_eq!(walk(pos.clone()), walk(pos.clone()));
+            let mut dealt = pos.clone();
+            dealt.determinize(5);
+            assert_eq!(dealt.info_key(), pos.info_key());
+            assert_ne!(dealt.state().deck, pos.state().deck, "level {level}");
         }
     }
 

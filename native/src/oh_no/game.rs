@@ -197,6 +197,7 @@ pub enum Action {
 /// The streams of one game, each seeded when first drawn from (`SeatStream`'s laziness: the same
 /// numbers, without seeding streams a game never uses). The generators are reused from game to
 /// game.
+#[derive(Clone)]
 pub struct Rngs {
     seq: SeedSequence,
     chance: Option<[u32; 8]>,

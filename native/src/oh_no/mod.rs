@@ -12,8 +12,9 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
-pub use forward::SearchParams;
-pub use players::CrewParams;
+pub use forward::{Position, SearchParams};
+pub use game::{Action, Attack, Phase, Record, MONSTER};
+pub use players::{CrewParams, Means, StrikeAnswer};
 
 use crate::batch::{head, ints, Column, GameError, Kind, Rows};
 

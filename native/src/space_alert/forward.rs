@@ -35,9 +35,10 @@
 use super::game::{Action, Card, Engine, Known, Phase, Round, ANNOUNCED_BY_PHASE};
 use super::players::PLAIN;
 use super::rules::{A, B, BB, BLUE, C, EMPTY, LIFT, RED};
-use super::{Components, MissionKind, Params, Strategy, EXTERNAL};
+use super::{unsupported, Components, MissionKind, Params, Record, Strategy, EXTERNAL};
 use crate::mcts::{Budget, KeyHasher, Mcts, Model, SplitMix};
-use crate::params::with_params;
+use crate::params::named_params;
+use crate::position::{copied, lasting, search};
 
 /// The search player's numbers (its strategy's parameters).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,15 +60,7 @@ impl Default for SearchParams {
     }
 }
 
-impl SearchParams {
-    pub fn read(param: impl Fn(&str) -> Option<f64>) -> SearchParams {
-        with_params!(
-            SearchParams::default(),
-            param,
-            [iterations, exploration, kills]
-        )
-    }
-}
+named_params!(SearchParams, [iterations, exploration, kills]);
 
 /// A position: everything `Engine::apply` reads and changes, and the scripted crew's memory
 /// (the engine's resolution state and a built-in player's plan ahead are caches, not state).
@@ -596,6 +589,151 @@ impl Engine<'_> {
     }
 }
 
+impl<'a> Engine<'a> {
+    /// A new engine at this position with these streams: the same chance to come (its scratch,
+    /// memory of plans and search are not state).
+    fn copy(&self) -> Engine<'a> {
+        let mut engine = Engine::new(self.comp, self.params, Strategy::Scripted);
+        engine.restore(&self.snapshot());
+        engine.rngs.clone_from(&self.rngs);
+        engine
+    }
+}
+
+/// What the crew sees at a decision (`Position::observation`): see the module's note.
+pub struct Observation<'a> {
+    pub comp: &'a Components,
+    /// The campaign's mission being planned (0 for the first) and the action round's phase (0..3).
+    pub mission: usize,
+    pub phase: usize,
+    /// A campaign's threat points of the missions before this one.
+    pub total_points: i64,
+    /// Each figure's codes, by turn (index 0 unused).
+    pub plans: &'a [[u8; 13]],
+    /// The cards each figure holds.
+    pub hands: &'a [Vec<Card>],
+    pub heroic: &'a [Card],
+    pub heroic_left: &'a [bool],
+    /// The threats announced so far, in turn order.
+    pub announced: Vec<Known>,
+    /// The trajectory of each zone (red, white, blue, internal).
+    pub boards: [usize; 4],
+    /// A campaign's damage carried from the missions before: tiles by zone, squads disabled.
+    pub carried: Option<(&'a [Vec<u8>; 3], &'a [bool])>,
+}
+
+/// The forward model as one owned value: a position of a game and the streams of a campaign's
+/// missions to come. Started from a game's seed it has that game's missions, hands and draws.
+pub struct Position {
+    engine: Engine<'static>,
+    buffers: Buffers,
+    /// The search `search` last ran, kept for the next call with the same numbers.
+    searcher: Option<(SearchParams, Box<Searcher<'static>>)>,
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        Position::new(self.engine.copy())
+    }
+}
+
+impl Position {
+    /// Game `game` of root seed `seed`, dealt and at its first decision.
+    pub fn start(comp: &Components, params: Params, seed: u64, game: u64) -> Result<Self, String> {
+        if let Some(message) = unsupported(&params) {
+            return Err(message);
+        }
+        let mut engine = Engine::new(lasting(comp, copied)?, params, Strategy::Scripted);
+        engine.seed(seed, game);
+        engine.start()?;
+        Ok(Position::new(engine))
+    }
+
+    /// The `mcts` crew's answer here with these numbers, its deals drawn from `seed` (a data
+    /// transfer: the scripted crew's). It reads only what the crew has seen.
+    pub fn search(&mut self, p: &SearchParams, seed: u64) -> Result<Action, String> {
+        let (root, e) = (self.engine.snapshot(), &self.engine);
+        let make = |p: &SearchParams| Searcher::new(e.comp, e.params, p);
+        let choose = |s: &mut Searcher| s.tree.choose(&mut s.sim, &root, s.budget, seed);
+        search(e.over(), &mut self.searcher, p, make, choose)
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.engine.phase
+    }
+
+    /// The figure to decide (none once over).
+    pub fn to_move(&self) -> Option<usize> {
+        match self.engine.phase {
+            Phase::Transfer { figure, .. } | Phase::Card { figure, .. } => Some(figure),
+            Phase::Over => None,
+        }
+    }
+
+    /// Every answer open at this decision: a card as `legal_actions` lists them (the scripted
+    /// crew's first); a data transfer, none, then each card held (by its place in the hand) to
+    /// each other human.
+    pub fn legal(&mut self) -> Result<Vec<Action>, String> {
+        let mut out = Vec::new();
+        let Phase::Transfer { figure, .. } = self.engine.phase else {
+            self.engine.legal_actions(&mut out)?;
+            return Ok(out);
+        };
+        out.push(Action::Transfer(None));
+        let held = self.engine.round.hands[figure].len();
+        for i in 0..held {
+            for to in (0..self.engine.params.players).filter(|&to| to != figure) {
+                out.push(Action::Transfer(Some((i as u8, to as u8))));
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn apply(&mut self, action: Action) -> Result<(), String> {
+        self.engine.apply(action)
+    }
+
+    /// Resample what the crew has not seen, as the search's deal of `seed` does.
+    pub fn determinize(&mut self, seed: u64) {
+        self.engine.deal_unseen(seed, &mut self.buffers);
+    }
+
+    pub fn info_key(&self) -> u64 {
+        self.engine.info_key()
+    }
+
+    pub fn observation(&self) -> Observation<'_> {
+        let r = &self.engine.round;
+        Observation {
+            comp: self.engine.comp,
+            mission: r.mission,
+            phase: r.phase,
+            total_points: r.total_points,
+            plans: &r.plans,
+            hands: &r.hands,
+            heroic: &r.setup.heroic,
+            heroic_left: &r.heroic_left,
+            announced: self.engine.announced(),
+            boards: r.setup.boards,
+            carried: r.carry.as_ref().map(|c| (&c.tiles, &c.disabled[..])),
+        }
+    }
+
+    /// The last resolved mission's record (with a campaign's totals once the game is over).
+    pub fn record(&self) -> &Record {
+        &self.engine.round.rec
+    }
+
+    /// A position of this engine, its buffers and search not made yet.
+    fn new(engine: Engine<'static>) -> Position {
+        Position {
+            engine,
+            buffers: Buffers::default(),
+            searcher: None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::{default_components, real_mission_params};
@@ -959,6 +1097,59 @@ mod tests {
                 .collect();
             let codes: Vec<u8> = (0..1 + g.below(5)).map(|_| halves[g.below(7)]).collect();
             assert_eq!(fits(&codes, &cards), matches(&codes, &cards).is_some());
+        }
+    }
+
+    #[test]
+    fn a_copy_plays_on_as_the_original_and_a_deal_keeps_what_is_seen() {
+        let c = default_components();
+        let params = Params {
+            campaign: 3,
+            error_rate: 0.2,
+            ..real_mission_params()
+        };
+        let mut pos = Position::start(&c, params, 4, 7).unwrap();
+        for _ in 0..10 {
+            let legal = pos.legal().unwrap();
+            pos.apply(legal[0]).unwrap();
+        }
+        // the copy and the original, answered alike, stay alike to the end
+        let (mut a, mut b) = (pos.clone(), pos.clone());
+        while a.to_move().is_some() {
+            let legal = a.legal().unwrap();
+            assert_eq!(legal, b.legal().unwrap());
+            let pick = legal[legal.len() / 2];
+            a.apply(pick).unwrap();
+            b.apply(pick).unwrap();
+            assert_eq!(a.info_key(), b.info_key());
+        }
+        assert_eq!(format!("{:?}", a.record()), format!("{:?}", b.record()));
+        let mut dealt = pos.clone();
+        dealt.determinize(5);
+        assert_eq!(dealt.info_key(), pos.info_key());
+        let hidden = |p: &Position| format!("{:?}", p.engine.round.setup);
+        assert_ne!(hidden(&dealt), hidden(&pos));
+    }
+
+    #[test]
+    fn a_position_refuses_what_the_rules_do_not_allow_and_never_panics() {
+        let c = default_components();
+        for (k, params) in variants().into_iter().enumerate() {
+            let mut pos = Position::start(&c, params, 9, k as u64).unwrap();
+            let mut g = SplitMix(k as u64);
+            while pos.to_move().is_some() {
+                let legal = pos.legal().unwrap();
+                let mut any: Vec<Action> = (0..=40).map(Action::Card).collect();
+                any.push(Action::Transfer(None));
+                for i in [0, 1, 5, 30, 255] {
+                    any.extend((0..7).map(|to| Action::Transfer(Some((i, to)))));
+                }
+                for a in any {
+                    let ok = pos.clone().apply(a).is_ok();
+                    assert_eq!(ok, legal.contains(&a), "{a:?} at {:?}", pos.phase());
+                }
+                pos.apply(legal[g.below(legal.len())]).unwrap();
+            }
         }
     }
 

@@ -16,6 +16,9 @@ mod tests;
 
 use crate::batch::{head, ints, Column, GameError, Head, Kind, Rows};
 
+pub use forward::{Observation, Position, SearchParams};
+pub use game::{Action, Card, Known, Phase};
+
 /// Threat kinds.
 pub const EXTERNAL: u8 = 0;
 pub const INTRUDER: u8 = 1;
@@ -149,7 +152,7 @@ ops! {
     Contaminate = "contaminate",
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Trajectory {
     pub id: String,
     pub length: i32,
@@ -157,7 +160,7 @@ pub struct Trajectory {
     pub action: Vec<u8>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Threat {
     pub id: String,
     pub kind: u8,
@@ -184,7 +187,7 @@ impl Threat {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MissionThreat {
     pub turn: i32,
     pub zone: i32,
@@ -192,7 +195,7 @@ pub struct MissionThreat {
     pub unconfirmed: bool,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Mission {
     pub threats: Vec<MissionThreat>,
     pub incoming_data: i64,
@@ -200,7 +203,7 @@ pub struct Mission {
 }
 
 /// The component file as the engine needs it (built by `space_alert/native.py`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Components {
     pub trajectories: Vec<Trajectory>,
     pub distance_bounds: (i32, i32),
@@ -334,7 +337,7 @@ impl Strategy {
 pub const END_REASONS: &[&str] = &["survived", "zone_destroyed", "threat_destroyed_ship"];
 
 /// The int columns after `end_reason`, in the record's order.
-const INTS_A: [&str; 10] = [
+pub const INTS_A: [&str; 10] = [
     "threat_points",
     "penalties",
     "visual_points",
@@ -346,14 +349,14 @@ const INTS_A: [&str; 10] = [
     "threats_destroyed",
     "threats_survived",
 ];
-const STRS: [&str; 5] = [
+pub const STRS: [&str; 5] = [
     "destroyed_ids",
     "survived_ids",
     "on_board_ids",
     "threat_ids",
     "lost_to",
 ];
-const INTS_B: [&str; 5] = [
+pub const INTS_B: [&str; 5] = [
     "knocked_out",
     "disabled_bots",
     "fuel_left",
@@ -370,6 +373,13 @@ pub struct Record {
     pub ints_b: [i64; 5],
 }
 
+/// Why these settings cannot be played natively (None: they can).
+fn unsupported(params: &Params) -> Option<String> {
+    let (players, figures) = (params.players, params.figures);
+    (players > figures || figures > 5 || players == 0)
+        .then(|| format!("{players} players with {figures} figures"))
+}
+
 /// Game columns of games [start, stop) of a cell.
 pub fn play_batch(
     comp: &Components,
@@ -379,10 +389,10 @@ pub fn play_batch(
     start: u64,
     stop: u64,
 ) -> Result<Vec<Column>, GameError> {
-    if params.players > params.figures || params.figures > 5 || params.players == 0 {
+    if let Some(message) = unsupported(params) {
         return Err(GameError {
             game_index: start,
-            message: format!("{} players with {} figures", params.players, params.figures),
+            message,
         });
     }
     let columns = head(Kind::Bool, END_REASONS)
