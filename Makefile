@@ -60,6 +60,7 @@ verify-native: $(NATIVE_STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	@if command -v cargo >/dev/null 2>&1; then cd native && cargo clippy --release --all-targets --quiet -- -D warnings; fi
 
 clean:
 	rm -rf $(VENV) reports/demo reports/demo-data bench.json native/target simkit/_native*.so

@@ -743,8 +743,8 @@ impl Player {
         let strength = comp.heavy_laser[z as usize];
         let mut damage = Tally::default();
         let plan = &view.plans[view.figure];
-        for t in 1..view.first {
-            if plan[t] == A || plan[t] == HA {
+        for (t, &card) in plan.iter().enumerate().take(view.first).skip(1) {
+            if card == A || card == HA {
                 for i in fc.in_zone(comp, z, t).iter() {
                     let k = fc.threats[i].k;
                     let card = &comp.threats[k.card];

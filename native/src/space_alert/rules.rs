@@ -142,10 +142,10 @@ impl State {
         self.light = comp.light_laser;
         self.pulse_range = comp.pulse_range;
         self.lift_damaged = [false; 3];
-        for z in 0..3 {
+        for (z, stack) in stacks.iter().enumerate() {
             self.tiles[z].clear();
             self.tile_stacks[z].clear();
-            self.tile_stacks[z].extend_from_slice(&stacks[z]);
+            self.tile_stacks[z].extend_from_slice(stack);
         }
         self.bots_at.clear();
         self.bots_at.extend_from_slice(&comp.battlebots);

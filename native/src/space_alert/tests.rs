@@ -296,9 +296,9 @@ fn an_internal_threats_timeline_in_one_pass_is_the_replayed_one() {
                 };
                 let mut line = [0; 15];
                 super::players::internal_line(&c, &k, &mut line);
-                for t in 0..15 {
+                for (t, &station) in line.iter().enumerate() {
                     assert_eq!(
-                        line[t],
+                        station,
                         super::players::internal_station_at(&c, &k, t as i32)
                     );
                 }
