@@ -18,6 +18,18 @@ Picking the best of several noisy rates flatters the pick (the winner's curse). 
 strategy's defaults play again, on fresh seeds (a root seed derived from the search's), as many
 games as the pick played in the search, and the gain reported is their paired difference on
 those games alone.
+
+A competitive game tunes a seat against a field: each candidate's cell seats the candidate
+(listed first) and the field's spec in every other seat, at the game's player count. The runner
+rotates the seats over the games (`runner.seat_order`), so the candidate sits in every seat
+equally often. The race reads the candidate's seat alone, found by its place in each game rather
+than by its strategy's name (a candidate equal to the field is still one seat): `Racing.tally`,
+the runner's per-chunk hook, counts it for chunks just played and chunks a resumed run finds on
+disk alike (`runner.seat_tally`). A shared win (a tie every tied player wins, as in Alien Attack)
+counts as a win, as the seat rows record it and the report counts it; a game the seat does not
+win is a loss. The confirmation seats the pick and the defaults the same way against the same
+field, and pairs them game by game on the candidate's seat. `tune.json` records the field and
+the player count (both null for a crew or a solo player).
 """
 
 from __future__ import annotations
