@@ -307,8 +307,9 @@ def test_an_interrupted_competitive_tune_resumes_to_the_same_result(tmp_path, mo
     monkeypatch.setattr(dataset, "write_chunk", write)
     assert len(list((tmp_path / "cut" / "games").glob("*.parquet"))) == 7
     # the first round is read back from disk and tallied on the candidate's seat as when played:
-    # the same chunks are played and the same candidates ruled out
-    resumed = tune(*args, out=tmp_path / "cut", **kw)
+    # the same chunks are played and the same candidates ruled out, on another backend and job
+    # count too
+    resumed = tune(*args, out=tmp_path / "cut", **kw | {"backend": "loky", "jobs": 2})
     assert resumed == whole
     summary = json.loads((tmp_path / "cut" / SUMMARY).read_text())
     assert summary == json.loads((tmp_path / "whole" / SUMMARY).read_text()) | {
