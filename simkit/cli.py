@@ -33,6 +33,10 @@ STRATEGY_HELP = (
     "included): name only files you trust. Views keep a player from seeing hidden cards or changing "
     "the game by accident; they cannot stop deliberate introspection of the interpreter"
 )
+FIELD_HELP = (
+    "competitive games: the strategy of every other seat, a spec (e.g. missions:loss=5); default "
+    "the game's default strategy. The player count is --players or --set players=N (default the game's)"
+)
 ENGINE_HELP = (
     "auto (native where the core is built and plays every strategy of a cell), native or python; "
     "default: the scenario's engine, else auto"
@@ -270,6 +274,7 @@ def tune(
     param: Annotated[
         list[str] | None, typer.Option(help="parameter to search: NAME=LO..HI or NAME=a,b,c; repeatable")
     ] = None,
+    field: Annotated[str | None, typer.Option(help=FIELD_HELP)] = None,
     players: Annotated[int | None, typer.Option(help="player count, where the game has one")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="fixed setting as key=value")] = None,
     seed: Annotated[int, typer.Option(help="root seed")] = 0,
@@ -285,7 +290,9 @@ def tune(
     quiet: Annotated[bool, typer.Option(help="no progress bar")] = False,
 ) -> None:
     """Find the values of a strategy's parameters that win most: a race on shared seeds that plays
-    more games only where the answer is open, then the pick against the defaults on fresh seeds."""
+    more games only where the answer is open, then the pick against the defaults on fresh seeds.
+    In a competitive game the candidate takes one seat against --field in every other seat (seats
+    rotate over the games) and wins count for its seat alone, a win shared in a tie as a win."""
     from simkit.core.calibrate import confirm_folder
     from simkit.core.tune import describe
     from simkit.core.tune import tune as search
@@ -298,6 +305,7 @@ def tune(
         param or [],
         out=out,
         settings=settings,
+        field=field,
         seed=seed,
         jobs=jobs,
         backend=backend,

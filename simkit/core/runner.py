@@ -15,7 +15,7 @@ import threading
 import time
 import traceback
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -265,6 +265,11 @@ class StoppingRule(Protocol):
     its planned games and returns the new per-cell game counts (a count never shrinks; no change
     ends the run). The rule sees only whole rounds, so its decisions, and the rows, are the same
     on every backend and job count.
+
+    A rule may also say how one chunk counts, with a method `tally(games, seats) -> Tally` over
+    the chunk's game rows and seat rows (None for a crew or solo game); without one a chunk counts
+    by `tally_of(games)`, the games' `won` column (see `chunk_tally`). The runner counts every
+    chunk that one way, whether just played or found on disk by a resumed run.
     """
 
     def first(self, cells: Sequence[str]) -> dict[str, int]: ...
@@ -362,6 +367,36 @@ def tally_of(games: pl.DataFrame) -> Tally:
     """(wins, games with a verdict, games) of some game rows: what a stopping rule reads."""
     won = games["won"]
     return int(won.sum() or 0), int(won.is_not_null().sum()), games.height
+
+
+def seat_rows(seats: pl.DataFrame, players: int, position: int = 0) -> pl.DataFrame:
+    """The rows of one seat of a competitive game: the seat that plays the strategy listed at
+    `position` of a cell's `players` strategies. `seat_order` rotates it: in game i it sits at
+    seat (position - i) mod players. It is found by its place, not by its strategy's name, so it
+    stands alone even where other seats play the same spec."""
+    index = pl.col("game_index")
+    return seats.filter(pl.col("seat") == (position + players - index % players) % players)
+
+
+def seat_tally(games: pl.DataFrame, seats: pl.DataFrame | None, players: int, position: int = 0) -> Tally:
+    """(wins, games with a verdict, games) of one seat of some games' rows (`seat_rows`). A win
+    the seat shares (a tie that every tied player wins) counts as a win."""
+    if seats is None or seats.height == 0:
+        return 0, 0, games.height
+    won = seat_rows(seats, players, position)["won"]
+    return int(won.sum() or 0), int(won.is_not_null().sum()), games.height
+
+
+ChunkTally = Callable[[pl.DataFrame, pl.DataFrame | None], Tally]
+
+
+def chunk_tally(rule: StoppingRule) -> ChunkTally:
+    """How `rule` counts one chunk from its rows: its own `tally(games, seats)` where it has one
+    (a seat against a field counts that seat's wins: `seat_tally`), else `tally_of(games)`."""
+    own = getattr(rule, "tally", None)
+    if callable(own):
+        return own
+    return lambda games, seats: tally_of(games)
 
 
 def _finished_chunk(out: Path, cell: str, start: int, stop: int, done: set[str]) -> dataset.ChunkRows | None:
@@ -565,7 +600,9 @@ def run(
         dataset.prepare(out, manifest)
         dataset.remove_partial_files(out)
         done = dataset.finished_chunks(out)
-        # (wins, games with a verdict, games) per finished chunk: what the stopping rule reads
+        # (wins, games with a verdict, games) per finished chunk, counted as the rule says: what
+        # it reads
+        count = chunk_tally(stopping)
         tally: dict[tuple[str, int], Tally] = {}
         accounted: dict[tuple[str, int], int] = {}  # games written or recorded as failed, per chunk
         target = {name: min(plans[name][1], n) for name, n in stopping.first(names).items()}
@@ -588,7 +625,7 @@ def run(
                             tasks.append((cell, start, stop))
                             continue
                         skipped += 1
-                        tally[cell.name, start] = tally_of(on_disk.games)
+                        tally[cell.name, start] = count(on_disk.games, on_disk.seats)
                         accounted[cell.name, start] = on_disk.accounted
                 bar.update(task, total=bar.tasks[0].total + sum(b - a for _, a, b in tasks))
                 results = parallel(
@@ -603,7 +640,7 @@ def run(
                         dataset.write_chunk(
                             out, dataset.chunk_file(name, start), games, piece.seats, piece.failures
                         )
-                        tally[name, start] = tally_of(games)
+                        tally[name, start] = count(games, piece.seats)
                         accounted[name, start] = games.height + len(piece.failures)
                         played += games.height
                         failed += len(piece.failures)

@@ -18,15 +18,30 @@ Picking the best of several noisy rates flatters the pick (the winner's curse). 
 strategy's defaults play again, on fresh seeds (a root seed derived from the search's), as many
 games as the pick played in the search, and the gain reported is their paired difference on
 those games alone.
+
+A competitive game tunes a seat against a field: each candidate's cell seats the candidate
+(listed first) and the field's spec in every other seat, at the game's player count. The runner
+rotates the seats over the games (`runner.seat_order`), so the candidate sits in every seat
+equally often. The race reads the candidate's seat alone, found by its place in each game rather
+than by its strategy's name (a candidate equal to the field is still one seat): `Racing.tally`,
+the runner's per-chunk hook, counts it for chunks just played and chunks a resumed run finds on
+disk alike (`runner.seat_tally`). A shared win (a tie every tied player wins, as in Alien Attack)
+counts as a win, as the seat rows record it and the report counts it; a game the seat does not
+win is a loss. The confirmation seats the pick and the defaults the same way against the same
+field, and pairs them game by game on the candidate's seat. `tune.json` records the field and
+the player count (both null for a crew or a solo player).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import polars as pl
 
 from simkit.core import dataset, runner, scenario, stats
 from simkit.core import strategies as strategy_specs
@@ -41,7 +56,7 @@ from simkit.core.calibrate import (
 )
 from simkit.core.errors import UserError
 from simkit.core.players import is_user_spec
-from simkit.core.registry import get_game, resolve_strategies
+from simkit.core.registry import get_game, resolve_settings, resolve_strategies
 from simkit.core.settings import Setting
 
 GRID_POINTS = 11  # values a float range, or a long integer range, is searched at
@@ -84,10 +99,18 @@ class Racing:
     first_games: int
     candidates: int = 1
     rounds: int = 1
+    players: int | None = None  # a seat against a field: the seats at the table (None: a crew, solo)
 
     @property
     def z(self) -> float:
         return search_z(self.candidates, self.rounds)
+
+    def tally(self, games: pl.DataFrame, seats: pl.DataFrame | None) -> runner.Tally:
+        """How a chunk counts (the runner's hook): the crew's or solo player's games by their
+        `won`, or, against a field, the candidate's seat alone (listed first in every cell)."""
+        if self.players is None:
+            return runner.tally_of(games)
+        return runner.seat_tally(games, seats, self.players)
 
     def first(self, cells: list[str]) -> dict[str, int]:
         return dict.fromkeys(cells, self.first_games)
@@ -118,6 +141,8 @@ class Result:
     pick_confirmed: stats.Interval  # on fresh seeds
     default_confirmed: stats.Interval  # the same fresh games
     gain: stats.PairedDifference | None  # pick minus default on them (None: the pick is the default)
+    field: str | None = None  # a competitive game: the strategy of every other seat
+    players: int | None = None  # a competitive game: the seats at the table
 
 
 def tune(
@@ -127,6 +152,7 @@ def tune(
     *,
     out: str | Path,
     settings: dict[str, Any] | None = None,
+    field: str | None = None,
     seed: int = 0,
     jobs: int | None = 1,
     backend: str = "loky",
@@ -138,18 +164,28 @@ def tune(
     engine_choice: str = "auto",
 ) -> Result:
     """Race the combinations of `params` (`NAME=LO..HI` or `NAME=a,b,c`) of `strategy` for the
-    highest win rate; write the search to `out` and the confirmation to `confirm_folder(out)`."""
+    highest win rate; write the search to `out` and the confirmation to `confirm_folder(out)`.
+
+    In a competitive game the candidate takes one seat against `field` (a spec; default the game's
+    default strategy) in every other seat, at the player count of `settings` (default the game's),
+    and its win rate is its own seat's."""
     where = "tune"
     check_tolerance(tolerance, where)
     if not 1 <= first_games <= max_games:
         raise UserError(f"{where}: --first-games must be in 1..--max-games ({max_games}), got {first_games}")
     engine = get_game(game)
-    if engine.competitive:
+    if field is not None and not engine.competitive:
         raise UserError(
-            f"{where}: {engine.id} is competitive; tuning maximises a crew's or a solo player's win rate "
-            "(a seat against a field is not supported yet)"
+            f"{where}: --field is for a competitive game (a seat against a field); {engine.id} is played "
+            "by one crew or a solo player"
         )
-    (base,) = resolve_strategies(engine, [strategy], None, where)
+    fixed = dict(settings or {})
+    players = None
+    if engine.competitive:
+        players = int(resolve_settings(engine, fixed, where).get("players") or engine.min_players)
+        field = field or engine.default_strategy
+        field = resolve_strategies(engine, [field], players, f"{where}: --field")[0]
+    base = resolve_strategies(engine, [strategy], players, where)[0]
     if is_user_spec(base):
         raise UserError(f"{where}: a user's player ({base}) takes no parameters to tune")
     name, given = strategy_specs.parse(base, engine.strategies, where, engine.id)
@@ -166,17 +202,27 @@ def tune(
     )
     head = {"game": engine.id, "seed": seed, "chunk_size": max(1, first_games // 2)}
     label = ",".join(f"{k}={_range_text(v)}" for k, v in searched.items())
-    doc = {
-        "scenario": {"name": f"tune {base} over {label}", "games": max_games, **head},
-        "grid": {"strategy": [base]},
-        "fixed": dict(settings or {}),
-        "parameters": searched,
-    }
+    title = f"tune {base} over {label}{_against(field, players)}"
+    if field is None:
+        grid: dict[str, Any] = {"strategy": [base]}
+    else:  # the field's seats keep their spec: the candidates are written out, not [parameters]
+        combos = itertools.product(*searched.values())
+        specs = [
+            strategy_specs.canonical(
+                name, given | dict(zip(searched, c, strict=True)), engine.strategies[name]
+            )
+            for c in combos
+        ]
+        grid = {"strategy": [_table(s, field, players) for s in specs]}
+    doc = {"scenario": {"name": title, "games": max_games, **head}, "grid": grid, "fixed": fixed}
+    if field is None:
+        doc["parameters"] = searched
     sc = scenario.parse(doc, where)
-    rule = Racing(tolerance, first_games, len(sc.cells), search_rounds(first_games, max_games))
+    rounds = search_rounds(first_games, max_games)
+    rule = Racing(tolerance, first_games, len(sc.cells), rounds, players)
     runner.run(sc, out, jobs, backend, progress, command, stopping=rule, engine=engine_choice)
-    games = dataset.load(out).games
-    tallies = {cell.name: runner.tally_of(games.filter(games["cell"] == cell.name)) for cell in sc.cells}
+    search = dataset.load(out)
+    tallies = {cell.name: rule.tally(*_cell_rows(search, cell.name)) for cell in sc.cells}
     alive = set(rule.contenders(tallies))
     ranked = []
     for cell in sc.cells:
@@ -191,29 +237,62 @@ def tune(
     ranked.sort(key=lambda c: (-c.win_rate.estimate, c.cell))
     pick = ranked[0]
 
-    # the pick and the defaults again, on fresh seeds: the gain is not the winner's curse
+    # the pick and the defaults again (in the same seat against the same field), on fresh seeds:
+    # the gain is not the winner's curse
     compared = list(dict.fromkeys([pick.strategy, default]))
     confirm_doc = {
         "scenario": {
-            "name": f"confirm {pick.strategy} against {default}",
+            "name": f"confirm {pick.strategy} against {default}{_against(field, players)}",
             "games": confirmation_games(pick.games, first_games),
             **head,
             "seed": confirm_seed(seed),
         },
-        "grid": {"strategy": compared},
-        "fixed": dict(settings or {}),
+        "grid": {"strategy": compared if field is None else [_table(s, field, players) for s in compared]},
+        "fixed": fixed,
     }
     confirm = scenario.parse(confirm_doc, where)
     runner.run(confirm, confirm_folder(out), jobs, backend, progress, command, engine=engine_choice)
-    fresh = dataset.load(confirm_folder(out)).games.sort("game_index")
-    won = {c.strategies[0]: fresh.filter(fresh["cell"] == c.name)["won"] for c in confirm.cells}
-    rates = {s: stats.wilson(int(w.sum() or 0), int(w.is_not_null().sum())) for s, w in won.items()}
+    fresh = dataset.load(confirm_folder(out))
+    won = {c.strategies[0]: outcomes(fresh, c.name, rule.players) for c in confirm.cells}
+    rates = {
+        s: stats.wilson(int(w["won"].sum() or 0), int(w["won"].is_not_null().sum())) for s, w in won.items()
+    }
     gain = None
     if pick.strategy != default:
-        gain = stats.paired_difference(won[default].to_numpy(), won[pick.strategy].to_numpy())
-    result = Result(ranked, default, rates[pick.strategy], rates[default], gain)
+        pairs = won[default].join(won[pick.strategy], on="game_index", suffix="_pick").drop_nulls()
+        pairs = pairs.sort("game_index")
+        gain = stats.paired_difference(pairs["won"].to_numpy(), pairs["won_pick"].to_numpy())
+    result = Result(ranked, default, rates[pick.strategy], rates[default], gain, field, players)
     write_summary(out, result, searched, rule)
     return result
+
+
+def _table(candidate: str, field: str, players: int | None) -> list[str]:
+    """A cell's seats against a field: the candidate listed first, the field in every other seat
+    (the runner rotates them over the games, so the candidate sits in every seat equally often)."""
+    return [candidate] + [field] * ((players or 2) - 1)
+
+
+def _against(field: str | None, players: int | None) -> str:
+    return "" if field is None else f" against a field of {field} at {players} players"
+
+
+def _cell_rows(data: dataset.Dataset, cell: str) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+    games = data.games.filter(pl.col("cell") == cell)
+    seats = None if data.seats is None else data.seats.filter(pl.col("cell") == cell)
+    return games, seats
+
+
+def outcomes(data: dataset.Dataset, cell: str, players: int | None) -> pl.DataFrame:
+    """(game_index, won) of what a tune measures in one cell: the crew's or solo player's games,
+    or, against a field (`players` set), the candidate's seat (listed first: runner.seat_rows);
+    a win it shares with a tied seat counts as a win."""
+    games, seats = _cell_rows(data, cell)
+    if players is None:
+        return games.select("game_index", "won")
+    if seats is None:
+        return pl.DataFrame(schema={"game_index": pl.Int64, "won": pl.Boolean})
+    return runner.seat_rows(seats, players).select("game_index", "won")
 
 
 def _range_text(values: list[Any]) -> str:
@@ -232,6 +311,8 @@ def write_summary(out: str | Path, result: Result, searched: dict[str, list[Any]
         "tolerance": rule.tolerance,
         "first_games": rule.first_games,
         "z": rule.z,
+        "field": result.field,  # a competitive game: every other seat's strategy (None: a crew, solo)
+        "players": result.players,
         "default": result.default,
         "pick": result.candidates[0].strategy,
         "pick_confirmed": interval(result.pick_confirmed),
@@ -264,7 +345,8 @@ def write_summary(out: str | Path, result: Result, searched: dict[str, list[Any]
 def describe(result: Result) -> list[str]:
     """The result as lines of plain text (what `simkit tune` prints)."""
     pick, w, d = result.candidates[0], result.pick_confirmed, result.default_confirmed
-    lines = [
+    lines = [] if result.field is None else [field_line(result.field, result.players)]
+    lines += [
         f"pick: {pick.strategy}: on {w.n:,} fresh games (new seeds) it wins {100 * w.estimate:.2f}% "
         f"[95 % CI {100 * w.low:.2f}, {100 * w.high:.2f}]",
     ]
@@ -294,3 +376,11 @@ def describe(result: Result) -> list[str]:
             f"{contenders} candidates could still be the best (their adjusted intervals overlap the leader's)"
         )
     return lines
+
+
+def field_line(field: str, players: int | None) -> str:
+    """What a competitive tune measures, in one line (`describe` and the report say it alike)."""
+    return (
+        f"Tuned in one seat against a field of {field} at {players} players: every win rate is the "
+        "tuned seat's own (it sits in every seat equally often; a win it shares in a tie counts as a win)"
+    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from simkit.core.tune import SUMMARY
+from simkit.core.tune import SUMMARY, field_line
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
 from simkit.reporting.text import ci_text, pct, points
 
@@ -25,6 +25,8 @@ def section(ctx: AnalysisContext) -> GameSection | None:
     pick, default = doc["pick"], doc["default"]
     p, d, gain = doc["pick_confirmed"], doc["default_confirmed"], doc["gain"]
     findings = [f"The search picked {pick}: on {p['n']:,} fresh games (new seeds) it wins {_ci(p)}."]
+    if doc.get("field") is not None:  # a competitive game: a seat against a field
+        findings.insert(0, field_line(doc["field"], doc.get("players")) + ".")
     if gain is None:
         findings.append(f"The pick is the strategy's default ({default}): tuning found nothing better.")
     else:
