@@ -178,18 +178,20 @@ class Ladder:
 
 
 def ladders(ctx: AnalysisContext) -> list[Ladder]:
-    """The dataset's mirror ladders: its mirror cells (every seat the same strategy; the games'
-    strategy column names a seat's strategy, or one a seat joined by commas) by their other
-    settings, where at least two strategies play them."""
+    """The dataset's mirror ladders: its mirror cells (every seat the same strategy, as the
+    manifest lists a cell's seats; else the games' strategy column, a seat's name or one a seat
+    joined by commas) by their other settings, where at least two strategies play them."""
     keys = kit.setting_keys(ctx)
     if STRATEGY not in keys:
         return []
+    listed = {str(c.get("cell")): c.get("strategy") for c in ctx.dataset.manifest.get("cells") or []}
     tables: dict[tuple, dict[str, kit.Cell]] = {}
     for cell in kit.cells(ctx, keys):
-        seats = set(cell.settings[STRATEGY].split(","))
-        if len(seats) == 1:
+        seats = listed.get(cell.cell) or cell.settings[STRATEGY].split(",")
+        names = set(seats) if isinstance(seats, list) else {str(seats)}
+        if len(names) == 1:
             rest = tuple(cell.settings[k] for k in keys if k != STRATEGY)
-            tables.setdefault(rest, {}).setdefault(seats.pop(), cell)
+            tables.setdefault(rest, {}).setdefault(names.pop(), cell)
     found = [(rest, rungs) for rest, rungs in tables.items() if len(rungs) >= 2]
     others = [k for k in keys if k != STRATEGY]
     varied = [i for i, _ in enumerate(others) if len({rest[i] for rest, _ in found}) > 1]

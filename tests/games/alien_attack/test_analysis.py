@@ -334,3 +334,15 @@ def test_a_first_seat_edge_that_turns_flips_and_one_that_does_not_holds(
     assert sec.findings[0].startswith(
         f"the first seat against the table's average: {outcome} (points, 95 % CI"
     )
+
+
+def test_a_rung_is_a_mirror_cell_as_the_manifest_lists_its_seats(tmp_path):
+    # a player with two parameters is written "greedy:extra_at=3,hood_at=3": commas inside one seat
+    spec = {
+        "scenario": {"name": "aa params", "game": "alien-attack", "games": 30, "seed": 2},
+        "grid": {"strategy": ["greedy", "greedy:extra_at=3,hood_at=3", ["greedy", "random"]]},
+        "fixed": {"players": 2},
+    }
+    run(parse(spec, "test"), tmp_path / "d", backend="sequential", progress=False)
+    sec = _ladder(ds_io.load(tmp_path / "d"), tmp_path)
+    assert [r[1] for r in sec.tables[0].rows] == ["greedy", "greedy:extra_at=3,hood_at=3"]
