@@ -198,18 +198,15 @@ def ladders(ctx: AnalysisContext) -> list[Ladder]:
     return [Ladder({others[i]: rest[i] for i in varied}, rungs) for rest, rungs in found]
 
 
-def _table_name(settings: Mapping[str, str]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in settings.items())
-
-
 @dataclass(frozen=True)
 class Mirror(Generic[Model, Item]):
     """A game's verdicts read in its mirror cells, declared in its `analysis.py` as one of
     `VERDICTS`: `read(ctx)` is the section model that holds them (None: nothing to read),
     `items(model)` the model's part for each cell (by cell id), `readings(item)` the verdicts read
     there, and `columns` each rung's own numbers (a table column's header, how an item reads in it).
-    `table(settings)` names a table of mirror cells (default "players=2"); `unit`, `fmt`, `test`,
-    `how` and `caption` are `Part`'s, `rungs` the caption of the table of each rung's numbers."""
+    `unit`, `fmt`, `test`, `how` and `caption` are `Part`'s, `rungs` the caption of the table of
+    each rung's numbers. A ladder's verdicts are named by the settings that tell it from the
+    others ("players=2")."""
 
     read: Callable[[AnalysisContext], Model | None]
     items: Callable[[Model], Mapping[str, Item]]
@@ -221,7 +218,6 @@ class Mirror(Generic[Model, Item]):
     how: str
     caption: str
     rungs: str
-    table: Callable[[Mapping[str, str]], str] = _table_name
 
     def part(self, ctx: AnalysisContext) -> Part | None:
         """Every reading at every rung of every mirror ladder (None: no ladder, or no model)."""
@@ -231,7 +227,7 @@ class Mirror(Generic[Model, Item]):
             return None
         items, measures, rows = self.items(model), [], []
         for ladder in found:
-            name = self.table(ladder.settings)
+            name = ", ".join(f"{k}={v}" for k, v in ladder.settings.items())
             for rung, cell in ladder.rungs.items():
                 if (item := items.get(cell.cell)) is None:
                     continue
