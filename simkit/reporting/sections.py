@@ -17,6 +17,7 @@ import importlib
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from simkit.core.dataset import Dataset
 from simkit.core.registry import get_game
@@ -61,22 +62,23 @@ class AnalysisContext:
 def game_sections(ctx: AnalysisContext) -> list[GameSection]:
     """The sections of the game's own `analysis.py` (none if it has no such module), after the
     generic ones that apply: the parameter search of a `simkit tune` dataset, and "Does the
-    verdict hold?" where the strategies vary with a setting."""
+    verdict hold?" where the strategies vary with a setting, or where the game's `VERDICTS` (its
+    verdicts read in mirror cells, `verdicts.Mirror`) find mirror cells of two strategies."""
     from simkit.reporting import tuning, verdicts
 
-    generic = [s for s in (tuning.section(ctx), verdicts.section(ctx)) if s is not None]
     game_id = ctx.dataset.manifest.get("game")
-    if not game_id:
-        return generic
-    return [*generic, *_own_sections(ctx, str(game_id))]
+    module = _analysis(str(game_id)) if game_id else None
+    mirrors = getattr(module, "VERDICTS", ())
+    generic = [s for s in (tuning.section(ctx), verdicts.section(ctx, mirrors)) if s is not None]
+    return [*generic, *(module.sections(ctx) if module is not None else ())]
 
 
-def _own_sections(ctx: AnalysisContext, game_id: str) -> list[GameSection]:
+def _analysis(game_id: str) -> Any:
+    """The game's `analysis` module (None: it has none)."""
     package = type(get_game(game_id)).__module__  # the game's package, e.g. simkit.games.x
     try:
-        module = importlib.import_module(f"{package}.analysis")
+        return importlib.import_module(f"{package}.analysis")
     except ModuleNotFoundError as exc:
         if exc.name == f"{package}.analysis":
-            return []
+            return None
         raise
-    return list(module.sections(ctx))

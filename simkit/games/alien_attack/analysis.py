@@ -27,7 +27,7 @@ from simkit.core import stats
 from simkit.core.compare import paired_scores
 from simkit.games.alien_attack import board_plot, components
 from simkit.games.alien_attack.game import SEMI_COOP_BASES
-from simkit.reporting import charts, kit
+from simkit.reporting import charts, kit, verdicts
 from simkit.reporting import text as page_text
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
 from simkit.reporting.text import bounds, bracketed, ci_text, count_range, number, pct, points, rate_text
@@ -161,6 +161,7 @@ class PairStat(NamedTuple):
     points: stats.Interval  # b - a, paired within the game
     unpaired: stats.Interval  # Welch's, as if the games were not paired
     wins: stats.PairedDifference | None
+    p: float  # paired t test of the difference in points
 
 
 class Deck(NamedTuple):
@@ -187,7 +188,7 @@ def _ordered(deck: str, cards: list[Any]) -> list[Any]:
     return sorted(cards, key=lambda c: (order.index(str(c)) if str(c) in order else len(order), str(c)))
 
 
-def _pair(a: Any, b: Any, held_a: pl.DataFrame, held_b: pl.DataFrame) -> tuple[PairStat, float] | None:
+def _pair(a: Any, b: Any, held_a: pl.DataFrame, held_b: pl.DataFrame) -> PairStat | None:
     """Card `b` against card `a` in the games that dealt both, paired by game, with the p-value of
     the difference in points (None: fewer than two such games)."""
     columns = ["game_index", "score", "won"]
@@ -201,7 +202,7 @@ def _pair(a: Any, b: Any, held_a: pl.DataFrame, held_b: pl.DataFrame) -> tuple[P
         if decided.height
         else None
     )
-    return PairStat(a, b, *paired_scores(score_a, score_b)[:2], wins), stats.mean_p_value(score_b - score_a)
+    return PairStat(a, b, *paired_scores(score_a, score_b)[:2], wins, stats.mean_p_value(score_b - score_a))
 
 
 @dataclass(frozen=True)
@@ -238,8 +239,8 @@ class Cards(kit.SectionModel):
             pairs = [p for a, b in combinations(held, 2) if (p := _pair(a, b, held[a], held[b])) is not None]
             # a deck in a cell is one family; its many pairs are called resolved under
             # Benjamini-Hochberg (false discovery rate 5 %)
-            family = stats.family([p_value for _, p_value in pairs], stats.BH)
-            decks.append(Deck(info, deck, cards, [pair for pair, _ in pairs], family))
+            family = stats.family([p.p for p in pairs], stats.BH)
+            decks.append(Deck(info, deck, cards, pairs, family))
         if not decks and any(c.mirror for c in cells):
             return None
         return cls(decks, [c for c in cells if not c.mirror])
@@ -459,6 +460,7 @@ class Seats(NamedTuple):
     wins: list[stats.Interval]  # by seat
     rel: list[stats.Interval]  # by seat: points above the table average
     fair: stats.Interval  # the average seat's win rate, each game one unit
+    p: float  # the first seat's points above the table: t test, a game one unit
 
 
 @dataclass(frozen=True)
@@ -470,16 +472,16 @@ class SeatEffects(kit.SectionModel):
     def read(cls, ctx: AnalysisContext) -> SeatEffects | None:
         """Per cell of two or more players: each seat's win rate and points above the table."""
         seats, cells = _read(ctx)
-        found, p_values = [], []
+        found = []
         for info in cells if seats is not None else ():
             mine = seats.filter(pl.col("cell") == info.cell)
             if mine.height == 0 or info.players < 2:
                 continue
             by_seat = [mine.filter(pl.col("seat") == seat) for seat in range(info.players)]
             wins, rel = [_wilson(s["won"]) for s in by_seat], [_mean(s["rel"]) for s in by_seat]
-            found.append(Seats(info, mine["game_index"].n_unique(), wins, rel, _average_seat(mine)))
-            p_values.append(stats.mean_p_value(by_seat[0]["rel"].to_numpy()))
-        return cls(found, stats.family(p_values)) if found else None
+            p = stats.mean_p_value(by_seat[0]["rel"].to_numpy())
+            found.append(Seats(info, mine["game_index"].n_unique(), wins, rel, _average_seat(mine), p))
+        return cls(found, stats.family([c.p for c in found])) if found else None
 
     def findings(self) -> list[str]:
         """Per cell, the first seat's win rate and points against the average seat's."""
@@ -928,6 +930,63 @@ class BoardMaps(kit.SectionModel):
             for m in self.maps
         ]
 
+
+# --- does the verdict hold? (reporting/verdicts.py): the seat and card verdicts at every rung ------
+
+
+def _decks(model: Cards) -> dict[str, list[Deck]]:
+    """The model's decks by cell."""
+    out: dict[str, list[Deck]] = {}
+    for d in model.decks:
+        out.setdefault(d.info.cell, []).append(d)
+    return out
+
+
+def _ranking(deck: str, decks: list[Deck]) -> str:
+    """A deck's cards in one cell by points above the table average, highest first."""
+    ranked = sorted((c for d in decks if d.deck == deck for c in d.cards), key=lambda c: -c.rel.estimate)
+    return " > ".join(f"{_short_card(deck, c.card)} ({signed1(c.rel.estimate)})" for c in ranked)
+
+
+def _card_pairs(decks: list[Deck]) -> list[verdicts.Reading]:
+    """Every pair of cards of a cell's decks: the second card's holder's points less the first's."""
+    return [
+        verdicts.Reading(_card_name(d.deck, p.a), _card_name(d.deck, p.b), p.points, p.p)
+        for d in decks
+        for p in d.pairs
+    ]
+
+
+_in_points = partial(verdicts.Mirror, unit="points", fmt=signed1)
+VERDICTS = (  # the first seat's edge and every pair of cards, read in each mirror cell
+    _in_points(
+        read=SeatEffects.read,
+        items=lambda model: {c.info.cell: c for c in model.cells},
+        readings=lambda c: [verdicts.Reading("the table's average", "the first seat", c.rel[0], c.p)],
+        columns=(
+            ("first seat's win rate", lambda c: bracketed(c.wins[0], pct)),
+            ("average seat's", lambda c: bracketed(c.fair, pct)),
+            ("first seat's points above table", lambda c: bracketed(c.rel[0], signed1)),
+        ),
+        test="paired within the game",
+        how=WORDS["verdicts.seat_how"],
+        caption=WORDS["verdicts.seat_table"],
+        rungs=WORDS["verdicts.seat_rungs"],
+    ),
+    _in_points(
+        read=Cards.read,
+        items=_decks,
+        readings=_card_pairs,
+        columns=(
+            ("City cards by points above table", partial(_ranking, "city_card")),
+            ("Border cards by points above table", partial(_ranking, "border_card")),
+        ),
+        test="in the games that dealt both, paired",
+        how=WORDS["verdicts.cards_how"],
+        caption=WORDS["verdicts.cards_table"],
+        rungs=WORDS["verdicts.cards_rungs"],
+    ),
+)
 
 # --- the sections ---------------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ dataset, chart files, findings with intervals and game counts, and datasets that
 
 import html
 import re
+from dataclasses import replace
 from itertools import combinations
 from pathlib import Path
 
@@ -11,12 +12,14 @@ import polars as pl
 import pytest
 
 from simkit.core import dataset as ds_io
+from simkit.core import stats
 from simkit.core.runner import run
 from simkit.core.scenario import parse
 from simkit.games.alien_attack import analysis
+from simkit.reporting import verdicts
 from simkit.reporting.kit import build
 from simkit.reporting.render import write_report
-from simkit.reporting.sections import AnalysisContext
+from simkit.reporting.sections import AnalysisContext, game_sections
 
 GAMES = 40
 NUM = re.compile(r"[-+]?\d+(?:\.\d+)?")
@@ -229,3 +232,117 @@ def test_global_protection_is_described_from_the_board_file(tmp_path):
     assert "pays 25 points" in section.paragraphs[0] and "touch 3 value-1 cities" in section.paragraphs[0]
     (row,) = section.tables[0].rows
     assert close(row[3], 100 * (d.seats["protection"] > 0).mean())
+
+
+# --- "Does the verdict hold?": the seat and card verdicts at every rung (reporting/verdicts.py) ---
+
+
+@pytest.fixture(scope="module")
+def two_rungs(tmp_path_factory):
+    """Mirror cells of random and greedy at 2 players: a ladder of two rungs."""
+    out = tmp_path_factory.mktemp("aa-rungs") / "d"
+    spec = {
+        "scenario": {"name": "aa rungs", "game": "alien-attack", "games": 300, "seed": 11},
+        "grid": {"strategy": ["random", "greedy"]},
+        "fixed": {"players": 2, "variant": "standard"},
+    }
+    run(parse(spec, "test"), out, backend="sequential", progress=False)
+    return ds_io.load(out)
+
+
+def _shifted(d, shift):
+    """Dataset `d` with the first seat's points moved by `shift[rung]` (a rung not named: 0)."""
+    rungs = d.games.select("cell", pl.col("strategy").str.split(",").list.first().alias("rung")).unique()
+    move = pl.when(pl.col("seat") == 0).then(pl.col("rung").replace_strict(shift, default=0)).otherwise(0)
+    seats = d.seats.join(rungs, on="cell").with_columns(score=pl.col("score") + move)
+    return replace(d, seats=seats.drop("rung"))
+
+
+def _ladder(d, tmp_path, shift=None):
+    """The section of dataset `d`, the first seat's points moved by `shift[rung]` where given."""
+    d = _shifted(d, shift) if shift else d
+    return verdicts.section(AnalysisContext(d, tmp_path, "rungs", "rungs"), analysis.VERDICTS)
+
+
+def test_the_verdict_section_needs_two_mirror_rungs(two_rungs, tmp_path):
+    sec = _ladder(two_rungs, tmp_path)
+    assert sec is not None and sec.title == "Does the verdict hold?"
+    seat_rungs, seat_table, card_rungs, card_table = sec.tables
+    assert [r[1] for r in seat_rungs.rows] == ["random", "greedy"] and card_rungs.rows[0][2] == "300"
+    # one verdict on the first seat and 6 + 6 on card pairs, each at both rungs
+    assert len(seat_table.rows) == 2 and len(card_table.rows) == 2 * 12 and len(sec.findings) == 13
+    # wired into the report through the game's VERDICTS, first among the game's sections
+    with pytest.MonkeyPatch.context() as mp:  # the game's own sections (and charts) left out
+        mp.setattr(analysis, "sections", lambda ctx: [])
+        wired = game_sections(AnalysisContext(two_rungs, tmp_path, "g", "g"))
+    assert [s.key for s in wired] == ["verdicts"] and wired[0].findings == sec.findings
+    one = replace(two_rungs, games=two_rungs.games.filter(pl.col("strategy") == "greedy,greedy"))
+    assert _ladder(one, tmp_path) is None
+
+
+def test_each_seat_and_card_verdict_is_read_at_each_rung_in_one_holm_family(two_rungs, tmp_path):
+    d = _shifted(two_rungs, {"random": 20})  # the first seat resolved at one rung, not at the other
+    sec = _ladder(d, tmp_path)
+    seats = d.seats.with_columns(pl.col("score").cast(pl.Float64))
+    rung_of = {c: s.split(",")[0] for c, s in two_rungs.games.select("cell", "strategy").unique().iter_rows()}
+    p_values, resolved = [], []
+    for row in sec.tables[1].rows:  # the first seat: points less the table average, one a game
+        cell = next(c for c, r in rung_of.items() if r == row[1])
+        mine = seats.filter(pl.col("cell") == cell)
+        wide = mine.pivot(on="seat", index="game_index", values="score")
+        rel = ((wide["0"] - wide["1"]) / 2).to_numpy()
+        assert close(row[2], rel.mean()) and row[4] == "300"
+        p_values.append(stats.mean_p_value(rel))
+        resolved.append(row[5] == "resolved")
+    for row in sec.tables[3].rows:  # "players=2: City card 3 vs City card 2" at a rung
+        deck, b, a = re.match(r"(\w+) card (\w+) vs \w+ card (\w+)", row[0]).groups()
+        column = "city_card" if deck == "City" else "border_card"
+        cell = next(c for c, r in rung_of.items() if r == row[1])
+        held = seats.filter(pl.col("cell") == cell).with_columns(
+            pl.col(column).cast(pl.String).str.to_lowercase()
+        )
+        ja, jb = (held.filter(pl.col(column) == x.lower()).select("game_index", "score") for x in (a, b))
+        diff = (
+            ja.join(jb, on="game_index", suffix="_b").select(pl.col("score_b") - pl.col("score")).to_series()
+        )
+        assert row[4] == f"{diff.len():,}" and close(row[2], diff.mean())
+        p_values.append(stats.mean_p_value(diff.to_numpy()))
+        resolved.append(row[5] == "resolved")
+    assert len(p_values) == 26 and "over 26 comparisons" in sec.tables[1].caption
+    assert "over 26 comparisons" in sec.tables[3].caption and "over 26 comparisons" in sec.paragraphs[0]
+    assert resolved == list(stats.resolved(p_values)) and resolved[:2] == [True, False]
+
+
+@pytest.mark.parametrize(
+    ("shift", "outcome", "signs"),
+    [
+        ({"random": 40, "greedy": -40}, "flips (up at random; down at greedy)", "+-"),
+        ({"random": 40, "greedy": 40}, "holds at every rung", "++"),
+    ],
+)
+def test_a_first_seat_edge_that_turns_flips_and_one_that_does_not_holds(
+    two_rungs, tmp_path, shift, outcome, signs
+):
+    plain = _ladder(two_rungs, tmp_path).tables[1].rows
+    sec = _ladder(two_rungs, tmp_path, shift)
+    rows = sec.tables[1].rows
+    for row, before in zip(rows, plain, strict=True):
+        # 40 points to the first seat move it 20 above the average of a 2-player table
+        assert close(row[2], numbers(before[2])[0] + shift[row[1]] / 2)
+        assert row[5] == "resolved" and row[6] == outcome
+    assert "".join(r[2][0] for r in rows) == signs
+    assert sec.findings[0].startswith(
+        f"the first seat against the table's average: {outcome} (points, 95 % CI"
+    )
+
+
+def test_a_rung_is_a_mirror_cell_as_the_manifest_lists_its_seats(tmp_path):
+    # a player with two parameters is written "greedy:extra_at=3,hood_at=3": commas inside one seat
+    spec = {
+        "scenario": {"name": "aa params", "game": "alien-attack", "games": 30, "seed": 2},
+        "grid": {"strategy": ["greedy", "greedy:extra_at=3,hood_at=3", ["greedy", "random"]]},
+        "fixed": {"players": 2},
+    }
+    run(parse(spec, "test"), tmp_path / "d", backend="sequential", progress=False)
+    sec = _ladder(ds_io.load(tmp_path / "d"), tmp_path)
+    assert [r[1] for r in sec.tables[0].rows] == ["greedy", "greedy:extra_at=3,hood_at=3"]
