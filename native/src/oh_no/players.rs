@@ -292,6 +292,15 @@ impl Engine<'_> {
     /// `Crew._gift`: a weapon to a player whose Invalien colour is near a threshold and who
     /// cannot clear it.
     fn gift(&self, seat: usize) -> Option<(usize, u16)> {
+        self.gift_seen(seat, true)
+    }
+
+    /// The gift as `seat` can judge it: a plain weapon of an Invalien colour at 5+ figures on
+    /// another living player's station, to that player, when `seat` has none of the colour on its
+    /// own station. With `hands` (the crews' `_gift`, levels 0-2) also only when that player
+    /// holds no weapon of the colour nor a black one; without, only the stations and `seat`'s
+    /// own hand are read (level 3: the other hands are hidden).
+    pub(super) fn gift_seen(&self, seat: usize, hands: bool) -> Option<(usize, u16)> {
         let c = self.c;
         let st = &self.st;
         for p in 0..st.n {
@@ -307,9 +316,11 @@ impl Engine<'_> {
                 continue;
             }
             let mut theirs = 0u16;
-            for &x in &st.hands[p] {
-                if is_weapon(c, x) {
-                    theirs |= 1 << colour_of(c, x);
+            if hands {
+                for &x in &st.hands[p] {
+                    if is_weapon(c, x) {
+                        theirs |= 1 << colour_of(c, x);
+                    }
                 }
             }
             if theirs >> BLACK & 1 == 1 {

@@ -120,7 +120,7 @@ pub(super) fn params(players: usize, level: u8) -> Params {
 }
 
 /// The card id of the weapon of `type_` (0 cannon, 1 rocket, 2 bomb) and `colour` (BLACK too).
-fn weapon(type_: u16, colour: i32) -> u16 {
+pub(super) fn weapon(type_: u16, colour: i32) -> u16 {
     17 + 9 * type_ + if colour == BLACK { 8 } else { colour as u16 }
 }
 
