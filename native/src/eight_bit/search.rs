@@ -441,8 +441,9 @@ fn side_stones(occ: u32, kills: u32, centre: u32) -> Option<u32> {
 }
 
 /// The kill masks of `Search::full` found without walking the windows: a depth-first walk over
-/// kill sets (positions in ascending order) that keeps, for the set so far, every dice state its
-/// kill options can leave and the windows in which the set can be made. Each set is met once,
+/// kill sets (positions in ascending order) that keeps, for the set so far, the windows in which
+/// it can be made and, for a set of two kills or more, every dice state its kill options can
+/// leave (sets of one or two are judged by the roll's tables, `RollTables`). Each set is met once,
 /// and only sets that can be made are extended: a set that can be made in a window stays so
 /// when a kill is taken out of it (the alien becomes a stone, or is not needed: one die at
 /// least is spared), so every set is reached through sets that can be made, in the same windows.
@@ -469,10 +470,14 @@ struct MaskWalk<'a> {
     /// The roll: packed counts and how many dice.
     counts0: u64,
     ndice: i32,
-    /// `pair[a * n_reqs + b]`: the most dice two kills of requirements a and b can leave
-    /// (-1: none), or UNKNOWN (`pair_spare`). Per roll, kept for the batch.
-    pair: &'a mut [i8],
-    n_reqs: usize,
+    /// The roll's tables (`RollTables`).
+    roll: RollTables<'a>,
+    /// The positions of the killable aliens of each requirement.
+    req_pos: &'a [u64],
+    /// `pair_pos[a]`: the killable positions whose requirement can be killed beside one of
+    /// requirement a, worked out when first asked for (`pair_pos_known`).
+    pair_pos: &'a mut [u64],
+    pair_pos_known: u128,
     /// The requirements of the kills of the set being extended, in order.
     kill_reqs: [u8; 64],
     /// `stones[k][c]`: stones enough for the first k + 1 kills of the set in window c.
@@ -483,7 +488,92 @@ struct MaskWalk<'a> {
     depth: usize,
 }
 
+/// What the mask walk knows of one roll whatever the formation: for each requirement (`n` of
+/// them), the most dice a kill of it leaves (`single`), and with a kill of each other one beside
+/// it (`pair[a * n + b]`; the requirements it can be killed beside in `pairs`); -1: none can be
+/// made. A pair is the two kills alone, whatever others a set holds, so it only bounds a larger
+/// set (and decides a set of two).
+struct RollTables<'a> {
+    n: usize,
+    single: &'a [i8],
+    pair: &'a [i8],
+    pairs: &'a [u128],
+}
+
+/// The `RollTables` of every roll met, by its `Memo` id, kept for the batch (as the memo is).
+#[derive(Default)]
+struct RollCache {
+    single: Vec<i8>,
+    pair: Vec<i8>,
+    pairs: Vec<u128>,
+}
+
+/// A roll's `RollCache::single` not filled yet.
 const UNKNOWN: i8 = -2;
+
+impl RollCache {
+    /// The tables of the roll `p.roll`, whose options are `ranges` (none for a requirement it
+    /// cannot kill), filled when first asked for.
+    fn tables(&mut self, p: &Prep, opts: &[Opt], ranges: &[(u32, u32)]) -> RollTables<'_> {
+        let (n, roll) = (ranges.len(), p.roll as usize);
+        if self.single.len() < (roll + 1) * n {
+            self.single.resize((roll + 1) * n, UNKNOWN);
+            self.pair.resize((roll + 1) * n * n, -1);
+            self.pairs.resize((roll + 1) * n, 0);
+        }
+        let single = &mut self.single[roll * n..(roll + 1) * n];
+        let pair = &mut self.pair[roll * n * n..(roll + 1) * n * n];
+        let pairs = &mut self.pairs[roll * n..(roll + 1) * n];
+        if single[0] == UNKNOWN {
+            RollCache::fill(single, pair, pairs, opts, ranges, p.counts0, p.ndice);
+        }
+        RollTables {
+            n,
+            single,
+            pair,
+            pairs,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn fill(
+        single: &mut [i8],
+        pair: &mut [i8],
+        pairs: &mut [u128],
+        opts: &[Opt],
+        ranges: &[(u32, u32)],
+        counts0: u64,
+        ndice: i32,
+    ) {
+        let n = ranges.len();
+        let options = |r: usize| &opts[ranges[r].0 as usize..(ranges[r].0 + ranges[r].1) as usize];
+        for a in 0..n {
+            // the roll's own options: each fits
+            single[a] = options(a)
+                .iter()
+                .map(|o| ndice - o.n_used as i32)
+                .max()
+                .unwrap_or(-1) as i8;
+            for b in a..n {
+                let mut best = -1;
+                for oa in options(a) {
+                    let rest = counts0 - oa.used;
+                    for ob in options(b) {
+                        if fits(rest, ob.used) {
+                            best = best.max(ndice - oa.n_used as i32 - ob.n_used as i32);
+                        }
+                    }
+                }
+                pair[a * n + b] = best as i8;
+                pair[b * n + a] = best as i8;
+                if best >= 0 {
+                    pairs[a] |= 1 << b;
+                    pairs[b] |= 1 << a;
+                }
+            }
+        }
+    }
+}
 
 impl MaskWalk<'_> {
     #[inline]
@@ -491,47 +581,81 @@ impl MaskWalk<'_> {
         ((m >> self.col_shift[c]) & self.row_mask) as u32
     }
 
-    /// The most dice a kill of requirement `a` and one of `b` can leave together, -1 if they
-    /// cannot both be made: the two kills alone, whatever others the set holds, so it only bounds
-    /// a larger set (and decides a set of two).
-    fn pair_spare(&mut self, a: u8, b: u8) -> i32 {
-        let (a, b) = (a.min(b) as usize, a.max(b) as usize);
-        let k = a * self.n_reqs + b;
-        if self.pair[k] != UNKNOWN {
-            return self.pair[k] as i32;
+    /// The most dice a kill of requirement `a` and one of `b` can leave together.
+    #[inline]
+    fn pair_spare(&self, a: u8, b: u8) -> i32 {
+        self.roll.pair[a as usize * self.roll.n + b as usize] as i32
+    }
+
+    /// The killable positions an alien of requirement `a` can be killed beside (`pair_pos`):
+    /// a set with a kill of `a` grows only by one of these.
+    #[inline]
+    fn pair_pos(&mut self, a: u8) -> u64 {
+        if self.pair_pos_known >> a & 1 == 0 {
+            let mut within = 0u64;
+            let mut reqs = self.roll.pairs[a as usize];
+            while reqs != 0 {
+                within |= self.req_pos[reqs.trailing_zeros() as usize];
+                reqs &= reqs - 1;
+            }
+            self.pair_pos[a as usize] = within;
+            self.pair_pos_known |= 1 << a;
         }
-        let mut best = -1;
-        let (sa, la) = self.ranges[a];
-        let (sb, lb) = self.ranges[b];
-        for oa in &self.opts[sa as usize..(sa + la) as usize] {
+        self.pair_pos[a as usize]
+    }
+
+    /// The states the kills of an alien of requirement `a` and one of `b` can leave, pushed onto
+    /// `arena` as an antichain (the states of a set of two kills, from the roll).
+    fn pair_states(&self, arena: &mut Vec<DiceState>, a: u8, b: u8) {
+        let to = arena.len();
+        for oa in self.options(a) {
             let rest = self.counts0 - oa.used; // the roll's own options: each fits
-            for ob in &self.opts[sb as usize..(sb + lb) as usize] {
-                if fits(rest, ob.used) {
-                    best = best.max(self.ndice - oa.n_used as i32 - ob.n_used as i32);
+            let left = self.ndice - oa.n_used as i32;
+            for ob in self.options(b) {
+                if ob.n_used as i32 <= left && fits(rest, ob.used) {
+                    push_antichain(arena, to, (rest - ob.used, left - ob.n_used as i32));
                 }
             }
         }
-        self.pair[k] = best as i8;
-        best
+    }
+
+    /// The options of requirement `req` for this roll.
+    #[inline]
+    fn options(&self, req: u8) -> &[Opt] {
+        let (start, len) = self.ranges[req as usize];
+        &self.opts[start as usize..(start + len) as usize]
+    }
+
+    /// The most dice the kill of one more alien of requirement `req` can leave from the dice
+    /// states `states` (-1: no option fits any).
+    #[inline]
+    fn spare_after(&self, states: &[DiceState], req: u8) -> i32 {
+        let opts = self.options(req);
+        let mut spare = -1;
+        for &(counts, left) in states {
+            for opt in opts {
+                let rest = left - opt.n_used as i32;
+                if rest > spare && fits(counts, opt.used) {
+                    spare = rest;
+                }
+            }
+        }
+        spare
     }
 
     /// The states the kill of one more alien of requirement `req` can leave from those of
-    /// `arena[from..to]`, pushed as an antichain; the most dice one leaves (-1: none fits).
-    fn child_states(&self, arena: &mut Vec<DiceState>, from: usize, to: usize, req: u8) -> i32 {
-        let (start, len) = self.ranges[req as usize];
-        let opts = &self.opts[start as usize..(start + len) as usize];
-        let mut spare = -1;
+    /// `arena[from..to]`, pushed after them as an antichain.
+    fn child_states(&self, arena: &mut Vec<DiceState>, from: usize, to: usize, req: u8) {
+        let opts = self.options(req);
         for i in from..to {
             let (counts, left) = arena[i];
             for opt in opts {
                 let rest = left - opt.n_used as i32;
                 if rest >= 0 && fits(counts, opt.used) {
-                    spare = spare.max(rest);
                     push_antichain(arena, to, (counts - opt.used, rest));
                 }
             }
         }
-        spare
     }
 
     /// Stones enough for the kills `m` (all in the columns of window c) in window c, the first
@@ -636,25 +760,23 @@ impl MaskWalk<'_> {
             w &= w - 1;
         }
         let mut todo = self.killable & reach & allowed;
-        'next: while todo != 0 {
+        // each kill of the set must leave dice for x beside it
+        for k in 0..depth {
+            todo &= self.pair_pos(self.kill_reqs[k]);
+        }
+        while todo != 0 {
             let x = todo.trailing_zeros() as usize;
             let bit = todo & todo.wrapping_neg();
             todo ^= bit;
             let req = self.pos_req[x & 63];
-            // The dice: a set of one or two kills is judged by `pair_spare` (its states are
-            // worked out only to go further); a larger one must have room for each pair with
-            // the new kill, then its states decide.
+            // The dice: a set of one or two kills is judged by the roll's tables; in a larger
+            // one, each pair with the new kill has room (`pair_pos`), and the dice states the
+            // set can leave decide. The states are worked out only for a set of two or more
+            // that goes further.
             let spare = match depth {
-                0 => self.child_states(arena, from, to, req),
+                0 => self.roll.single[req as usize] as i32,
                 1 => self.pair_spare(self.kill_reqs[0], req),
-                _ => {
-                    for k in 0..depth {
-                        if self.pair_spare(self.kill_reqs[k], req) < 0 {
-                            continue 'next;
-                        }
-                    }
-                    self.child_states(arena, from, to, req)
-                }
+                _ => self.spare_after(&arena[from..to], req),
             };
             if spare < 0 {
                 continue; // no option fits the dice left
@@ -691,8 +813,10 @@ impl MaskWalk<'_> {
             if wins_x != 0 {
                 out.push(mx);
                 if spare >= self.min_need {
-                    if depth == 1 {
-                        self.child_states(arena, from, to, req);
+                    match depth {
+                        0 => {}
+                        1 => self.pair_states(arena, self.kill_reqs[0], req),
+                        _ => self.child_states(arena, from, to, req),
                     }
                     // higher positions only: each set is met once, from its lower kills
                     self.kill_reqs[depth & 63] = req;
@@ -899,9 +1023,12 @@ pub struct Search {
     pub plans: Vec<Witness>,
     /// The kill masks of `kill_plans(..., best_only=False)` without witnesses (`Search::masks`).
     pub masks: Vec<u64>,
-    /// Per roll id of the `Memo`: `MaskWalk::pair`.
-    pair: Vec<i8>,
-    /// The dice states of `MaskWalk`, a stack of one antichain per kill set.
+    /// `MaskWalk::roll` of every roll met.
+    rolls: RollCache,
+    /// `MaskWalk::req_pos` and `pair_pos`, kept from call to call.
+    req_pos: Vec<u64>,
+    pair_pos: Vec<u64>,
+    /// The dice states of `MaskWalk`, a stack of one antichain per kill set (of two or more).
     arena: Vec<DiceState>,
     #[cfg(test)]
     set: MaskSet,
@@ -924,7 +1051,9 @@ impl Search {
             #[cfg(test)]
             plans: Vec::new(),
             masks: Vec::new(),
-            pair: Vec::new(),
+            rolls: RollCache::default(),
+            req_pos: Vec::new(),
+            pair_pos: Vec::new(),
             arena: Vec::new(),
             #[cfg(test)]
             set: MaskSet::new(),
@@ -1107,12 +1236,10 @@ impl Search {
         if !go || p.ndice < p.min_need {
             return; // no kill possible: only the empty plan
         }
-        let n_reqs = t.reqs.len();
-        let per_roll = n_reqs * n_reqs;
-        let need = (p.roll as usize + 1) * per_roll;
-        if self.pair.len() < need {
-            self.pair.resize(need, UNKNOWN);
-        }
+        self.pair_pos.resize(t.reqs.len(), 0);
+        self.req_pos.clear();
+        self.req_pos
+            .extend(d.req_mask.iter().map(|&m| m & p.killable_pos));
         let mut walk = MaskWalk {
             opts: &memo.opts,
             ranges: &self.ranges,
@@ -1127,8 +1254,10 @@ impl Search {
             col_shift: [0; MAX_COLUMNS],
             counts0: p.counts0,
             ndice: p.ndice,
-            pair: &mut self.pair[p.roll as usize * per_roll..need],
-            n_reqs,
+            roll: self.rolls.tables(&p, &memo.opts, &self.ranges),
+            req_pos: &self.req_pos,
+            pair_pos: &mut self.pair_pos,
+            pair_pos_known: 0,
             kill_reqs: [0; 64],
             stones: [[0; MAX_COLUMNS]; 64],
             alone: [[u8::MAX; 64]; MAX_COLUMNS],
@@ -1149,7 +1278,6 @@ impl Search {
             wins |= 1 << c;
         }
         self.arena.clear();
-        self.arena.push((p.counts0, p.ndice));
         walk.singles(wins);
         walk.extend(&mut self.masks, &mut self.arena, 0, 0, u64::MAX, wins);
     }

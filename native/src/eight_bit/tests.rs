@@ -668,7 +668,9 @@ fn bench_games() {
     let c = default_components();
     let t = Tables::new(&c).unwrap();
     let only = std::env::var("EB_ONLY").unwrap_or_default();
-    let games: Option<u64> = std::env::var("EB_N").ok().map(|n| n.parse().unwrap_or(2_000));
+    let games: Option<u64> = std::env::var("EB_N")
+        .ok()
+        .map(|n| n.parse().unwrap_or(2_000));
     for (strategy, n) in [
         (Strategy::Greedy, 50_000u64),
         (Strategy::Random, 50_000),
