@@ -739,20 +739,60 @@ impl MaskWalk<'_> {
         }
     }
 
-    /// Extend the kill set `m` (windows `wins` can make it; `arena[from..]`: the dice states its
-    /// kills can leave) by each killable position in `allowed` in turn; `out` gets each new set
-    /// that can be made.
+    /// The windows among `wins` in which the set `mx` (the set being extended and x) can be made
+    /// with `spare` dice left for stones, recording in `stones[depth]` the stones enough in each.
+    /// The windows holding x's column only. The stones of x alone (`alone`) bound those of the
+    /// set with x: no more than the set's own (`stones`) plus x's (the union of two placements
+    /// is one), no fewer than x's less one per kill of the set (a kill of the set can stand in
+    /// for a stone of x's). Only between the bounds are they counted.
+    #[inline]
+    fn windows_with(&mut self, x: usize, mx: u64, wins: u16, spare: i32) -> u16 {
+        let depth = self.depth;
+        let cx = self.pos_col[x & 63] as usize;
+        let mut cand = wins & ((0b111u32 << cx) >> 1) as u16;
+        let mut wins_x = 0u16;
+        while cand != 0 {
+            let c = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            let alone = self.alone[c][x & 63] as i32;
+            let cost = if depth == 0 {
+                Some(alone).filter(|&n| n <= spare)
+            } else {
+                let with = self.stones[depth - 1][c] as i32 + alone;
+                if with <= spare {
+                    Some(with)
+                } else if alone > spare + depth as i32 {
+                    None
+                } else {
+                    self.stones_in(c, mx, spare)
+                }
+            };
+            if let Some(n) = cost {
+                wins_x |= 1 << c;
+                self.stones[depth & 63][c] = n as u8;
+            }
+        }
+        wins_x
+    }
+
+    /// Extend the kill set `m` (windows `wins` can make it, leaving at most `spare_m` dice) by
+    /// each killable position in `allowed` in turn; `out` gets each new set that can be made.
+    /// For a set of three kills or more, `arena[from..]` holds the dice states it can leave; for
+    /// a set of two, they are worked out there when first needed.
+    #[allow(clippy::too_many_arguments)]
     fn extend(
         &mut self,
         out: &mut Vec<u64>,
         arena: &mut Vec<DiceState>,
         from: usize,
         m: u64,
+        spare_m: i32,
         allowed: u64,
         wins: u16,
     ) {
-        let to = arena.len();
         let depth = self.depth;
+        let mut to = arena.len();
+        let mut states_known = depth != 2;
         let mut reach = 0u64;
         let mut w = wins;
         while w != 0 {
@@ -769,59 +809,64 @@ impl MaskWalk<'_> {
             let bit = todo & todo.wrapping_neg();
             todo ^= bit;
             let req = self.pos_req[x & 63];
-            // The dice: a set of one or two kills is judged by the roll's tables; in a larger
-            // one, each pair with the new kill has room (`pair_pos`), and the dice states the
-            // set can leave decide. The states are worked out only for a set of two or more
-            // that goes further.
-            let spare = match depth {
-                0 => self.roll.single[req as usize] as i32,
-                1 => self.pair_spare(self.kill_reqs[0], req),
-                _ => self.spare_after(&arena[from..to], req),
-            };
-            if spare < 0 {
-                continue; // no option fits the dice left
-            }
             let mx = m | bit;
-            // The windows holding x's column. The stones of x alone (`alone`) bound those of the
-            // set with x: no more than the set's own (`stones`) plus x's (the union of two
-            // placements is one), no fewer than x's less one per kill of the set (a kill of the
-            // set can stand in for a stone of x's). Only between the bounds are they counted.
-            let cx = self.pos_col[x & 63] as usize;
-            let mut cand = wins & ((0b111u32 << cx) >> 1) as u16;
-            let mut wins_x = 0u16;
-            while cand != 0 {
-                let c = cand.trailing_zeros() as usize;
-                cand &= cand - 1;
-                let alone = self.alone[c][x & 63] as i32;
-                let cost = if depth == 0 {
-                    Some(alone).filter(|&n| n <= spare)
-                } else {
-                    let with = self.stones[depth - 1][c] as i32 + alone;
-                    if with <= spare {
-                        Some(with)
-                    } else if alone > spare + depth as i32 {
-                        None
+            // The dice: a set of one or two kills is judged by the roll's tables (exactly), a
+            // larger one by the dice states the set can leave. Those cost more than the
+            // windows, so the windows come first, with the most the set with x could leave:
+            // the set's spare dice less x's, and what each pair with x leaves less the other
+            // kills' dice (at least `min_need` each).
+            let (spare, wins_x) = match depth {
+                0 | 1 => {
+                    let spare = if depth == 0 {
+                        self.roll.single[req as usize] as i32
                     } else {
-                        self.stones_in(c, mx, spare)
+                        self.pair_spare(self.kill_reqs[0], req)
+                    };
+                    if spare < 0 {
+                        continue; // no option fits the dice left
                     }
-                };
-                if let Some(n) = cost {
-                    wins_x |= 1 << c;
-                    self.stones[depth & 63][c] = n as u8;
+                    (spare, self.windows_with(x, mx, wins, spare))
                 }
-            }
+                _ => {
+                    let others = (depth as i32 - 1) * self.min_need;
+                    let mut most = spare_m - self.min_need;
+                    for k in 0..depth {
+                        most = most.min(self.pair_spare(self.kill_reqs[k], req) - others);
+                    }
+                    if most < 0 {
+                        continue; // no room for x's dice
+                    }
+                    let wins_most = self.windows_with(x, mx, wins, most);
+                    if wins_most == 0 {
+                        continue;
+                    }
+                    if !states_known {
+                        let (a, b) = (self.kill_reqs[0], self.kill_reqs[1]);
+                        self.pair_states(arena, a, b);
+                        to = arena.len();
+                        states_known = true;
+                    }
+                    let spare = self.spare_after(&arena[from..to], req);
+                    if spare < 0 {
+                        continue; // no option fits the dice left
+                    }
+                    if spare == most {
+                        (spare, wins_most)
+                    } else {
+                        (spare, self.windows_with(x, mx, wins, spare))
+                    }
+                }
+            };
             if wins_x != 0 {
                 out.push(mx);
                 if spare >= self.min_need {
-                    match depth {
-                        0 => {}
-                        1 => self.pair_states(arena, self.kill_reqs[0], req),
-                        _ => self.child_states(arena, from, to, req),
+                    if depth >= 2 {
+                        self.child_states(arena, from, to, req);
                     }
                     // higher positions only: each set is met once, from its lower kills
                     self.kill_reqs[depth & 63] = req;
                     self.depth += 1;
-                    self.extend(out, arena, to, mx, !((bit << 1) - 1), wins_x);
+                    self.extend(out, arena, to, mx, spare, !((bit << 1) - 1), wins_x);
                     self.depth -= 1;
                 }
             }
@@ -1279,7 +1324,15 @@ impl Search {
         }
         self.arena.clear();
         walk.singles(wins);
-        walk.extend(&mut self.masks, &mut self.arena, 0, 0, u64::MAX, wins);
+        walk.extend(
+            &mut self.masks,
+            &mut self.arena,
+            0,
+            0,
+            p.ndice,
+            u64::MAX,
+            wins,
+        );
     }
 
     /// The witness `full` keeps for `target`, one of the masks `masks` found for the same
