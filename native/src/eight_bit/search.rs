@@ -1276,6 +1276,31 @@ impl Search {
         dice: &[u8],
     ) {
         let (p, go) = Search::prepare(t, d, memo, &mut self.ranges, occ, shields, dice);
+        self.masks_prepared(t, d, memo, occ, &p, go);
+    }
+
+    /// The random player's plan (`sorted(plans)[k]` and its witness): the kill masks (`masks`),
+    /// `choose(how many)` picks k, and the first witness of the k-th smallest mask
+    /// (`first_witness`), from one `prepare`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn random_plan(
+        &mut self,
+        t: &Tables,
+        d: &Dealt,
+        memo: &mut Memo,
+        occ: u64,
+        shields: u16,
+        dice: &[u8],
+        choose: impl FnOnce(usize) -> usize,
+    ) -> Witness {
+        let (p, go) = Search::prepare(t, d, memo, &mut self.ranges, occ, shields, dice);
+        self.masks_prepared(t, d, memo, occ, &p, go);
+        let k = choose(self.masks.len());
+        let (_, &mut mask, _) = self.masks.select_nth_unstable(k);
+        self.first_witness_prepared(t, d, memo, occ, &p, go, mask)
+    }
+
+    fn masks_prepared(&mut self, t: &Tables, d: &Dealt, memo: &Memo, occ: u64, p: &Prep, go: bool) {
         self.masks.clear();
         self.masks.push(0);
         if !go || p.ndice < p.min_need {
@@ -1299,7 +1324,7 @@ impl Search {
             col_shift: [0; MAX_COLUMNS],
             counts0: p.counts0,
             ndice: p.ndice,
-            roll: self.rolls.tables(&p, &memo.opts, &self.ranges),
+            roll: self.rolls.tables(p, &memo.opts, &self.ranges),
             req_pos: &self.req_pos,
             pair_pos: &mut self.pair_pos,
             pair_pos_known: 0,
@@ -1350,6 +1375,20 @@ impl Search {
         target: u64,
     ) -> Witness {
         let (p, go) = Search::prepare(t, d, memo, &mut self.ranges, occ, shields, dice);
+        self.first_witness_prepared(t, d, memo, occ, &p, go, target)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn first_witness_prepared(
+        &mut self,
+        t: &Tables,
+        d: &Dealt,
+        memo: &Memo,
+        occ: u64,
+        p: &Prep,
+        go: bool,
+        target: u64,
+    ) -> Witness {
         if target == 0 {
             return Witness::empty(p.counts0);
         }
@@ -1372,7 +1411,7 @@ impl Search {
                 if target_c.count_ones() != target.count_ones() || target_c & !killable != 0 {
                     continue;
                 }
-                let mut w = Search::walker(shape, killable, &memo.opts, &self.ranges, d, &p, 0);
+                let mut w = Search::walker(shape, killable, &memo.opts, &self.ranges, d, p, 0);
                 let found = w.walk_target(target_c, 0, 1, p.counts0, p.ndice, 0, shape.n as i32, 0);
                 if let Some((left, n)) = found {
                     return Witness::of(target, left, &w.stones[..n]);
