@@ -472,12 +472,6 @@ struct MaskWalk<'a> {
     ndice: i32,
     /// The roll's tables (`RollTables`).
     roll: RollTables<'a>,
-    /// The positions of the killable aliens of each requirement.
-    req_pos: &'a [u64],
-    /// `pair_pos[a]`: the killable positions whose requirement can be killed beside one of
-    /// requirement a, worked out when first asked for (`pair_pos_known`).
-    pair_pos: &'a mut [u64],
-    pair_pos_known: u128,
     /// The requirements of the kills of the set being extended, in order.
     kill_reqs: [u8; 64],
     /// `stones[k][c]`: stones enough for the first k + 1 kills of the set in window c.
@@ -490,14 +484,12 @@ struct MaskWalk<'a> {
 
 /// What the mask walk knows of one roll whatever the formation: for each requirement (`n` of
 /// them), the most dice a kill of it leaves (`single`), and with a kill of each other one beside
-/// it (`pair[a * n + b]`; the requirements it can be killed beside in `pairs`); -1: none can be
-/// made. A pair is the two kills alone, whatever others a set holds, so it only bounds a larger
-/// set (and decides a set of two).
+/// it (`pair[a * n + b]`); -1: none can be made. A pair is the two kills alone, whatever others
+/// a set holds, so it only bounds a larger set (and decides a set of two).
 struct RollTables<'a> {
     n: usize,
     single: &'a [i8],
     pair: &'a [i8],
-    pairs: &'a [u128],
 }
 
 /// The `RollTables` of every roll met, by its `Memo` id, kept for the batch (as the memo is).
@@ -505,7 +497,6 @@ struct RollTables<'a> {
 struct RollCache {
     single: Vec<i8>,
     pair: Vec<i8>,
-    pairs: Vec<u128>,
 }
 
 /// A roll's `RollCache::single` not filled yet.
@@ -519,27 +510,18 @@ impl RollCache {
         if self.single.len() < (roll + 1) * n {
             self.single.resize((roll + 1) * n, UNKNOWN);
             self.pair.resize((roll + 1) * n * n, -1);
-            self.pairs.resize((roll + 1) * n, 0);
         }
         let single = &mut self.single[roll * n..(roll + 1) * n];
         let pair = &mut self.pair[roll * n * n..(roll + 1) * n * n];
-        let pairs = &mut self.pairs[roll * n..(roll + 1) * n];
         if single[0] == UNKNOWN {
-            RollCache::fill(single, pair, pairs, opts, ranges, p.counts0, p.ndice);
+            RollCache::fill(single, pair, opts, ranges, p.counts0, p.ndice);
         }
-        RollTables {
-            n,
-            single,
-            pair,
-            pairs,
-        }
+        RollTables { n, single, pair }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn fill(
         single: &mut [i8],
         pair: &mut [i8],
-        pairs: &mut [u128],
         opts: &[Opt],
         ranges: &[(u32, u32)],
         counts0: u64,
@@ -566,10 +548,6 @@ impl RollCache {
                 }
                 pair[a * n + b] = best as i8;
                 pair[b * n + a] = best as i8;
-                if best >= 0 {
-                    pairs[a] |= 1 << b;
-                    pairs[b] |= 1 << a;
-                }
             }
         }
     }
@@ -585,23 +563,6 @@ impl MaskWalk<'_> {
     #[inline]
     fn pair_spare(&self, a: u8, b: u8) -> i32 {
         self.roll.pair[a as usize * self.roll.n + b as usize] as i32
-    }
-
-    /// The killable positions an alien of requirement `a` can be killed beside (`pair_pos`):
-    /// a set with a kill of `a` grows only by one of these.
-    #[inline]
-    fn pair_pos(&mut self, a: u8) -> u64 {
-        if self.pair_pos_known >> a & 1 == 0 {
-            let mut within = 0u64;
-            let mut reqs = self.roll.pairs[a as usize];
-            while reqs != 0 {
-                within |= self.req_pos[reqs.trailing_zeros() as usize];
-                reqs &= reqs - 1;
-            }
-            self.pair_pos[a as usize] = within;
-            self.pair_pos_known |= 1 << a;
-        }
-        self.pair_pos[a as usize]
     }
 
     /// The states the kills of an alien of requirement `a` and one of `b` can leave, pushed onto
@@ -800,10 +761,6 @@ impl MaskWalk<'_> {
             w &= w - 1;
         }
         let mut todo = self.killable & reach & allowed;
-        // each kill of the set must leave dice for x beside it
-        for k in 0..depth {
-            todo &= self.pair_pos(self.kill_reqs[k]);
-        }
         while todo != 0 {
             let x = todo.trailing_zeros() as usize;
             let bit = todo & todo.wrapping_neg();
@@ -1070,9 +1027,6 @@ pub struct Search {
     pub masks: Vec<u64>,
     /// `MaskWalk::roll` of every roll met.
     rolls: RollCache,
-    /// `MaskWalk::req_pos` and `pair_pos`, kept from call to call.
-    req_pos: Vec<u64>,
-    pair_pos: Vec<u64>,
     /// The dice states of `MaskWalk`, a stack of one antichain per kill set (of two or more).
     arena: Vec<DiceState>,
     #[cfg(test)]
@@ -1097,8 +1051,6 @@ impl Search {
             plans: Vec::new(),
             masks: Vec::new(),
             rolls: RollCache::default(),
-            req_pos: Vec::new(),
-            pair_pos: Vec::new(),
             arena: Vec::new(),
             #[cfg(test)]
             set: MaskSet::new(),
@@ -1306,10 +1258,6 @@ impl Search {
         if !go || p.ndice < p.min_need {
             return; // no kill possible: only the empty plan
         }
-        self.pair_pos.resize(t.reqs.len(), 0);
-        self.req_pos.clear();
-        self.req_pos
-            .extend(d.req_mask.iter().map(|&m| m & p.killable_pos));
         let mut walk = MaskWalk {
             opts: &memo.opts,
             ranges: &self.ranges,
@@ -1325,9 +1273,6 @@ impl Search {
             counts0: p.counts0,
             ndice: p.ndice,
             roll: self.rolls.tables(p, &memo.opts, &self.ranges),
-            req_pos: &self.req_pos,
-            pair_pos: &mut self.pair_pos,
-            pair_pos_known: 0,
             kill_reqs: [0; 64],
             stones: [[0; MAX_COLUMNS]; 64],
             alone: [[u8::MAX; 64]; MAX_COLUMNS],
