@@ -706,7 +706,7 @@ impl MaskWalk<'_> {
     /// set with x: no more than the set's own (`stones`) plus x's (the union of two placements
     /// is one), no fewer than x's less one per kill of the set (a kill of the set can stand in
     /// for a stone of x's). Only between the bounds are they counted.
-    #[inline]
+    #[inline(always)]
     fn windows_with(&mut self, x: usize, mx: u64, wins: u16, spare: i32) -> u16 {
         let depth = self.depth;
         let cx = self.pos_col[x & 63] as usize;
