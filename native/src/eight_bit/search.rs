@@ -1088,15 +1088,13 @@ impl Search {
         }
         let cid0 = memo.id(counts0);
         p.roll = cid0;
-        let killable_reqs = memo.killable_reqs(cid0);
+        let mut reqs = memo.killable_reqs(cid0);
         ranges.clear();
-        ranges.resize(t.reqs.len(), (0, 0));
-        let mut reqs = killable_reqs;
+        ranges.extend_from_slice(memo.ranges(cid0));
         while reqs != 0 {
             let r = reqs.trailing_zeros() as usize;
             reqs &= reqs - 1;
             p.killable_pos |= d.req_mask[r];
-            ranges[r] = memo.options(cid0, r as u8);
         }
         p.killable_pos &= occ;
         (p, true)
