@@ -675,26 +675,32 @@ impl MaskWalk<'_> {
             let occ_c = self.occ_col[c];
             for cc in c.saturating_sub(1)..(c + 2).min(self.columns) {
                 let occ_s = self.occ_col[cc];
-                let mut todo = (self.killable >> self.col_shift[cc]) & self.row_mask;
-                while todo != 0 {
-                    let r = todo.trailing_zeros();
-                    todo &= todo - 1;
-                    let below = (1u32 << r) - 1;
-                    let least = if cc == c {
-                        POP[(occ_c & below) as usize & 511]
-                    } else {
-                        let mut least = u8::MAX;
-                        let mut anchors = occ_s & occ_c & (below << 1 | 1);
-                        while anchors != 0 {
-                            let a = anchors.trailing_zeros();
-                            anchors &= anchors - 1;
-                            let centre = POP[(occ_c & ((2u32 << a) - 1)) as usize & 511];
-                            let run = POP[(occ_s & below & !((1u32 << a) - 1)) as usize & 511];
-                            least = least.min(centre + run);
-                        }
-                        least
-                    };
-                    self.alone[c][self.col_shift[cc] as usize + r as usize] = least;
+                let kills = ((self.killable >> self.col_shift[cc]) & self.row_mask) as u32;
+                let alone = &mut self.alone[c][self.col_shift[cc] as usize..];
+                if cc == c {
+                    let mut todo = kills;
+                    while todo != 0 {
+                        let r = todo.trailing_zeros();
+                        todo &= todo - 1;
+                        alone[r as usize] = POP[(occ_c & ((1u32 << r) - 1)) as usize & 511];
+                    }
+                    continue;
+                }
+                // The cheapest anchor at or below each row, bottom up: anchor a costs the centre
+                // aliens up to row a and the side aliens from a up to the kill (not the kill),
+                // so a row up adds the side alien passed to every anchor's cost, and a row where
+                // both columns hold an alien is one more anchor (no run). NONE: no anchor yet.
+                const NONE: u32 = u8::MAX as u32;
+                let (mut least, mut centre) = (NONE, 0u32);
+                for r in 0..32 - kills.leading_zeros() {
+                    centre += occ_c >> r & 1;
+                    if (occ_s & occ_c) >> r & 1 == 1 {
+                        least = least.min(centre);
+                    }
+                    if kills >> r & 1 == 1 {
+                        alone[r as usize] = least.min(NONE) as u8;
+                    }
+                    least += occ_s >> r & 1;
                 }
             }
         }
