@@ -759,6 +759,7 @@ impl MaskWalk<'_> {
     ) {
         let depth = self.depth;
         let mut to = arena.len();
+        // a set of two kills: its dice states are worked out when a candidate first needs them
         let mut states_known = depth != 2;
         let mut reach = 0u64;
         let mut w = wins;
@@ -1256,6 +1257,7 @@ impl Search {
         self.first_witness_prepared(t, d, memo, occ, &p, go, mask)
     }
 
+    /// `masks` once the roll is prepared (`prepare`'s answer `p`, `go`).
     fn masks_prepared(&mut self, t: &Tables, d: &Dealt, memo: &Memo, occ: u64, p: &Prep, go: bool) {
         self.masks.clear();
         self.masks.push(0);
@@ -1327,6 +1329,7 @@ impl Search {
         self.first_witness_prepared(t, d, memo, occ, &p, go, target)
     }
 
+    /// `first_witness` once the roll is prepared (`prepare`'s answer `p`, `go`).
     #[allow(clippy::too_many_arguments)]
     fn first_witness_prepared(
         &mut self,
