@@ -335,7 +335,7 @@ impl PyRandom {
     /// `from_words(words)` in place: a generator reused from game to game is not moved (2.5 KB).
     pub fn reseed_from_words(&mut self, words: &[u32]) {
         if let Ok(key) = <[u32; 4]>::try_from(words) {
-            return PyRandom::reseed_k::<1>(std::array::from_mut(self), &[key]);
+            return PyRandom::reseed_k([self], &[key]);
         }
         let used = words.iter().rposition(|&w| w != 0).map_or(1, |i| i + 1);
         self.mt = *genrand_base();
@@ -348,10 +348,8 @@ impl PyRandom {
     pub fn reseed_many(rngs: &mut [PyRandom], keys: &[[u32; 4]]) {
         assert_eq!(rngs.len(), keys.len());
         fn k<const K: usize>(rngs: &mut [PyRandom], keys: &[[u32; 4]]) {
-            PyRandom::reseed_k::<K>(
-                rngs.try_into().expect("K generators"),
-                keys.try_into().expect("K keys"),
-            )
+            let rngs: &mut [PyRandom; K] = rngs.try_into().expect("K generators");
+            PyRandom::reseed_k(rngs.each_mut(), keys.try_into().expect("K keys"))
         }
         match rngs.len() {
             0 => {}
@@ -375,57 +373,75 @@ impl PyRandom {
             mt: [0; N],
             index: N,
         });
-        PyRandom::reseed_k(&mut rngs, keys);
+        PyRandom::reseed_k(rngs.each_mut(), keys);
         rngs
     }
 
+    /// `reseed_from_words(keys[g])` of each `rngs[g]` (generators that need not sit in one slice),
+    /// seeded side by side as `reseed_many` does.
+    pub fn reseed_each<const K: usize>(rngs: [&mut PyRandom; K], keys: &[[u32; 4]; K]) {
+        PyRandom::reseed_k(rngs, keys)
+    }
+
     /// `init_by_array` of K generators in lockstep, each chain's last word kept in a register.
-    fn reseed_k<const K: usize>(rngs: &mut [PyRandom; K], keys: &[[u32; 4]; K]) {
-        let mut used = [1usize; K];
-        let mut prev = [0u32; K];
+    /// The state starts as `genrand_base()`; its words are read from there rather than copied in
+    /// first (2.5 KB a generator): the first pass reads words 1..N before writing any but word
+    /// i, and word 0 only as the chain's first `prev`, until its wrap overwrites word 0.
+    fn reseed_k<const K: usize>(mut rngs: [&mut PyRandom; K], keys: &[[u32; 4]; K]) {
+        let base = genrand_base();
+        // The first pass's step t adds key[j] + j, j = t mod the key's used words (1 to 4): every
+        // generator's addend repeats every 12 steps (the lcm), so one row of `add` a step serves
+        // them all, and the chains' work is the same few instructions each.
+        let mut add = [[0u32; K]; 12];
+        for (g, key) in keys.iter().enumerate() {
+            let used = key.iter().rposition(|&w| w != 0).map_or(1, |i| i + 1);
+            for (t, row) in add.iter_mut().enumerate() {
+                row[g] = key[t % used].wrapping_add((t % used) as u32);
+            }
+        }
+        let mut prev = [base[0]; K];
+        // the first pass's steps at i = 1..N - 1 (step t at i = t + 1), from the base's words
+        let mut i = 1;
+        'first: loop {
+            for add in &add {
+                if i == N {
+                    break 'first;
+                }
+                for g in 0..K {
+                    let v = (base[i] ^ (prev[g] ^ (prev[g] >> 30)).wrapping_mul(1_664_525))
+                        .wrapping_add(add[g]);
+                    rngs[g].mt[i] = v;
+                    prev[g] = v;
+                }
+                i += 1;
+            }
+        }
+        // its wrap, and its last step (the N-th), at i = 1 again
+        let add = &add[(N - 1) % 12];
         for g in 0..K {
-            used[g] = keys[g].iter().rposition(|&w| w != 0).map_or(1, |i| i + 1);
-            rngs[g].mt = *genrand_base();
-            prev[g] = rngs[g].mt[0];
+            let mt = &mut rngs[g].mt;
+            mt[0] = mt[N - 1];
+            let v =
+                (mt[1] ^ (prev[g] ^ (prev[g] >> 30)).wrapping_mul(1_664_525)).wrapping_add(add[g]);
+            mt[1] = v;
+            prev[g] = v;
         }
-        let mut j = [0usize; K];
-        let mut i = 1usize;
-        for _ in 0..N {
+        // the second pass: N - 1 steps from i = 2, so i = 2..N - 1, its wrap, and i = 1 again
+        let step = |mt: &mut [u32; N], prev: &mut u32, i: usize| {
+            let v = (mt[i] ^ (*prev ^ (*prev >> 30)).wrapping_mul(1_566_083_941))
+                .wrapping_sub(i as u32);
+            mt[i] = v;
+            *prev = v;
+        };
+        for i in 2..N {
             for g in 0..K {
-                let mt = &mut rngs[g].mt;
-                let v = (mt[i] ^ (prev[g] ^ (prev[g] >> 30)).wrapping_mul(1_664_525))
-                    .wrapping_add(keys[g][j[g]])
-                    .wrapping_add(j[g] as u32);
-                mt[i] = v;
-                prev[g] = v;
-                j[g] += 1;
-                if j[g] >= used[g] {
-                    j[g] = 0;
-                }
-            }
-            i += 1;
-            if i >= N {
-                for r in rngs.iter_mut() {
-                    r.mt[0] = r.mt[N - 1];
-                }
-                i = 1;
+                step(&mut rngs[g].mt, &mut prev[g], i);
             }
         }
-        for _ in 0..N - 1 {
-            for g in 0..K {
-                let mt = &mut rngs[g].mt;
-                let v = (mt[i] ^ (prev[g] ^ (prev[g] >> 30)).wrapping_mul(1_566_083_941))
-                    .wrapping_sub(i as u32);
-                mt[i] = v;
-                prev[g] = v;
-            }
-            i += 1;
-            if i >= N {
-                for r in rngs.iter_mut() {
-                    r.mt[0] = r.mt[N - 1];
-                }
-                i = 1;
-            }
+        for g in 0..K {
+            let mt = &mut rngs[g].mt;
+            mt[0] = mt[N - 1];
+            step(mt, &mut prev[g], 1);
         }
         for r in rngs.iter_mut() {
             r.mt[0] = 0x8000_0000;

@@ -95,39 +95,45 @@ pub enum Action {
 pub struct Rngs {
     pub attack: PyRandom,
     pub movement: PyRandom,
-    misc: Option<PyRandom>,
+    /// The re-roll stream, seeded from `misc_words` when first drawn from (`misc_seeded`).
+    misc: PyRandom,
+    misc_seeded: bool,
     misc_words: [u32; 4],
     pub setup: PyRandom,
     pub player: Option<PyRandom>,
 }
 
 impl Rngs {
-    /// As `EightBitInvaders._game` makes them (`seeds.streams(seq, 3, CHANCE)`: the child's 12
-    /// words, four a stream); the seat stream only for a player that draws, the misc stream seeded
-    /// when first drawn from. Seeding costs more than most games' draws, so the streams a game
-    /// always uses are seeded side by side (`PyRandom::from_keys`).
+    /// As `EightBitInvaders._game` makes them (`seed_game`).
     pub fn new(root_seed: u64, game_index: u64, player: bool) -> Rngs {
+        let mut rngs = Rngs::unseeded();
+        rngs.seed_game(root_seed, game_index, player);
+        rngs
+    }
+
+    /// Reseed in place for game `game_index` of a run, as `EightBitInvaders._game` makes its
+    /// streams (`seeds.streams(seq, 3, CHANCE)`: the child's 12 words, four a stream); the seat
+    /// stream only for a player that draws, the misc stream seeded when first drawn from. Seeding
+    /// costs more than most games' draws, so the streams a game always uses are seeded side by
+    /// side (`PyRandom::reseed_each`), and in place: a batch reuses one `Rngs` (10 KB of state)
+    /// from game to game.
+    pub fn seed_game(&mut self, root_seed: u64, game_index: u64, player: bool) {
         let seq = game_sequence(root_seed, game_index);
         let key = |w: &[u32]| [w[0], w[1], w[2], w[3]];
         let chance = seq.child(&[CHANCE]).generate_state(12);
         let setup = key(&seq.child(&[SETUP]).generate_state(4));
-        let misc_words = key(&chance[8..12]);
+        self.misc_words = key(&chance[8..12]);
+        self.misc_seeded = false;
         let (attack, movement) = (key(&chance[0..4]), key(&chance[4..8]));
-        let (attack, movement, setup, player) = if player {
+        let streams = [&mut self.attack, &mut self.movement, &mut self.setup];
+        if player {
             let seat = key(&seq.child(&[FIRST_SEAT]).generate_state(4));
-            let [a, m, s, p] = PyRandom::from_keys(&[attack, movement, setup, seat]);
-            (a, m, s, Some(p))
+            let [a, m, s] = streams;
+            let p = self.player.get_or_insert_with(|| PyRandom::from_u64(0));
+            PyRandom::reseed_each([a, m, s, p], &[attack, movement, setup, seat]);
         } else {
-            let [a, m, s] = PyRandom::from_keys(&[attack, movement, setup]);
-            (a, m, s, None)
-        };
-        Rngs {
-            attack,
-            movement,
-            misc: None,
-            misc_words,
-            setup,
-            player,
+            self.player = None;
+            PyRandom::reseed_each(streams, &[attack, movement, setup]);
         }
     }
 
@@ -137,7 +143,8 @@ impl Rngs {
         Rngs {
             attack: PyRandom::from_u64(0),
             movement: PyRandom::from_u64(0),
-            misc: Some(PyRandom::from_u64(0)),
+            misc: PyRandom::from_u64(0),
+            misc_seeded: true,
             misc_words: [0; 4],
             setup: PyRandom::from_u64(0),
             player: None,
@@ -148,13 +155,16 @@ impl Rngs {
     pub fn reseed(&mut self, seeds: [u64; 3]) {
         self.attack.reseed_u64(seeds[0]);
         self.movement.reseed_u64(seeds[1]);
-        self.misc().reseed_u64(seeds[2]);
+        self.misc.reseed_u64(seeds[2]);
+        self.misc_seeded = true;
     }
 
     pub fn misc(&mut self) -> &mut PyRandom {
-        let words = self.misc_words;
-        self.misc
-            .get_or_insert_with(|| PyRandom::from_words(&words))
+        if !self.misc_seeded {
+            self.misc.reseed_from_words(&self.misc_words);
+            self.misc_seeded = true;
+        }
+        &mut self.misc
     }
 }
 
@@ -183,6 +193,8 @@ pub struct Engine<'t> {
     pub(super) living: u16,
     /// The search player's tree and model, when the strategy is `mcts`.
     pub(super) searcher: Option<Box<super::forward::Searcher<'t>>>,
+    /// The streams `play` seeds for each game, kept from game to game (see `Rngs::seed_game`).
+    rngs: Option<Box<Rngs>>,
 }
 
 impl<'t> Engine<'t> {
@@ -215,6 +227,7 @@ impl<'t> Engine<'t> {
             n_dice: 0,
             living: 0,
             searcher: None,
+            rngs: None,
         }
     }
 
@@ -270,10 +283,16 @@ impl<'t> Engine<'t> {
     /// One game from its seed, played by the engine's strategy.
     pub fn play(&mut self, root_seed: u64, game_index: u64) -> Result<Record, String> {
         let draws = matches!(self.strategy, Strategy::Random | Strategy::Mcts);
-        let mut rngs = Rngs::new(root_seed, game_index, draws);
-        self.start(&mut rngs)?;
-        self.run(&mut rngs)?;
-        Ok(self.record())
+        let mut rngs = match self.rngs.take() {
+            Some(mut rngs) => {
+                rngs.seed_game(root_seed, game_index, draws);
+                rngs
+            }
+            None => Box::new(Rngs::new(root_seed, game_index, draws)),
+        };
+        let played = self.start(&mut rngs).and_then(|()| self.run(&mut rngs));
+        self.rngs = Some(rngs);
+        played.map(|()| self.record())
     }
 
     /// Set the game up and play to its first decision.

@@ -156,11 +156,13 @@ impl Engine<'_> {
         let witness = match self.strategy {
             Strategy::Random => {
                 // sorted(plans)[k], then only that plan's witness
-                let s = &mut self.search;
-                s.masks(t, &self.dealt, &mut self.memo, occ, shields, dice);
-                let k = seat(rng).choice_index(s.masks.len());
-                let (_, &mut mask, _) = s.masks.select_nth_unstable(k);
-                Some(s.first_witness(t, &self.dealt, &mut self.memo, occ, shields, dice, mask))
+                let rng = seat(rng);
+                let (d, memo) = (&self.dealt, &mut self.memo);
+                let choose = |n| rng.choice_index(n);
+                Some(
+                    self.search
+                        .random_plan(t, d, memo, occ, shields, dice, choose),
+                )
             }
             Strategy::Greedy | Strategy::Mcts => {
                 self.search

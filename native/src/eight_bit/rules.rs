@@ -285,6 +285,14 @@ impl Memo {
         s
     }
 
+    /// The options of every requirement for the roll `id` (`options`), once `killable_reqs(id)`
+    /// has worked them out.
+    pub fn ranges(&self, id: u32) -> &[(u32, u32)] {
+        let row = &self.slots[id as usize * self.n_reqs..(id as usize + 1) * self.n_reqs];
+        debug_assert!(row.iter().all(|s| s.0 != UNSET), "killable_reqs first");
+        row
+    }
+
     /// Bit r set when roll `id` can kill an alien of requirement r (`rules.killable_mask`).
     pub fn killable_reqs(&mut self, id: u32) -> u128 {
         let k = self.killable[id as usize];

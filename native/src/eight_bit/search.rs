@@ -441,8 +441,9 @@ fn side_stones(occ: u32, kills: u32, centre: u32) -> Option<u32> {
 }
 
 /// The kill masks of `Search::full` found without walking the windows: a depth-first walk over
-/// kill sets (positions in ascending order) that keeps, for the set so far, every dice state its
-/// kill options can leave and the windows in which the set can be made. Each set is met once,
+/// kill sets (positions in ascending order) that keeps, for the set so far, the windows in which
+/// it can be made and, for a set of two kills or more, every dice state its kill options can
+/// leave (sets of one or two are judged by the roll's tables, `RollTables`). Each set is met once,
 /// and only sets that can be made are extended: a set that can be made in a window stays so
 /// when a kill is taken out of it (the alien becomes a stone, or is not needed: one die at
 /// least is spared), so every set is reached through sets that can be made, in the same windows.
@@ -469,10 +470,8 @@ struct MaskWalk<'a> {
     /// The roll: packed counts and how many dice.
     counts0: u64,
     ndice: i32,
-    /// `pair[a * n_reqs + b]`: the most dice two kills of requirements a and b can leave
-    /// (-1: none), or UNKNOWN (`pair_spare`). Per roll, kept for the batch.
-    pair: &'a mut [i8],
-    n_reqs: usize,
+    /// The roll's tables (`RollTables`).
+    roll: RollTables<'a>,
     /// The requirements of the kills of the set being extended, in order.
     kill_reqs: [u8; 64],
     /// `stones[k][c]`: stones enough for the first k + 1 kills of the set in window c.
@@ -483,7 +482,76 @@ struct MaskWalk<'a> {
     depth: usize,
 }
 
+/// What the mask walk knows of one roll whatever the formation: for each requirement (`n` of
+/// them), the most dice a kill of it leaves (`single`), and with a kill of each other one beside
+/// it (`pair[a * n + b]`); -1: none can be made. A pair is the two kills alone, whatever others
+/// a set holds, so it only bounds a larger set (and decides a set of two).
+struct RollTables<'a> {
+    n: usize,
+    single: &'a [i8],
+    pair: &'a [i8],
+}
+
+/// The `RollTables` of every roll met, by its `Memo` id, kept for the batch (as the memo is).
+#[derive(Default)]
+struct RollCache {
+    single: Vec<i8>,
+    pair: Vec<i8>,
+}
+
+/// A roll's `RollCache::single` not filled yet.
 const UNKNOWN: i8 = -2;
+
+impl RollCache {
+    /// The tables of the roll `p.roll`, whose options are `ranges` (none for a requirement it
+    /// cannot kill), filled when first asked for.
+    fn tables(&mut self, p: &Prep, opts: &[Opt], ranges: &[(u32, u32)]) -> RollTables<'_> {
+        let (n, roll) = (ranges.len(), p.roll as usize);
+        if self.single.len() < (roll + 1) * n {
+            self.single.resize((roll + 1) * n, UNKNOWN);
+            self.pair.resize((roll + 1) * n * n, -1);
+        }
+        let single = &mut self.single[roll * n..(roll + 1) * n];
+        let pair = &mut self.pair[roll * n * n..(roll + 1) * n * n];
+        if single[0] == UNKNOWN {
+            RollCache::fill(single, pair, opts, ranges, p.counts0, p.ndice);
+        }
+        RollTables { n, single, pair }
+    }
+
+    fn fill(
+        single: &mut [i8],
+        pair: &mut [i8],
+        opts: &[Opt],
+        ranges: &[(u32, u32)],
+        counts0: u64,
+        ndice: i32,
+    ) {
+        let n = ranges.len();
+        let options = |r: usize| &opts[ranges[r].0 as usize..(ranges[r].0 + ranges[r].1) as usize];
+        for a in 0..n {
+            // the roll's own options: each fits
+            single[a] = options(a)
+                .iter()
+                .map(|o| ndice - o.n_used as i32)
+                .max()
+                .unwrap_or(-1) as i8;
+            for b in a..n {
+                let mut best = -1;
+                for oa in options(a) {
+                    let rest = counts0 - oa.used;
+                    for ob in options(b) {
+                        if fits(rest, ob.used) {
+                            best = best.max(ndice - oa.n_used as i32 - ob.n_used as i32);
+                        }
+                    }
+                }
+                pair[a * n + b] = best as i8;
+                pair[b * n + a] = best as i8;
+            }
+        }
+    }
+}
 
 impl MaskWalk<'_> {
     #[inline]
@@ -491,47 +559,64 @@ impl MaskWalk<'_> {
         ((m >> self.col_shift[c]) & self.row_mask) as u32
     }
 
-    /// The most dice a kill of requirement `a` and one of `b` can leave together, -1 if they
-    /// cannot both be made: the two kills alone, whatever others the set holds, so it only bounds
-    /// a larger set (and decides a set of two).
-    fn pair_spare(&mut self, a: u8, b: u8) -> i32 {
-        let (a, b) = (a.min(b) as usize, a.max(b) as usize);
-        let k = a * self.n_reqs + b;
-        if self.pair[k] != UNKNOWN {
-            return self.pair[k] as i32;
-        }
-        let mut best = -1;
-        let (sa, la) = self.ranges[a];
-        let (sb, lb) = self.ranges[b];
-        for oa in &self.opts[sa as usize..(sa + la) as usize] {
+    /// The most dice a kill of requirement `a` and one of `b` can leave together.
+    #[inline]
+    fn pair_spare(&self, a: u8, b: u8) -> i32 {
+        self.roll.pair[a as usize * self.roll.n + b as usize] as i32
+    }
+
+    /// The states the kills of an alien of requirement `a` and one of `b` can leave, pushed onto
+    /// `arena` as an antichain (the states of a set of two kills, from the roll).
+    fn pair_states(&self, arena: &mut Vec<DiceState>, a: u8, b: u8) {
+        let to = arena.len();
+        for oa in self.options(a) {
             let rest = self.counts0 - oa.used; // the roll's own options: each fits
-            for ob in &self.opts[sb as usize..(sb + lb) as usize] {
-                if fits(rest, ob.used) {
-                    best = best.max(self.ndice - oa.n_used as i32 - ob.n_used as i32);
+            let left = self.ndice - oa.n_used as i32;
+            for ob in self.options(b) {
+                if ob.n_used as i32 <= left && fits(rest, ob.used) {
+                    push_antichain(arena, to, (rest - ob.used, left - ob.n_used as i32));
                 }
             }
         }
-        self.pair[k] = best as i8;
-        best
+    }
+
+    /// The options of requirement `req` for this roll.
+    #[inline]
+    fn options(&self, req: u8) -> &[Opt] {
+        let (start, len) = self.ranges[req as usize];
+        &self.opts[start as usize..(start + len) as usize]
+    }
+
+    /// The most dice the kill of one more alien of requirement `req` can leave from the dice
+    /// states `states` (-1: no option fits any).
+    #[inline]
+    fn spare_after(&self, states: &[DiceState], req: u8) -> i32 {
+        let opts = self.options(req);
+        let mut spare = -1;
+        for &(counts, left) in states {
+            for opt in opts {
+                let rest = left - opt.n_used as i32;
+                if rest > spare && fits(counts, opt.used) {
+                    spare = rest;
+                }
+            }
+        }
+        spare
     }
 
     /// The states the kill of one more alien of requirement `req` can leave from those of
-    /// `arena[from..to]`, pushed as an antichain; the most dice one leaves (-1: none fits).
-    fn child_states(&self, arena: &mut Vec<DiceState>, from: usize, to: usize, req: u8) -> i32 {
-        let (start, len) = self.ranges[req as usize];
-        let opts = &self.opts[start as usize..(start + len) as usize];
-        let mut spare = -1;
+    /// `arena[from..to]`, pushed after them as an antichain.
+    fn child_states(&self, arena: &mut Vec<DiceState>, from: usize, to: usize, req: u8) {
+        let opts = self.options(req);
         for i in from..to {
             let (counts, left) = arena[i];
             for opt in opts {
                 let rest = left - opt.n_used as i32;
                 if rest >= 0 && fits(counts, opt.used) {
-                    spare = spare.max(rest);
                     push_antichain(arena, to, (counts - opt.used, rest));
                 }
             }
         }
-        spare
     }
 
     /// Stones enough for the kills `m` (all in the columns of window c) in window c, the first
@@ -590,45 +675,92 @@ impl MaskWalk<'_> {
             let occ_c = self.occ_col[c];
             for cc in c.saturating_sub(1)..(c + 2).min(self.columns) {
                 let occ_s = self.occ_col[cc];
-                let mut todo = (self.killable >> self.col_shift[cc]) & self.row_mask;
-                while todo != 0 {
-                    let r = todo.trailing_zeros();
-                    todo &= todo - 1;
-                    let below = (1u32 << r) - 1;
-                    let least = if cc == c {
-                        POP[(occ_c & below) as usize & 511]
-                    } else {
-                        let mut least = u8::MAX;
-                        let mut anchors = occ_s & occ_c & (below << 1 | 1);
-                        while anchors != 0 {
-                            let a = anchors.trailing_zeros();
-                            anchors &= anchors - 1;
-                            let centre = POP[(occ_c & ((2u32 << a) - 1)) as usize & 511];
-                            let run = POP[(occ_s & below & !((1u32 << a) - 1)) as usize & 511];
-                            least = least.min(centre + run);
-                        }
-                        least
-                    };
-                    self.alone[c][self.col_shift[cc] as usize + r as usize] = least;
+                let kills = ((self.killable >> self.col_shift[cc]) & self.row_mask) as u32;
+                let alone = &mut self.alone[c][self.col_shift[cc] as usize..];
+                if cc == c {
+                    let mut todo = kills;
+                    while todo != 0 {
+                        let r = todo.trailing_zeros();
+                        todo &= todo - 1;
+                        alone[r as usize] = POP[(occ_c & ((1u32 << r) - 1)) as usize & 511];
+                    }
+                    continue;
+                }
+                // The cheapest anchor at or below each row, bottom up: anchor a costs the centre
+                // aliens up to row a and the side aliens from a up to the kill (not the kill),
+                // so a row up adds the side alien passed to every anchor's cost, and a row where
+                // both columns hold an alien is one more anchor (no run). NONE: no anchor yet.
+                const NONE: u32 = u8::MAX as u32;
+                let (mut least, mut centre) = (NONE, 0u32);
+                for r in 0..32 - kills.leading_zeros() {
+                    centre += occ_c >> r & 1;
+                    if (occ_s & occ_c) >> r & 1 == 1 {
+                        least = least.min(centre);
+                    }
+                    if kills >> r & 1 == 1 {
+                        alone[r as usize] = least.min(NONE) as u8;
+                    }
+                    least += occ_s >> r & 1;
                 }
             }
         }
     }
 
-    /// Extend the kill set `m` (windows `wins` can make it; `arena[from..]`: the dice states its
-    /// kills can leave) by each killable position in `allowed` in turn; `out` gets each new set
-    /// that can be made.
+    /// The windows among `wins` in which the set `mx` (the set being extended and x) can be made
+    /// with `spare` dice left for stones, recording in `stones[depth]` the stones enough in each.
+    /// The windows holding x's column only. The stones of x alone (`alone`) bound those of the
+    /// set with x: no more than the set's own (`stones`) plus x's (the union of two placements
+    /// is one), no fewer than x's less one per kill of the set (a kill of the set can stand in
+    /// for a stone of x's). Only between the bounds are they counted.
+    #[inline(always)]
+    fn windows_with(&mut self, x: usize, mx: u64, wins: u16, spare: i32) -> u16 {
+        let depth = self.depth;
+        let cx = self.pos_col[x & 63] as usize;
+        let mut cand = wins & ((0b111u32 << cx) >> 1) as u16;
+        let mut wins_x = 0u16;
+        while cand != 0 {
+            let c = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            let alone = self.alone[c][x & 63] as i32;
+            let cost = if depth == 0 {
+                Some(alone).filter(|&n| n <= spare)
+            } else {
+                let with = self.stones[depth - 1][c] as i32 + alone;
+                if with <= spare {
+                    Some(with)
+                } else if alone > spare + depth as i32 {
+                    None
+                } else {
+                    self.stones_in(c, mx, spare)
+                }
+            };
+            if let Some(n) = cost {
+                wins_x |= 1 << c;
+                self.stones[depth & 63][c] = n as u8;
+            }
+        }
+        wins_x
+    }
+
+    /// Extend the kill set `m` (windows `wins` can make it, leaving at most `spare_m` dice) by
+    /// each killable position in `allowed` in turn; `out` gets each new set that can be made.
+    /// For a set of three kills or more, `arena[from..]` holds the dice states it can leave; for
+    /// a set of two, they are worked out there when first needed.
+    #[allow(clippy::too_many_arguments)]
     fn extend(
         &mut self,
         out: &mut Vec<u64>,
         arena: &mut Vec<DiceState>,
         from: usize,
         m: u64,
+        spare_m: i32,
         allowed: u64,
         wins: u16,
     ) {
-        let to = arena.len();
         let depth = self.depth;
+        let mut to = arena.len();
+        // a set of two kills: its dice states are worked out when a candidate first needs them
+        let mut states_known = depth != 2;
         let mut reach = 0u64;
         let mut w = wins;
         while w != 0 {
@@ -636,68 +768,69 @@ impl MaskWalk<'_> {
             w &= w - 1;
         }
         let mut todo = self.killable & reach & allowed;
-        'next: while todo != 0 {
+        while todo != 0 {
             let x = todo.trailing_zeros() as usize;
             let bit = todo & todo.wrapping_neg();
             todo ^= bit;
             let req = self.pos_req[x & 63];
-            // The dice: a set of one or two kills is judged by `pair_spare` (its states are
-            // worked out only to go further); a larger one must have room for each pair with
-            // the new kill, then its states decide.
-            let spare = match depth {
-                0 => self.child_states(arena, from, to, req),
-                1 => self.pair_spare(self.kill_reqs[0], req),
-                _ => {
-                    for k in 0..depth {
-                        if self.pair_spare(self.kill_reqs[k], req) < 0 {
-                            continue 'next;
-                        }
+            let mx = m | bit;
+            // The dice: a set of one or two kills is judged by the roll's tables (exactly), a
+            // larger one by the dice states the set can leave. Those cost more than the
+            // windows, so the windows come first, with the most the set with x could leave:
+            // the set's spare dice less x's, and what each pair with x leaves less the other
+            // kills' dice (at least `min_need` each).
+            let (spare, wins_x) = match depth {
+                0 | 1 => {
+                    let spare = if depth == 0 {
+                        self.roll.single[req as usize] as i32
+                    } else {
+                        self.pair_spare(self.kill_reqs[0], req)
+                    };
+                    if spare < 0 {
+                        continue; // no option fits the dice left
                     }
-                    self.child_states(arena, from, to, req)
+                    (spare, self.windows_with(x, mx, wins, spare))
+                }
+                _ => {
+                    let others = (depth as i32 - 1) * self.min_need;
+                    let mut most = spare_m - self.min_need;
+                    for k in 0..depth {
+                        most = most.min(self.pair_spare(self.kill_reqs[k], req) - others);
+                    }
+                    if most < 0 {
+                        continue; // no room for x's dice
+                    }
+                    let wins_most = self.windows_with(x, mx, wins, most);
+                    if wins_most == 0 {
+                        continue;
+                    }
+                    if !states_known {
+                        let (a, b) = (self.kill_reqs[0], self.kill_reqs[1]);
+                        self.pair_states(arena, a, b);
+                        to = arena.len();
+                        states_known = true;
+                    }
+                    let spare = self.spare_after(&arena[from..to], req);
+                    if spare < 0 {
+                        continue; // no option fits the dice left
+                    }
+                    if spare == most {
+                        (spare, wins_most)
+                    } else {
+                        (spare, self.windows_with(x, mx, wins, spare))
+                    }
                 }
             };
-            if spare < 0 {
-                continue; // no option fits the dice left
-            }
-            let mx = m | bit;
-            // The windows holding x's column. The stones of x alone (`alone`) bound those of the
-            // set with x: no more than the set's own (`stones`) plus x's (the union of two
-            // placements is one), no fewer than x's less one per kill of the set (a kill of the
-            // set can stand in for a stone of x's). Only between the bounds are they counted.
-            let cx = self.pos_col[x & 63] as usize;
-            let mut cand = wins & ((0b111u32 << cx) >> 1) as u16;
-            let mut wins_x = 0u16;
-            while cand != 0 {
-                let c = cand.trailing_zeros() as usize;
-                cand &= cand - 1;
-                let alone = self.alone[c][x & 63] as i32;
-                let cost = if depth == 0 {
-                    Some(alone).filter(|&n| n <= spare)
-                } else {
-                    let with = self.stones[depth - 1][c] as i32 + alone;
-                    if with <= spare {
-                        Some(with)
-                    } else if alone > spare + depth as i32 {
-                        None
-                    } else {
-                        self.stones_in(c, mx, spare)
-                    }
-                };
-                if let Some(n) = cost {
-                    wins_x |= 1 << c;
-                    self.stones[depth & 63][c] = n as u8;
-                }
-            }
             if wins_x != 0 {
                 out.push(mx);
                 if spare >= self.min_need {
-                    if depth == 1 {
+                    if depth >= 2 {
                         self.child_states(arena, from, to, req);
                     }
                     // higher positions only: each set is met once, from its lower kills
                     self.kill_reqs[depth & 63] = req;
                     self.depth += 1;
-                    self.extend(out, arena, to, mx, !((bit << 1) - 1), wins_x);
+                    self.extend(out, arena, to, mx, spare, !((bit << 1) - 1), wins_x);
                     self.depth -= 1;
                 }
             }
@@ -899,9 +1032,9 @@ pub struct Search {
     pub plans: Vec<Witness>,
     /// The kill masks of `kill_plans(..., best_only=False)` without witnesses (`Search::masks`).
     pub masks: Vec<u64>,
-    /// Per roll id of the `Memo`: `MaskWalk::pair`.
-    pair: Vec<i8>,
-    /// The dice states of `MaskWalk`, a stack of one antichain per kill set.
+    /// `MaskWalk::roll` of every roll met.
+    rolls: RollCache,
+    /// The dice states of `MaskWalk`, a stack of one antichain per kill set (of two or more).
     arena: Vec<DiceState>,
     #[cfg(test)]
     set: MaskSet,
@@ -924,7 +1057,7 @@ impl Search {
             #[cfg(test)]
             plans: Vec::new(),
             masks: Vec::new(),
-            pair: Vec::new(),
+            rolls: RollCache::default(),
             arena: Vec::new(),
             #[cfg(test)]
             set: MaskSet::new(),
@@ -962,15 +1095,13 @@ impl Search {
         }
         let cid0 = memo.id(counts0);
         p.roll = cid0;
-        let killable_reqs = memo.killable_reqs(cid0);
+        let mut reqs = memo.killable_reqs(cid0);
         ranges.clear();
-        ranges.resize(t.reqs.len(), (0, 0));
-        let mut reqs = killable_reqs;
+        ranges.extend_from_slice(memo.ranges(cid0));
         while reqs != 0 {
             let r = reqs.trailing_zeros() as usize;
             reqs &= reqs - 1;
             p.killable_pos |= d.req_mask[r];
-            ranges[r] = memo.options(cid0, r as u8);
         }
         p.killable_pos &= occ;
         (p, true)
@@ -1102,16 +1233,36 @@ impl Search {
         dice: &[u8],
     ) {
         let (p, go) = Search::prepare(t, d, memo, &mut self.ranges, occ, shields, dice);
+        self.masks_prepared(t, d, memo, occ, &p, go);
+    }
+
+    /// The random player's plan (`sorted(plans)[k]` and its witness): the kill masks (`masks`),
+    /// `choose(how many)` picks k, and the first witness of the k-th smallest mask
+    /// (`first_witness`), from one `prepare`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn random_plan(
+        &mut self,
+        t: &Tables,
+        d: &Dealt,
+        memo: &mut Memo,
+        occ: u64,
+        shields: u16,
+        dice: &[u8],
+        choose: impl FnOnce(usize) -> usize,
+    ) -> Witness {
+        let (p, go) = Search::prepare(t, d, memo, &mut self.ranges, occ, shields, dice);
+        self.masks_prepared(t, d, memo, occ, &p, go);
+        let k = choose(self.masks.len());
+        let (_, &mut mask, _) = self.masks.select_nth_unstable(k);
+        self.first_witness_prepared(t, d, memo, occ, &p, go, mask)
+    }
+
+    /// `masks` once the roll is prepared (`prepare`'s answer `p`, `go`).
+    fn masks_prepared(&mut self, t: &Tables, d: &Dealt, memo: &Memo, occ: u64, p: &Prep, go: bool) {
         self.masks.clear();
         self.masks.push(0);
         if !go || p.ndice < p.min_need {
             return; // no kill possible: only the empty plan
-        }
-        let n_reqs = t.reqs.len();
-        let per_roll = n_reqs * n_reqs;
-        let need = (p.roll as usize + 1) * per_roll;
-        if self.pair.len() < need {
-            self.pair.resize(need, UNKNOWN);
         }
         let mut walk = MaskWalk {
             opts: &memo.opts,
@@ -1127,8 +1278,7 @@ impl Search {
             col_shift: [0; MAX_COLUMNS],
             counts0: p.counts0,
             ndice: p.ndice,
-            pair: &mut self.pair[p.roll as usize * per_roll..need],
-            n_reqs,
+            roll: self.rolls.tables(p, &memo.opts, &self.ranges),
             kill_reqs: [0; 64],
             stones: [[0; MAX_COLUMNS]; 64],
             alone: [[u8::MAX; 64]; MAX_COLUMNS],
@@ -1149,9 +1299,16 @@ impl Search {
             wins |= 1 << c;
         }
         self.arena.clear();
-        self.arena.push((p.counts0, p.ndice));
         walk.singles(wins);
-        walk.extend(&mut self.masks, &mut self.arena, 0, 0, u64::MAX, wins);
+        walk.extend(
+            &mut self.masks,
+            &mut self.arena,
+            0,
+            0,
+            p.ndice,
+            u64::MAX,
+            wins,
+        );
     }
 
     /// The witness `full` keeps for `target`, one of the masks `masks` found for the same
@@ -1169,6 +1326,21 @@ impl Search {
         target: u64,
     ) -> Witness {
         let (p, go) = Search::prepare(t, d, memo, &mut self.ranges, occ, shields, dice);
+        self.first_witness_prepared(t, d, memo, occ, &p, go, target)
+    }
+
+    /// `first_witness` once the roll is prepared (`prepare`'s answer `p`, `go`).
+    #[allow(clippy::too_many_arguments)]
+    fn first_witness_prepared(
+        &mut self,
+        t: &Tables,
+        d: &Dealt,
+        memo: &Memo,
+        occ: u64,
+        p: &Prep,
+        go: bool,
+        target: u64,
+    ) -> Witness {
         if target == 0 {
             return Witness::empty(p.counts0);
         }
@@ -1191,7 +1363,7 @@ impl Search {
                 if target_c.count_ones() != target.count_ones() || target_c & !killable != 0 {
                     continue;
                 }
-                let mut w = Search::walker(shape, killable, &memo.opts, &self.ranges, d, &p, 0);
+                let mut w = Search::walker(shape, killable, &memo.opts, &self.ranges, d, p, 0);
                 let found = w.walk_target(target_c, 0, 1, p.counts0, p.ndice, 0, shape.n as i32, 0);
                 if let Some((left, n)) = found {
                     return Witness::of(target, left, &w.stones[..n]);

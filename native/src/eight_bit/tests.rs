@@ -660,29 +660,27 @@ fn lazily_seeded_streams_are_seeds_streams() {
     }
 }
 
-/// `cargo test --release bench_games -- --ignored --nocapture`: games a second per strategy.
+/// `cargo test --release bench_games -- --ignored --nocapture`: games a second per strategy
+/// (`EB_ONLY=random`: one strategy; `EB_N=2000`: that many games of each, e.g. under callgrind).
 #[test]
 #[ignore]
 fn bench_games() {
     let c = default_components();
     let t = Tables::new(&c).unwrap();
     let only = std::env::var("EB_ONLY").unwrap_or_default();
+    let games: Option<u64> = std::env::var("EB_N")
+        .ok()
+        .map(|n| n.parse().unwrap_or(2_000));
     for (strategy, n) in [
         (Strategy::Greedy, 50_000u64),
-        (
-            Strategy::Random,
-            if std::env::var("EB_N").is_ok() {
-                2_000
-            } else {
-                50_000
-            },
-        ),
+        (Strategy::Random, 50_000),
         (Strategy::Lookahead, 10_000),
         (Strategy::Mcts, 20),
     ] {
         if !only.is_empty() && !format!("{strategy:?}").eq_ignore_ascii_case(&only) {
             continue;
         }
+        let n = games.unwrap_or(n);
         let mut e = Engine::new(
             &t,
             Params {
