@@ -1,7 +1,7 @@
 """The equivalence check of the two engines (DESIGN.md, "Native engines"): the same scenario
 played on the native and on the Python engine must give identical game and seat rows.
 
-`tests/native/test_equivalence.py` runs it on 1,000 games a cell; `make verify-native` on each
+`tests/native/test_equivalence.py` runs it on 2,000 games a cell; `make verify-native` on each
 game's count in the Makefile's VERIFY_COUNTS (`python -m simkit.core.verify --games N`). A game's
 check is its main scenario (the verify grid, every fast native strategy) and, where the game
 declares them, parts of their own: further settings one factor at a time
