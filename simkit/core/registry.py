@@ -198,6 +198,20 @@ class Engine:
             raise NotImplementedError
         return self.components.load(params.data)
 
+    def new_game(
+        self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int, log: list | None
+    ) -> Any:
+        """The game of this root seed and index, writing its events to `log` (None: no log): the
+        typed parameters, the components and the game's seed sequence, handed to `start`."""
+        params = self.params(settings)
+        seq = seeds.game_sequence(root_seed, game_index)
+        return self.start(params, self.load_components(params), strategies, seq, log)
+
+    def start(self, params: Any, comp: Any, strategies: Sequence[str], seq: Any, log: list | None) -> Any:
+        """The game object of a game that `new_game` builds: its streams drawn from `seq`
+        (core/seeds.py), its players built by `self.player`."""
+        raise NotImplementedError
+
     def narrate(self, events: list[dict]) -> list[str]:
         """The event log told as at the table, for `simkit replay` (the `narrate` capability)."""
         if self.narration is None:
@@ -261,20 +275,6 @@ class SelfPlayingEngine(Engine):
     """An engine whose game is an object that plays itself: `new_game(...)` builds it writing its
     events to `log` (None: no log), and its `play()` returns the record. `play`, `replay` and the
     replay page's `draw_replay` follow from that, the same way for every such game."""
-
-    def new_game(
-        self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int, log: list | None
-    ) -> Any:
-        """The game of this root seed and index: the typed parameters, the components and the
-        game's seed sequence, handed to `start`."""
-        params = self.params(settings)
-        seq = seeds.game_sequence(root_seed, game_index)
-        return self.start(params, self.load_components(params), strategies, seq, log)
-
-    def start(self, params: Any, comp: Any, strategies: Sequence[str], seq: Any, log: list | None) -> Any:
-        """The game object: its streams drawn from `seq` (core/seeds.py), its players built by
-        `self.player`."""
-        raise NotImplementedError
 
     def play(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:
         return GameResult(self.new_game(settings, strategies, root_seed, game_index, None).play())

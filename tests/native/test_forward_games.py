@@ -206,7 +206,7 @@ def _python_settings(game: str, **settings):
 @pytest.mark.parametrize("index", [0, 7, 31])
 def test_alien_attack_starts_with_the_runners_deal(core, index):
     engine, settings = _python_settings(ALIEN)
-    st = engine._game(settings, ["greedy"] * 3, 6, index, None).st
+    st = engine.new_game(settings, ["greedy"] * 3, 6, index, None).st
     seen = _start(ALIEN, root_seed=6, game_index=index).observation()
     assert [s["city_card"] for s in seen["seats"]] == list(st.city_card)
     assert [s["border_card"] for s in seen["seats"]] == list(st.border_card)

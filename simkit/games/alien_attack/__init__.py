@@ -149,21 +149,12 @@ class AlienAttack(Engine):
         )
     )
 
-    def _game(
-        self,
-        settings: Any,
-        strategies: Sequence[str],
-        root_seed: int,
-        game_index: int,
-        log: list | None,
-    ) -> Game:
-        params = self.params(settings)
-        board = components.load(params.data)
+    def start(self, params: Any, comp: Any, strategies: Sequence[str], seq: Any, log: list | None) -> Game:
+        """The game `new_game` builds: the board dealt, a player object per seat."""
         n = params.players
         if len(strategies) != n:
             raise ValueError(f"{len(strategies)} strategies for {n} players")
-        seq = seeds.game_sequence(root_seed, game_index)
-        st = new_game(board, n, seeds.stream(seq, seeds.SETUP), seeds.stream(seq, seeds.CHANCE))
+        st = new_game(comp, n, seeds.stream(seq, seeds.SETUP), seeds.stream(seq, seeds.CHANCE))
         seats = [
             self.player(name, seeds.stream(seq, seeds.FIRST_SEAT + k)) for k, name in enumerate(strategies)
         ]
@@ -231,7 +222,7 @@ class AlienAttack(Engine):
 
     def play(self, settings: Any, strategies: Sequence[str], root_seed: int, game_index: int) -> GameResult:
         params = self.params(settings)
-        game = self._game(params, strategies, root_seed, game_index, None)
+        game = self.new_game(params, strategies, root_seed, game_index, None)
         game.play_rest()
         record, seats = self._result(game, params.variant)
         return GameResult(record, seats)
@@ -252,7 +243,7 @@ class AlienAttack(Engine):
     ) -> list[dict]:
         """Play the game into `log` (the event log); a `WatchedLog` watches the table from the set-up."""
         params = self.params(settings)
-        game = self._game(params, strategies, root_seed, game_index, log)
+        game = self.new_game(params, strategies, root_seed, game_index, log)
         if isinstance(log, replay_page.WatchedLog):
             log.watch(lambda: draw.look(game))
         st = game.st

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from simkit.core.narration import and_list, event_fields, tell
+from simkit.core.narration import INDENT, and_list, event_fields, said, tell
 from simkit.games.eight_bit_invaders.components import BONUS_NAMES
 
-INDENT = "  "
 CARD_NAMES = {name: name.replace("_", " ").title() for name in BONUS_NAMES}  # "rapid_fire" -> "Rapid Fire"
 END_REASONS = {
     "cleared": "every alien is destroyed",
@@ -78,10 +77,6 @@ def _trade_shield(e: dict, story: _Story) -> list[str]:
     return [f"{INDENT}Trades the shield under column {e['column']} for a bonus card: {drew}."]
 
 
-def _reshuffle_bonus(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}The bonus pile is empty: {e['cards']} discarded cards are shuffled into a new pile."]
-
-
 def _rapid_fire(e: dict, story: _Story) -> list[str]:
     n = e["count"]
     return [f"{INDENT}Plays {n} Rapid Fire: {n} extra {'die' if n == 1 else 'dice'}."]
@@ -140,18 +135,6 @@ def _counterattack(e: dict, story: _Story) -> list[str]:
     ]
 
 
-def _extra_life(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}The Extra Life saves the ship (the card is discarded)."]
-
-
-def _bomber(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}Heavy bomber {alien(e)} destroys the shield under column {e['shield_destroyed']}."]
-
-
-def _rocket_fuel(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}Plays Rocket Fuel: the aliens move on one die."]
-
-
 def _movement(e: dict, story: _Story) -> list[str]:
     dice = e["dice"]
     parts = " + ".join(str(d - 1) for d in dice)
@@ -193,7 +176,7 @@ def _end(e: dict, story: _Story) -> list[str]:
 HANDLERS: dict[str, Callable[[dict, _Story], list[str]]] = {
     "turn": _turn,
     "trade_shield": _trade_shield,
-    "reshuffle_bonus": _reshuffle_bonus,
+    "reshuffle_bonus": said("The bonus pile is empty: {cards} discarded cards are shuffled into a new pile."),
     "rapid_fire": _rapid_fire,
     "roll": _roll,
     "time_slip": _time_slip,
@@ -201,9 +184,12 @@ HANDLERS: dict[str, Callable[[dict, _Story], list[str]]] = {
     "place": _place,
     "kill": _kill,
     "counterattack": _counterattack,
-    "extra_life": _extra_life,
-    "bomber": _bomber,
-    "rocket_fuel": _rocket_fuel,
+    "extra_life": said("The Extra Life saves the ship (the card is discarded)."),
+    "bomber": said(
+        "Heavy bomber {alien} destroys the shield under column {shield_destroyed}.",
+        alien=lambda e, _: alien(e),
+    ),
+    "rocket_fuel": said("Plays Rocket Fuel: the aliens move on one die."),
     "movement": _movement,
     "shield_move": _shield_move,
     "end": _end,

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from simkit.core.narration import and_list, count, tell
+from simkit.core.narration import INDENT, and_list, count, said, tell
 
-INDENT = "  "
 END_REASONS = {
     "spawnmonster_destroyed": "the Spawnmonster is destroyed",
     "crew_eliminated": "the whole crew is eliminated",
@@ -42,6 +41,19 @@ def _with(cards: list) -> str:
 def _by(who: str, helping: str | None) -> str:
     """`P2` or `P2, for P4,` (a Teleporter partner acting for the active player)."""
     return f"{who}, for {helping}," if helping else who
+
+
+def _cards(e: dict, story: object) -> str:
+    """An event's `cards` as a one-line sentence (`said`) names them."""
+    return _and(e["cards"])
+
+
+def _remade(deck: str) -> Callable[[dict, object], list[str]]:
+    """A deck remade from its discards, told in one line."""
+    return said(
+        f"The {deck} deck is remade: {{cards}} shuffled.",
+        cards=lambda e, _: count(e["cards"], "discarded card"),
+    )
 
 
 class _Story:
@@ -83,37 +95,10 @@ def _draw(e: dict, story: _Story) -> list[str]:
     return [f"{INDENT}{e['player']} draws {_and(e['cards'])}."]
 
 
-def _transport(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{e['player']} transports {_and(e['cards'])} to {e['to']}."]
-
-
-def _reshuffle_resistance(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}The Resistance deck is remade: {count(e['cards'], 'discarded card')} shuffled."]
-
-
-def _reshuffle_spawn(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}The Spawn deck is remade: {count(e['cards'], 'discarded card')} shuffled."]
-
-
-def _shield(e: dict, story: _Story) -> list[str]:
-    return [
-        f"{INDENT}Spawn card for {e['player']}: the {e['alien']} joins the Spawnmonster "
-        f"({count(e['shields'], 'Shield alien')} in play)."
-    ]
-
-
 def _spawn(e: dict, story: _Story) -> list[str]:
     path = " -> ".join(e["path"])
     where = f"heading for {e['target']}" if e["target"] else "with no station to land on"
     return [f"{INDENT}Spawn card for {e['player']}: {e['alien']}, path {path}, {where}."]
-
-
-def _zap(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{e['player']} zaps the {e['alien']} with the {e['weapon']}."]
-
-
-def _flies_off(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}The {e['alien']} flies off: discarded."]
 
 
 def _invade(e: dict, story: _Story) -> list[str]:
@@ -137,26 +122,10 @@ def _order(e: dict, story: _Story) -> list[str]:
     ]
 
 
-def _evaporate(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{e['player']} loses {_and(e['cards'])} to the Evaporaliens."]
-
-
-def _sabotage(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{e['player']}'s {e['module']} is sabotaged."]
-
-
-def _module_destroyed(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{e['player']}'s {e['module']}, sabotaged again, is destroyed with its Sabotalien."]
-
-
 def _eliminated(e: dict, story: _Story) -> list[str]:
     cause = CAUSES.get(e["cause"], f"by {e['cause']}")
     stays = " but keeps the Hub and stays in the game" if e["stays_in_game"] else ""
     return [f"{INDENT}{e['player']} is eliminated {cause}{stays}."]
-
-
-def _build(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{e['player']} builds {_and(e['modules'])}."]
 
 
 def _combat(e: dict, story: _Story) -> list[str]:
@@ -179,28 +148,11 @@ def _final_conflict(e: dict, story: _Story) -> list[str]:
     ]
 
 
-def _kamikaze(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}Kamikaze at {e['player']}: {e['alien']} (counter with {e['colour']})."]
-
-
-def _counter(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{_by(e['player'], e['helping'])} counters the {e['alien']} with {_with(e['cards'])}."]
-
-
 def _strike(e: dict, story: _Story) -> list[str]:
     return [
         f"{INDENT}{_by(e['player'], e['helping'])} strikes the {e['shield']} Shield alien with "
         f"{_with(e['cards'])}: {count(e['shields_left'], 'Shield alien')} left."
     ]
-
-
-def _no_strike(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{e['player']} makes no strike."]
-
-
-def _spawnmonster_destroyed(e: dict, story: _Story) -> list[str]:
-    weapon = _and(e["weapon"])
-    return [f"{INDENT}No Shield alien left: {e['player']} destroys the Spawnmonster with {weapon}!"]
 
 
 def _end(e: dict, story: _Story) -> list[str]:
@@ -216,27 +168,37 @@ HANDLERS: dict[str, Callable[[dict, _Story], list[str]]] = {
     "setup": _setup,
     "turn": _turn,
     "draw": _draw,
-    "transport": _transport,
-    "reshuffle_resistance": _reshuffle_resistance,
-    "reshuffle_spawn": _reshuffle_spawn,
-    "shield": _shield,
+    "transport": said("{player} transports {cards} to {to}.", cards=_cards),
+    "reshuffle_resistance": _remade("Resistance"),
+    "reshuffle_spawn": _remade("Spawn"),
+    "shield": said(
+        "Spawn card for {player}: the {alien} joins the Spawnmonster ({shields} in play).",
+        shields=lambda e, _: count(e["shields"], "Shield alien"),
+    ),
     "spawn": _spawn,
-    "zap": _zap,
-    "flies_off": _flies_off,
+    "zap": said("{player} zaps the {alien} with the {weapon}."),
+    "flies_off": said("The {alien} flies off: discarded."),
     "invade": _invade,
     "order": _order,
-    "evaporate": _evaporate,
-    "sabotage": _sabotage,
-    "module_destroyed": _module_destroyed,
+    "evaporate": said("{player} loses {cards} to the Evaporaliens.", cards=_cards),
+    "sabotage": said("{player}'s {module} is sabotaged."),
+    "module_destroyed": said("{player}'s {module}, sabotaged again, is destroyed with its Sabotalien."),
     "eliminated": _eliminated,
-    "build": _build,
+    "build": said("{player} builds {modules}.", modules=lambda e, _: _and(e["modules"])),
     "combat": _combat,
     "final_conflict": _final_conflict,
-    "kamikaze": _kamikaze,
-    "counter": _counter,
+    "kamikaze": said("Kamikaze at {player}: {alien} (counter with {colour})."),
+    "counter": said(
+        "{player} counters the {alien} with {cards}.",
+        player=lambda e, _: _by(e["player"], e["helping"]),
+        cards=lambda e, _: _with(e["cards"]),
+    ),
     "strike": _strike,
-    "no_strike": _no_strike,
-    "spawnmonster_destroyed": _spawnmonster_destroyed,
+    "no_strike": said("{player} makes no strike."),
+    "spawnmonster_destroyed": said(
+        "No Shield alien left: {player} destroys the Spawnmonster with {weapon}!",
+        weapon=lambda e, _: _and(e["weapon"]),
+    ),
     "end": _end,
 }
 

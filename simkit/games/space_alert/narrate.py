@@ -14,11 +14,11 @@ an event type this module does not know is printed as its fields, so nothing is 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
-from simkit.core.narration import and_list, count, tell
+from simkit.core.narration import INDENT, and_list, count, said, tell
 from simkit.games.space_alert.components import ZONES
 
-INDENT = "  "
 # what a card half does, as a player says it (state.CARD_NAMES; "teleport <station>" aside)
 CARDS = {
     "red": "moves red",
@@ -56,6 +56,17 @@ def score_text(result: dict) -> str:
 
 def figure(f: int) -> str:
     return f"Figure {f + 1}"
+
+
+def _said(sentence: str, **more: Callable[[dict, Any], Any]) -> Callable[[dict, Any], list[str]]:
+    """An event told in one line (`said`): `{figure}` and `{threat}` name the event's figure and
+    threat as the crew knows them."""
+    return said(
+        sentence,
+        figure=lambda e, _: figure(e["figure"]),
+        threat=lambda e, story: story.threat(e["threat"]),
+        **more,
+    )
 
 
 class _Story:
@@ -153,46 +164,9 @@ def _action(e: dict, story: _Story) -> list[str]:
     return [f"{INDENT}{figure(e['figure'])} at {e['station']} {does}."]
 
 
-def _no_effect(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{figure(e['figure'])}: no effect, {e['why']}."]
-
-
-def _energy(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{figure(e['figure'])} moves {e['moved']} energy into the {e['to']}."]
-
-
-def _refuel(e: dict, story: _Story) -> list[str]:
-    return [
-        f"{INDENT}{figure(e['figure'])} refuels the central reactor: {e['moved']} energy, "
-        f"{count(e['fuel'], 'fuel capsule')} left."
-    ]
-
-
-def _repair(e: dict, story: _Story) -> list[str]:
-    return [
-        f"{INDENT}{figure(e['figure'])} repairs {story.threat(e['threat'])}: {e['damage']} repaired so far."
-    ]
-
-
-def _computer_maintained(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{figure(e['figure'])} maintains the computer (phase {e['phase']})."]
-
-
-def _computer_not_maintained(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}Nobody maintained the computer in phase {e['phase']}: everybody aboard is delayed."]
-
-
-def _rocket_launched(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{figure(e['figure'])} launches a rocket ({e['left']} left)."]
-
-
 def _battlebots_taken(e: dict, story: _Story) -> list[str]:
     state = " (disabled ones)" if e["disabled"] else ""
     return [f"{INDENT}{figure(e['figure'])} takes the battlebots{state}."]
-
-
-def _battlebots_repaired(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{figure(e['figure'])} repairs the disabled battlebots."]
 
 
 def _battlebots_attack(e: dict, story: _Story) -> list[str]:
@@ -209,21 +183,9 @@ def _battlebots_disabled(e: dict, story: _Story) -> list[str]:
     return [f"{INDENT}{story.threat(e['threat'])} disables the battlebots at {e['station']}."]
 
 
-def _interceptors_launch(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{figure(e['figure'])} flies out in the interceptors."]
-
-
 def _interceptors_stay(e: dict, story: _Story) -> list[str]:
     heroic = ", heroic" if e["heroic"] else ""
     return [f"{INDENT}{figure(e['figure'])} stays out in the interceptors{heroic}."]
-
-
-def _interceptors_return(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{figure(e['figure'])} flies the interceptors back to upper red."]
-
-
-def _visual_confirmation(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}Visual confirmation, phase {e['phase']}: {count(e['observers'], 'observer')}."]
 
 
 def _fire(e: dict, story: _Story) -> list[str]:
@@ -250,10 +212,6 @@ def _damage(e: dict, story: _Story) -> list[str]:
     ]
 
 
-def _cryoshield(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{story.threat(e['threat'])}'s cryoshield takes the hit and is gone."]
-
-
 def _threat_destroyed(e: dict, story: _Story) -> list[str]:
     story.gone(e["threat"])
     return [f"{INDENT}{story.threat(e['threat'])} is destroyed (by {e['by']})."]
@@ -266,19 +224,6 @@ def _threat_action(e: dict, story: _Story) -> list[str]:
         story.gone(tid)
         return [f"{INDENT}{story.threat(tid)} reaches Z at space {e['space']}: it acts and survives."]
     return [f"{INDENT}{story.threat(tid)} reaches {e['action']} at space {e['space']}."]
-
-
-def _attack(e: dict, story: _Story) -> list[str]:
-    return [
-        f"{INDENT}{story.threat(e['threat'])} attacks the {e['zone']} zone with {e['strength']}: "
-        f"{e['absorbed']} absorbed by the shield, {e['through']} through."
-    ]
-
-
-def _internal_attack(e: dict, story: _Story) -> list[str]:
-    return [
-        f"{INDENT}{story.threat(e['threat'])} attacks the {e['zone']} zone from inside with {e['strength']}."
-    ]
 
 
 def _damage_tile(e: dict, story: _Story) -> list[str]:
@@ -301,25 +246,9 @@ def _delayed(e: dict, story: _Story) -> list[str]:
     return [f"{who}: {count(e['shifted'], 'card')} shift one turn right{lost}."]
 
 
-def _gravolift_delay(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{figure(e['figure'])} finds the {e['zone']} gravolift taken or damaged: delayed."]
-
-
-def _tripped(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{figure(e['figure'])} trips: delayed next turn."]
-
-
 def _knocked_out(e: dict, story: _Story) -> list[str]:
     by = story.threat(e["by"]) if e["by"] in story.names else e["by"]
     return [f"{INDENT}{figure(e['figure'])} is knocked out by {by}."]
-
-
-def _slimed(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{figure(e['figure'])} steps into slime at {e['station']}: delayed next turn."]
-
-
-def _slime_spreads(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{story.threat(e['threat'])} spreads to {e['to']}."]
 
 
 def _intruder_moves(e: dict, story: _Story) -> list[str]:
@@ -336,10 +265,6 @@ def _shields_drained(e: dict, story: _Story) -> list[str]:
 def _threat_repairs(e: dict, story: _Story) -> list[str]:
     story.damage[e["threat"]] = e["damage"]
     return [f"{INDENT}{story.threat(e['threat'])} repairs itself: damage {e['damage']}."]
-
-
-def _rocket_destroyed(e: dict, story: _Story) -> list[str]:
-    return [f"{INDENT}{story.threat(e['threat'])} destroys a rocket ({e['left']} left)."]
 
 
 def _score(e: dict, story: _Story) -> list[str]:
@@ -359,40 +284,51 @@ HANDLERS: dict[str, Callable[[dict, _Story], list[str]]] = {
     "mission": _mission,
     "threat_appears": _threat_appears,
     "action": _action,
-    "no_effect": _no_effect,
-    "energy": _energy,
-    "refuel": _refuel,
-    "repair": _repair,
-    "computer_maintained": _computer_maintained,
-    "computer_not_maintained": _computer_not_maintained,
-    "rocket_launched": _rocket_launched,
+    "no_effect": _said("{figure}: no effect, {why}."),
+    "energy": _said("{figure} moves {moved} energy into the {to}."),
+    "refuel": _said(
+        "{figure} refuels the central reactor: {moved} energy, {fuel} left.",
+        fuel=lambda e, _: count(e["fuel"], "fuel capsule"),
+    ),
+    "repair": _said("{figure} repairs {threat}: {damage} repaired so far."),
+    "computer_maintained": _said("{figure} maintains the computer (phase {phase})."),
+    "computer_not_maintained": _said(
+        "Nobody maintained the computer in phase {phase}: everybody aboard is delayed."
+    ),
+    "rocket_launched": _said("{figure} launches a rocket ({left} left)."),
     "battlebots_taken": _battlebots_taken,
-    "battlebots_repaired": _battlebots_repaired,
+    "battlebots_repaired": _said("{figure} repairs the disabled battlebots."),
     "battlebots_attack": _battlebots_attack,
     "battlebots_disabled": _battlebots_disabled,
-    "interceptors_launch": _interceptors_launch,
+    "interceptors_launch": _said("{figure} flies out in the interceptors."),
     "interceptors_stay": _interceptors_stay,
-    "interceptors_return": _interceptors_return,
-    "visual_confirmation": _visual_confirmation,
+    "interceptors_return": _said("{figure} flies the interceptors back to upper red."),
+    "visual_confirmation": _said(
+        "Visual confirmation, phase {phase}: {observers}.",
+        observers=lambda e, _: count(e["observers"], "observer"),
+    ),
     "fire": _fire,
     "damage": _damage,
-    "cryoshield": _cryoshield,
+    "cryoshield": _said("{threat}'s cryoshield takes the hit and is gone."),
     "threat_destroyed": _threat_destroyed,
     "threat_action": _threat_action,
-    "attack": _attack,
-    "internal_attack": _internal_attack,
+    "attack": _said(
+        "{threat} attacks the {zone} zone with {strength}: {absorbed} absorbed by the shield, "
+        "{through} through."
+    ),
+    "internal_attack": _said("{threat} attacks the {zone} zone from inside with {strength}."),
     "damage_tile": _damage_tile,
     "ship_destroyed": _ship_destroyed,
     "delayed": _delayed,
-    "gravolift_delay": _gravolift_delay,
-    "tripped": _tripped,
+    "gravolift_delay": _said("{figure} finds the {zone} gravolift taken or damaged: delayed."),
+    "tripped": _said("{figure} trips: delayed next turn."),
     "knocked_out": _knocked_out,
-    "slimed": _slimed,
-    "slime_spreads": _slime_spreads,
+    "slimed": _said("{figure} steps into slime at {station}: delayed next turn."),
+    "slime_spreads": _said("{threat} spreads to {to}."),
     "intruder_moves": _intruder_moves,
     "shields_drained": _shields_drained,
     "threat_repairs": _threat_repairs,
-    "rocket_destroyed": _rocket_destroyed,
+    "rocket_destroyed": _said("{threat} destroys a rocket ({left} left)."),
     "score": _score,
 }
 UNTURNED = ("mission", "score")  # events outside the turns: no turn header for them

@@ -33,7 +33,7 @@ def test_missions_plays_legal_games(players_n):
 
 def test_rollout_plays_a_legal_game():
     log = []
-    game = ENGINE._game(
+    game = ENGINE.new_game(
         {"players": 2, "variant": "standard", "data": None}, ["rollout:rollouts=1", "greedy"], 22, 0, log
     )
     game.play_rest()

@@ -18,7 +18,7 @@ def settings(players, variant="standard"):
 
 def check_game(players, strategies, seed, index):
     log = []
-    game = ENGINE._game(settings(players), strategies, seed, index, log)
+    game = ENGINE.new_game(settings(players), strategies, seed, index, log)
     game.play_rest()
     st = game.st
     cell = st.cell[1:]
@@ -116,7 +116,7 @@ def test_semi_coop_records_the_team_verdict():
 
 
 def test_state_copy_is_equal_and_independent():
-    game = ENGINE._game(settings(2), ["greedy", "greedy"], 1, 0, None)
+    game = ENGINE.new_game(settings(2), ["greedy", "greedy"], 1, 0, None)
     for _ in range(5):
         game.play_round()
     st = game.st
