@@ -87,7 +87,10 @@ def test_space_alerts_planner_takes_the_scripted_numbers_and_its_budget():
     [
         ("scripted:rocket_reach=4", "parameter 'rocket_reach' = 4 is above the maximum 3"),
         ("scripted:lookahead=-1", "parameter 'lookahead' = -1 is below the minimum 0"),
-        ("scripted:steps=5", "strategy 'scripted' has no parameter 'steps' (parameters: lookahead, refill_below"),
+        (
+            "scripted:steps=5",
+            "strategy 'scripted' has no parameter 'steps' (parameters: lookahead, refill_below",
+        ),
         ("scripted:pulse_reserve=0.5", "parameter 'pulse_reserve' must be int"),
     ],
 )

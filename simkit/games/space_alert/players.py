@@ -470,7 +470,11 @@ class ScriptedPlayer(Player):
                     code = LIFT  # down to the reactor
                 elif target is not None and energy > 0:
                     code = A if hand.has(A) else HA
-                elif (fc.attacks(z, t) or fc.attacks(z, t + 1)) and energy > numbers.shield_keep and hand.has(B):
+                elif (
+                    (fc.attacks(z, t) or fc.attacks(z, t + 1))
+                    and energy > numbers.shield_keep
+                    and hand.has(B)
+                ):
                     code = B
             else:
                 code, carry = self._chase(view, task, here, carry, done, hand, t)
