@@ -326,7 +326,10 @@ impl Strategy {
     /// The numbers the scripted crew plays by under this strategy (the defaults where it has none).
     pub fn scripted_numbers(&self) -> ScriptedNumbers {
         match *self {
-            Strategy::Scripted(numbers) | Strategy::Planner { scripted: numbers, .. } => numbers,
+            Strategy::Scripted(numbers)
+            | Strategy::Planner {
+                scripted: numbers, ..
+            } => numbers,
             _ => ScriptedNumbers::DEFAULT,
         }
     }

@@ -895,7 +895,9 @@ impl Player {
                 code = step_toward(here, LOWER_WHITE);
             } else if white <= soon && fuel > 0 && white < comp.reactor_capacity[1] - 1 {
                 code = B;
-            } else if pulse_worth(comp, fc, t, comp.pulse_range) && white > soon + numbers.pulse_reserve {
+            } else if pulse_worth(comp, fc, t, comp.pulse_range)
+                && white > soon + numbers.pulse_reserve
+            {
                 code = A;
             } else if rocket_target {
                 code = BLUE;
