@@ -14,6 +14,7 @@ from tests.reliability.test_bad_input import refused
 
 OH_NO = get_game("oh-no-invasion")
 ALIEN_ATTACK = get_game("alien-attack")
+SPACE_ALERT = get_game("space-alert")
 
 
 @pytest.mark.parametrize(
@@ -63,6 +64,41 @@ def test_a_player_is_built_with_the_specs_numbers_over_its_defaults():
     assert crew.numbers.panic == 1  # bold's own default, not cautious's 2
     assert OH_NO.player("cautious", random.Random(1)).numbers.panic == 2
     assert ALIEN_ATTACK.player("rollout:rollouts=3", random.Random(1)).rollouts == 3
+
+
+def test_space_alerts_planner_takes_the_scripted_numbers_and_its_budget():
+    scripted = SPACE_ALERT.player("scripted:pulse_reserve=2,rocket_reach=0", random.Random(1))
+    assert scripted.numbers.pulse_reserve == 2 and scripted.numbers.rocket_reach == 0
+    assert scripted.numbers.lookahead == 3  # the default
+    planner = SPACE_ALERT.player("planner:pulse_reserve=2,steps=7", random.Random(1))
+    assert planner.numbers.pulse_reserve == 2 and planner.steps == 7 and planner.samples == 2
+    names = [p.name for p in SPACE_ALERT.strategies["planner"].params]
+    assert names[:6] == [p.name for p in SPACE_ALERT.strategies["scripted"].params] and names[6:] == [
+        "steps",
+        "samples",
+    ]
+    assert resolve_strategies(SPACE_ALERT, ["planner:steps=40,lookahead=3,refill_below=1"], None, "t") == (
+        "planner:refill_below=1",
+    )
+
+
+@pytest.mark.parametrize(
+    ("given", "words"),
+    [
+        ("scripted:rocket_reach=4", "parameter 'rocket_reach' = 4 is above the maximum 3"),
+        ("scripted:lookahead=-1", "parameter 'lookahead' = -1 is below the minimum 0"),
+        (
+            "scripted:steps=5",
+            "strategy 'scripted' has no parameter 'steps' (parameters: lookahead, refill_below",
+        ),
+        ("scripted:pulse_reserve=0.5", "parameter 'pulse_reserve' must be int"),
+    ],
+)
+def test_a_bad_space_alert_number_gets_one_line_and_exit_code_2(tmp_path, capsys, monkeypatch, given, words):
+    out = tmp_path / "d"
+    line = refused(capsys, monkeypatch, "simulate", "space-alert", "-n", 3, "--strategy", given, "--out", out)
+    assert words in line, line
+    assert not out.exists()
 
 
 def test_each_number_of_a_player_is_a_declared_parameter_with_help_and_default():

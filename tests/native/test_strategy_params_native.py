@@ -44,3 +44,20 @@ def test_alien_attack_heuristic_numbers(core, tmp_path):
 def test_space_alert_planner_budgets(core, tmp_path):
     grid = {"strategy": ["planner:steps=5,samples=1", "planner:steps=12,samples=3"], "mission": ["test"]}
     assert _both(tmp_path, "space-alert", 3, grid) == []
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "scripted:lookahead=1,refill_below=3,shield_keep=2,draw_horizon=6,pulse_reserve=0,rocket_reach=3",
+        "scripted:lookahead=6,refill_below=1,shield_keep=0,draw_horizon=1,pulse_reserve=2,rocket_reach=1",
+    ],
+)
+def test_space_alert_scripted_numbers(core, tmp_path, spec):
+    grid = {"strategy": [spec], "players": [4, 5]}  # 5: the security officer plays too
+    assert _both(tmp_path, "space-alert", 150, grid) == []
+
+
+def test_space_alert_planner_starts_from_the_scripted_numbers(core, tmp_path):
+    grid = {"strategy": ["planner:steps=5,samples=1,lookahead=1,pulse_reserve=0,rocket_reach=3"]}
+    assert _both(tmp_path, "space-alert", 3, grid) == []

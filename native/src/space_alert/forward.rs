@@ -487,7 +487,7 @@ pub struct Sim<'a> {
 impl<'a> Sim<'a> {
     fn new(comp: &'a Components, params: Params, kills: f64) -> Sim<'a> {
         Sim {
-            engine: Engine::new(comp, params, Strategy::Scripted),
+            engine: Engine::new(comp, params, Strategy::SCRIPTED),
             kills,
             buffers: Buffers::default(),
         }
@@ -593,7 +593,7 @@ impl<'a> Engine<'a> {
     /// A new engine at this position with these streams: the same chance to come (its scratch,
     /// memory of plans and search are not state).
     fn copy(&self) -> Engine<'a> {
-        let mut engine = Engine::new(self.comp, self.params, Strategy::Scripted);
+        let mut engine = Engine::new(self.comp, self.params, Strategy::SCRIPTED);
         engine.restore(&self.snapshot());
         engine.rngs.clone_from(&self.rngs);
         engine
@@ -643,7 +643,7 @@ impl Position {
         if let Some(message) = unsupported(&params) {
             return Err(message);
         }
-        let mut engine = Engine::new(lasting(comp, copied)?, params, Strategy::Scripted);
+        let mut engine = Engine::new(lasting(comp, copied)?, params, Strategy::SCRIPTED);
         engine.seed(seed, game);
         engine.start()?;
         Ok(Position::new(engine))
@@ -743,7 +743,7 @@ mod tests {
     /// A game walked through the forward model by a seeded uniform choice among the legal
     /// answers, from its first decision: (cards answered, record).
     fn walk(c: &Components, params: Params, game: u64, pick: u64) -> (usize, Record) {
-        let mut e = Engine::new(c, params, Strategy::Scripted);
+        let mut e = Engine::new(c, params, Strategy::SCRIPTED);
         e.seed(7, game);
         e.start().unwrap();
         let mut g = SplitMix(pick);
@@ -805,7 +805,7 @@ mod tests {
     fn the_built_in_answer_is_listed_first_and_replays_the_game() {
         let c = default_components();
         for params in variants() {
-            let mut e = Engine::new(&c, params, Strategy::Scripted);
+            let mut e = Engine::new(&c, params, Strategy::SCRIPTED);
             let played = e.play(7, 3).unwrap();
             e.seed(7, 3);
             e.start().unwrap();
@@ -821,7 +821,7 @@ mod tests {
     #[test]
     fn apply_refuses_an_answer_to_another_decision_or_a_card_not_held() {
         let c = default_components();
-        let mut e = Engine::new(&c, real_mission_params(), Strategy::Scripted);
+        let mut e = Engine::new(&c, real_mission_params(), Strategy::SCRIPTED);
         e.seed(7, 0);
         e.start().unwrap();
         assert!(
@@ -859,7 +859,7 @@ mod tests {
     #[test]
     fn a_restored_snapshot_plays_on_as_the_original() {
         let c = default_components();
-        let mut e = Engine::new(&c, real_mission_params(), Strategy::Scripted);
+        let mut e = Engine::new(&c, real_mission_params(), Strategy::SCRIPTED);
         e.seed(7, 1);
         e.start().unwrap();
         let mut legal = Vec::new();
@@ -934,7 +934,7 @@ mod tests {
                 .sum()
         };
         for game in 0..10 {
-            model.engine = at_first_card(&c, params, Strategy::Scripted, game);
+            model.engine = at_first_card(&c, params, Strategy::SCRIPTED, game);
             let snap = model.save();
             let announced = model.engine.announced();
             let mut schedules = std::collections::BTreeSet::new();
@@ -1026,7 +1026,7 @@ mod tests {
                     figures,
                     ..real_mission_params()
                 };
-                let e = at_first_card(&c, params, Strategy::Scripted, 0);
+                let e = at_first_card(&c, params, Strategy::SCRIPTED, 0);
                 let announced: Vec<(i64, u64)> = (e.announced().iter())
                     .map(|k| {
                         (
@@ -1052,10 +1052,10 @@ mod tests {
             ..SearchParams::default()
         };
         for game in 0..3 {
-            let e = at_first_card(&c, params, Strategy::Scripted, game);
+            let e = at_first_card(&c, params, Strategy::SCRIPTED, game);
             let announced = e.announced();
             let mut other = Sim::new(&c, params, 0.2);
-            other.engine = at_first_card(&c, params, Strategy::Scripted, game);
+            other.engine = at_first_card(&c, params, Strategy::SCRIPTED, game);
             let mut answers = Vec::new();
             let mut deals = Vec::new();
             for variant in 0..4u64 {

@@ -669,7 +669,7 @@ impl<'a> Engine<'a> {
         let chance = seq.child(&[CHANCE]).generate_state(8);
         keys[1].copy_from_slice(&chance[..4]);
         keys[2].copy_from_slice(&chance[4..]);
-        let seeded = if self.strategy == Strategy::Scripted {
+        let seeded = if matches!(self.strategy, Strategy::Scripted(_)) {
             3
         } else {
             for k in 0..figures {

@@ -18,6 +18,7 @@ use crate::batch::{head, ints, Column, GameError, Head, Kind, Rows};
 
 pub use forward::{Observation, Position, SearchParams};
 pub use game::{Action, Card, Known, Phase};
+pub use players::ScriptedNumbers;
 
 /// Threat kinds.
 pub const EXTERNAL: u8 = 0;
@@ -303,9 +304,11 @@ pub struct Params {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Strategy {
     Random,
-    Scripted,
-    /// `steps` candidate changes per figure and phase, `samples` tile orders per evaluation
+    Scripted(ScriptedNumbers),
+    /// The scripted rows (`scripted`'s numbers) improved by `steps` candidate changes per figure
+    /// and phase, each resolved with `samples` tile orders
     Planner {
+        scripted: ScriptedNumbers,
         steps: usize,
         samples: usize,
     },
@@ -317,13 +320,28 @@ pub enum Strategy {
 pub const STRATEGY_NAMES: &[&str] = &["random", "scripted", "planner", "mcts"];
 
 impl Strategy {
-    /// The strategy called `name`, its parameters read by `param` (None: not given, or no such
-    /// strategy).
+    /// The scripted crew at its default numbers (the search player's rollouts, the forward model).
+    pub const SCRIPTED: Strategy = Strategy::Scripted(ScriptedNumbers::DEFAULT);
+
+    /// The numbers the scripted crew plays by under this strategy (the defaults where it has none).
+    pub fn scripted_numbers(&self) -> ScriptedNumbers {
+        match *self {
+            Strategy::Scripted(numbers)
+            | Strategy::Planner {
+                scripted: numbers, ..
+            } => numbers,
+            _ => ScriptedNumbers::DEFAULT,
+        }
+    }
+
+    /// The strategy called `name`, its parameters read by `param` (the scripted numbers' defaults
+    /// where it gives none; None: a planner budget not given, or no such strategy).
     pub fn from_name(name: &str, param: impl Fn(&str) -> Option<f64>) -> Option<Strategy> {
         match name {
             "random" => Some(Strategy::Random),
-            "scripted" => Some(Strategy::Scripted),
+            "scripted" => Some(Strategy::Scripted(ScriptedNumbers::read(&param))),
             "planner" => Some(Strategy::Planner {
+                scripted: ScriptedNumbers::read(&param),
                 steps: param("steps")? as usize,
                 samples: param("samples")? as usize,
             }),

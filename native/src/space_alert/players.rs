@@ -4,6 +4,7 @@
 use super::game::{matches, resolve, Card, Known, View};
 use super::rules::*;
 use super::*;
+use crate::params::named_params;
 use crate::rng::PyRandom;
 
 pub(super) const PLAIN: [u8; 7] = [A, B, C, BB, RED, BLUE, LIFT];
@@ -441,9 +442,58 @@ fn needs(role: u8) -> [u8; 3] {
     }
 }
 
+/// `ScriptedNumbers`: the numbers the scripted crew plays by, its strategy's parameters (the
+/// planner's starting rows play them too; the search player's rollouts play the defaults).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScriptedNumbers {
+    /// Turns ahead a gunner watches its own zone for a target before helping a neighbour.
+    pub lookahead: i32,
+    /// A side gunner at its reactor refills it while it holds fewer than this.
+    pub refill_below: i32,
+    /// A gunner feeds its shield before an attack only while its reactor holds more than this.
+    pub shield_keep: i32,
+    /// Turns of the others' draw on the main reactor the energy officer plans ahead for.
+    pub draw_horizon: i32,
+    /// Energy kept in the main reactor beyond that draw before the pulse cannon fires.
+    pub pulse_reserve: i32,
+    /// Farthest distance at which the energy officer fires a rocket (0: never).
+    pub rocket_reach: i32,
+}
+
+impl ScriptedNumbers {
+    pub const DEFAULT: ScriptedNumbers = ScriptedNumbers {
+        lookahead: 3,
+        refill_below: 2,
+        shield_keep: 1,
+        draw_horizon: 3,
+        pulse_reserve: 1,
+        rocket_reach: 2,
+    };
+}
+
+impl Default for ScriptedNumbers {
+    fn default() -> ScriptedNumbers {
+        ScriptedNumbers::DEFAULT
+    }
+}
+
+named_params!(
+    ScriptedNumbers,
+    [
+        lookahead,
+        refill_below,
+        shield_keep,
+        draw_horizon,
+        pulse_reserve,
+        rocket_reach,
+    ]
+);
+
 /// One figure's planner and its own stream (made on first use).
 pub struct Player {
     strategy: Strategy,
+    /// The scripted crew's numbers this player plans by.
+    numbers: ScriptedNumbers,
     /// Will the battlebots be at hand (the scripted crew's memory across phases)?
     pub(super) bots_ok: bool,
     scratch: State,
@@ -453,6 +503,7 @@ impl Player {
     pub fn new(strategy: Strategy) -> Player {
         Player {
             strategy,
+            numbers: strategy.scripted_numbers(),
             bots_ok: true,
             scratch: State::default(),
         }
@@ -487,8 +538,10 @@ impl Player {
         match self.strategy {
             Strategy::Random => self.plan_random(view, rng),
             // the search player is the scripted crew wherever it does not search
-            Strategy::Scripted | Strategy::Mcts(_) => self.plan_scripted(view),
-            Strategy::Planner { steps, samples } => self.plan_planner(view, rng, steps, samples),
+            Strategy::Scripted(_) | Strategy::Mcts(_) => self.plan_scripted(view),
+            Strategy::Planner { steps, samples, .. } => {
+                self.plan_planner(view, rng, steps, samples)
+            }
         }
     }
 
@@ -559,6 +612,7 @@ impl Player {
     ) -> Vec<u8> {
         let comp = view.comp;
         let zu = z as usize;
+        let numbers = self.numbers;
         let mut strength = comp.heavy_laser[zu];
         let mut damage = self.shots_so_far(view, fc, z);
         let mut energy = own_energy(view, z);
@@ -582,7 +636,7 @@ impl Player {
                 }
             }
             let mut later = false;
-            'outer: for tt in (t + 1)..13.min(t + 4) {
+            'outer: for tt in (t + 1)..13.min(t + 1 + numbers.lookahead.max(0) as usize) {
                 for i in fc.in_zone(comp, z, tt).iter() {
                     let k = &fc.threats[i].k;
                     if damage.get(k) < comp.threats[k.card].health {
@@ -625,7 +679,7 @@ impl Player {
                     && energy < 1
                 {
                     code = A;
-                } else if here == 3 + z && z != 1 && energy < 2 {
+                } else if here == 3 + z && z != 1 && energy < numbers.refill_below {
                     code = B;
                 } else if here != z {
                     code = step_toward(here, z);
@@ -634,7 +688,7 @@ impl Player {
                 } else if target.is_some() && energy > 0 {
                     code = if hand.has(A) { A } else { HA };
                 } else if (fc.attacks(z, t) != 0 || fc.attacks(z, t + 1) != 0)
-                    && energy > 1
+                    && energy > numbers.shield_keep
                     && hand.has(B)
                 {
                     code = B;
@@ -779,6 +833,8 @@ impl Player {
 
     fn engineer(&mut self, view: &View, fc: &Forecast, hand: &mut Hand, mut here: i32) -> Vec<u8> {
         let comp = view.comp;
+        let numbers = self.numbers;
+        let horizon = numbers.draw_horizon.max(0) as usize;
         let start = comp.start_station;
         let mut draw = [0i32; 14];
         for (f, plan) in view.plans.iter().enumerate() {
@@ -819,9 +875,12 @@ impl Player {
         let mut out = Vec::new();
         for t in view.first..=view.last {
             white = (white - draw[t]).max(0);
-            let soon: i32 = draw[(t + 1).min(14)..(t + 4).min(14)].iter().sum();
-            let rocket_target =
-                rockets != 0 && t > last_rocket + 1 && fc.any_near(comp, t + 1, 2, true);
+            let soon: i32 = draw[(t + 1).min(14)..(t + 1 + horizon).min(14)]
+                .iter()
+                .sum();
+            let rocket_target = rockets != 0
+                && t > last_rocket + 1
+                && fc.any_near(comp, t + 1, numbers.rocket_reach, true);
             let mut code = EMPTY;
             let task = internal_task(view, fc, t as i32, &done, Some(&[LOWER_WHITE]), false);
             if let Some(task) = task {
@@ -836,7 +895,9 @@ impl Player {
                 code = step_toward(here, LOWER_WHITE);
             } else if white <= soon && fuel > 0 && white < comp.reactor_capacity[1] - 1 {
                 code = B;
-            } else if pulse_worth(comp, fc, t, comp.pulse_range) && white > soon + 1 {
+            } else if pulse_worth(comp, fc, t, comp.pulse_range)
+                && white > soon + numbers.pulse_reserve
+            {
                 code = A;
             } else if rocket_target {
                 code = BLUE;

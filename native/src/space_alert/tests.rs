@@ -240,7 +240,7 @@ pub fn real_mission_params() -> Params {
 fn a_batch_is_the_same_game_by_game() {
     let c = default_components();
     let params = real_mission_params();
-    for strategy in [Strategy::Random, Strategy::Scripted] {
+    for strategy in [Strategy::Random, Strategy::SCRIPTED] {
         let all = play_batch(&c, &params, strategy, 5, 0, 6).expect("a batch");
         for i in 0..6u64 {
             let one = play_batch(&c, &params, strategy, 5, i, i + 1).expect("a batch");
@@ -262,9 +262,10 @@ fn bench_games() {
     let params = real_mission_params();
     for (strategy, n) in [
         (Strategy::Random, 40_000u64),
-        (Strategy::Scripted, 40_000),
+        (Strategy::SCRIPTED, 40_000),
         (
             Strategy::Planner {
+                scripted: ScriptedNumbers::DEFAULT,
                 steps: 40,
                 samples: 2,
             },

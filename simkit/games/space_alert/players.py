@@ -326,13 +326,66 @@ NEEDS = {
 }
 
 
+@dataclass(frozen=True)
+class ScriptedNumbers:
+    """The numbers the scripted crew plays by: its strategy's parameters
+    (`scripted:lookahead=2,pulse_reserve=0`). The gunners' three, then the energy officer's."""
+
+    lookahead: int = number(
+        3,
+        "turns ahead a gunner watches its own zone: with a target coming it stays home (and goes "
+        "down for energy) rather than man a neighbour's idle laser",
+        minimum=0,
+        maximum=11,
+    )
+    refill_below: int = number(
+        2,
+        "a side gunner at its reactor pulls energy from the main one while its own holds fewer than this",
+        minimum=0,
+        maximum=5,
+    )
+    shield_keep: int = number(
+        1,
+        "a gunner with no target feeds its shield before an attack only while its reactor holds "
+        "more than this (kept for the laser)",
+        minimum=0,
+        maximum=5,
+    )
+    draw_horizon: int = number(
+        3,
+        "turns of the others' draw on the main reactor the energy officer plans ahead for "
+        "(refuel when it would not cover them; the pulse cannon's reserve on top)",
+        minimum=0,
+        maximum=11,
+    )
+    pulse_reserve: int = number(
+        1,
+        "energy the energy officer keeps in the main reactor beyond that draw before firing the pulse cannon",
+        minimum=0,
+        maximum=5,
+    )
+    rocket_reach: int = number(
+        2,
+        "farthest distance (1 close, 2 middle, 3 far) at which the energy officer fires a rocket "
+        "at an announced threat (0: never)",
+        minimum=0,
+        maximum=3,
+    )
+
+
 class ScriptedPlayer(Player):
     """The scripted crew (issue 5 point 5): a heavy-laser gunner per zone (the white one also
     maintains the computer in each phase's first turn), an energy officer on the lower deck
     (pulse cannon, refuelling, feeding the side reactors and, with 4 figures, the internal
     threats), and with 5 figures a security officer (battlebots against intruders, repairs,
     rockets). Window watching when idle and safe. Reacts to the threats announced by then;
-    cards it lacks are left out (the turn stays empty)."""
+    cards it lacks are left out (the turn stays empty). Its numbers: `ScriptedNumbers`."""
+
+    NUMBERS = ScriptedNumbers()
+
+    def __init__(self, rng: random.Random, **numbers: Any) -> None:
+        super().__init__(rng)
+        self.numbers = replace(self.NUMBERS, **numbers)
 
     def transfer(self, view: View) -> tuple[int, int] | None:
         """Give away a card whose action half this role does not use to the first teammate
@@ -366,6 +419,7 @@ class ScriptedPlayer(Player):
 
     def _gunner(self, view: View, fc: Forecast, hand: Hand, here: int, z: int) -> list[int]:
         comp = view.comp
+        numbers = self.numbers
         strength = comp.ship["heavy_laser"][z]
         damage = self._shots_so_far(view, fc, z)
         energy = self._own_energy(view, z)
@@ -383,7 +437,7 @@ class ScriptedPlayer(Player):
                     break
             later = any(
                 damage.get((k.turn, k.id), 0) < card.health
-                for tt in range(t + 1, min(13, t + 4))
+                for tt in range(t + 1, min(13, t + 1 + numbers.lookahead))
                 for _p, _o, k, card in fc.in_zone(z, tt)
             )
             if security:
@@ -408,7 +462,7 @@ class ScriptedPlayer(Player):
                 light = comp.ship["light_laser"][z]
                 if here == 3 + z and target is not None and light > max(0, target[1].shield) and energy < 1:
                     code = A  # the light laser needs no reactor energy
-                elif here == 3 + z and z != 1 and energy < 2:
+                elif here == 3 + z and z != 1 and energy < numbers.refill_below:
                     code = B  # pull energy from the main reactor
                 elif here != z:
                     code = step_toward(here, z)
@@ -416,7 +470,11 @@ class ScriptedPlayer(Player):
                     code = LIFT  # down to the reactor
                 elif target is not None and energy > 0:
                     code = A if hand.has(A) else HA
-                elif (fc.attacks(z, t) or fc.attacks(z, t + 1)) and energy > 1 and hand.has(B):
+                elif (
+                    (fc.attacks(z, t) or fc.attacks(z, t + 1))
+                    and energy > numbers.shield_keep
+                    and hand.has(B)
+                ):
                     code = B
             else:
                 code, carry = self._chase(view, task, here, carry, done, hand, t)
@@ -579,6 +637,7 @@ class ScriptedPlayer(Player):
         """Keeps the main reactor fed for the gunners (who fetch their own side energy), fires
         the pulse cannon when it has spare energy and rockets at close targets, else watches."""
         ship = view.comp.ship
+        numbers = self.numbers
         start = ship["start_station"]
         draw = [0] * 14  # energy the others take from the main reactor, by turn
         for f, plan in enumerate(view.plans):
@@ -612,8 +671,8 @@ class ScriptedPlayer(Player):
         out: list[int] = []
         for t in view.turns:
             white = max(0, white - draw[t])
-            soon = sum(draw[t + 1 : t + 4])
-            rocket_target = rockets and t > last_rocket + 1 and fc.near(t + 1, 2, "rocket")
+            soon = sum(draw[t + 1 : t + 1 + numbers.draw_horizon])
+            rocket_target = rockets and t > last_rocket + 1 and fc.near(t + 1, numbers.rocket_reach, "rocket")
             code = EMPTY
             task = self._internal_task(view, t, done, (LOWER_WHITE,), intruders=False)
             if task is not None:
@@ -626,7 +685,7 @@ class ScriptedPlayer(Player):
                 code = step_toward(here, LOWER_WHITE)
             elif white <= soon and fuel > 0 and white < ship["reactor_capacity"][1] - 1:
                 code = B
-            elif self._pulse_worth(fc, t, ship["pulse_range"]) and white > soon + 1:
+            elif self._pulse_worth(fc, t, ship["pulse_range"]) and white > soon + numbers.pulse_reserve:
                 code = A
             elif rocket_target:
                 code = BLUE
@@ -710,8 +769,9 @@ class ScriptedPlayer(Player):
 
 
 @dataclass(frozen=True)
-class PlannerNumbers:
-    """The planner's search budget: its strategy's parameters (`planner:steps=80,samples=4`)."""
+class PlannerNumbers(ScriptedNumbers):
+    """The planner's numbers: the scripted crew's (its starting rows) and its search budget, its
+    strategy's parameters (`planner:steps=80,samples=4`)."""
 
     steps: int = number(40, "candidate changes tried per figure and phase", minimum=0, maximum=10_000)
     samples: int = number(2, "damage-tile orders each candidate is resolved with", minimum=1, maximum=100)
@@ -723,14 +783,14 @@ class PlannerPlayer(ScriptedPlayer):
     by resolving the announced threats with damage-tile orders drawn from its own stream (the
     real tiles are never seen). Later phases are left empty in the evaluation; teammates not yet
     planned this phase are taken as idle. `steps` candidate changes per figure and phase,
-    `samples` tile orders per evaluation (its parameters: `PlannerNumbers`)."""
+    `samples` tile orders per evaluation; its starting rows play the scripted crew's numbers
+    (its parameters: `PlannerNumbers`)."""
 
     NUMBERS = PlannerNumbers()
 
     def __init__(self, rng: random.Random, **numbers: Any) -> None:
-        super().__init__(rng)
-        chosen = replace(self.NUMBERS, **numbers)
-        self.steps, self.samples = chosen.steps, chosen.samples
+        super().__init__(rng, **numbers)
+        self.steps, self.samples = self.numbers.steps, self.numbers.samples
 
     def plan(self, view: View) -> list[int]:
         from simkit.games.space_alert.game import _matches
