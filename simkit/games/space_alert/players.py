@@ -375,7 +375,7 @@ class ScriptedNumbers:
 
 class ScriptedPlayer(Player):
     """The scripted crew (issue 5 point 5): a heavy-laser gunner per zone (the white one also
-    maintains the computer in each phase's first turn), an energy officer on the lower deck
+    maintains the computer in one of each phase's first two turns), an energy officer on the lower deck
     (pulse cannon, refuelling, feeding the side reactors and, with 4 figures, the internal
     threats), and with 5 figures a security officer (battlebots against intruders, repairs,
     rockets). Window watching when idle and safe. Reacts to the threats announced by then;
