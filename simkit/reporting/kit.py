@@ -38,10 +38,12 @@ from simkit.core import strategies as strategy_specs
 from simkit.core.compare import paired_scores
 from simkit.core.players import is_user_spec
 from simkit.core.strategies import Strategy
-from simkit.reporting.charts import Chart
+from simkit.reporting.charts import Chart, save_chart
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
+from simkit.reporting.text import fill, fill_from
 
 Model = TypeVar("Model")
+Item = TypeVar("Item", bound=tuple)
 
 
 WORDS_FILE = "report_words.toml"
@@ -51,7 +53,9 @@ WORDS_FILE = "report_words.toml"
 class Words:
     """A game's report prose by key (a TOML table's key path, dotted: "cards.how"). A text's
     line breaks and runs of spaces are folded to one space, so a paragraph may be wrapped freely
-    in the file. `fill(key, **values)` puts values in a text's {placeholders}."""
+    in the file. `fill(key, **values)` puts values in a text's {placeholders}, an estimate (a
+    `stats.Interval` or `stats.PairedDifference`) as its placeholder's format spec asks
+    (`text.fill`: "{wins:pct}", "{wins:ci pct}", "{wins:rate}", "{wins.n:,}")."""
 
     source: str
     texts: Mapping[str, str]
@@ -64,8 +68,15 @@ class Words:
 
     def fill(self, key: str, /, **values: Any) -> str:
         try:
-            return self[key].format(**values)
+            return fill(self[key], **values)
         except (KeyError, IndexError) as exc:
+            raise KeyError(f"{self.source}: text {key!r} wants a value for {exc}") from None
+
+    def fill_from(self, key: str, item: Any, /, **more: Any) -> str:
+        """`fill` with the attributes of `item` (a model's part, say) as the values, after `more`."""
+        try:
+            return fill_from(self[key], item, **more)
+        except (AttributeError, KeyError, IndexError) as exc:
             raise KeyError(f"{self.source}: text {key!r} wants a value for {exc}") from None
 
 
@@ -295,10 +306,22 @@ def win_grid(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, stats.Inte
     }
 
 
-def table(caption: str, columns: Sequence[tuple[str, Callable[[Any], str]]], items: Sequence[Any]) -> Table:
-    """A table of a row an item, each column given as its header and how an item reads in it."""
+Reads = Callable[[Any], str] | str  # how an item reads in a table's column: a function, or a template
+
+
+def cell_text(how: Reads, item: Any) -> str:
+    """How `item` reads in a column: `how(item)`, or the template `how` filled from the item's
+    attributes (`text.fill_from`: "{win:[pct]}", "{seat_games:,}")."""
+    return how(item) if callable(how) else fill_from(how, item)
+
+
+def table(caption: str, columns: Sequence[tuple[str, Reads]], items: Sequence[Any]) -> Table:
+    """A table of a row an item, each column given as its header and how an item reads in it (a
+    function of the item, or a template of its attributes)."""
     return Table(
-        caption, [header for header, _ in columns], [[cell(item) for _, cell in columns] for item in items]
+        caption,
+        [header for header, _ in columns],
+        [[cell_text(how, item) for _, how in columns] for item in items],
     )
 
 
@@ -358,6 +381,22 @@ class SectionModel:
 
 def _charts_of(ctx: AnalysisContext, model: SectionModel) -> list[Chart]:
     return model.charts(ctx)
+
+
+def resolve(
+    items: Sequence[Item], p_values: Sequence[float], method: str = stats.HOLM
+) -> tuple[list[Item], stats.Family]:
+    """The family of the items' tests (`p_values`, one an item; `stats.family`) and the items,
+    named tuples with a field `resolved`, each marked resolved or not after it."""
+    family = stats.family(p_values, method)
+    return [
+        item._replace(resolved=bool(yes)) for item, yes in zip(items, family.resolved, strict=True)
+    ], family
+
+
+def save(ctx: AnalysisContext, fig: Any, stem: str, title: str, alt: str, caption: str) -> Chart:
+    """A section's chart saved beside the page as `<dataset>-<stem>` (.svg and .png)."""
+    return save_chart(fig, ctx.out, f"{ctx.name}-{stem}", title, alt, caption)
 
 
 def win_rate(games: pl.DataFrame) -> stats.Interval:
