@@ -11,13 +11,21 @@ game's analysis says only what is its own (which settings, which verdicts, which
 - Comparisons along one setting: `paired_along` pools every cell at one value of a setting with
   the cell equal to it but for that setting, paired by game index (game i of both saw the same
   seed), into one win-rate difference (Tango interval, McNemar p) and one score difference
-  (paired t). `win_grid` gives the Wilson interval of each combination of settings.
+  (paired t). `win_grid` gives the Wilson interval of each combination of settings. `resolve`
+  marks a family of comparisons resolved or not.
+- Lists in a games column: `listed` (how often each board space or card a column lists a game,
+  as a share of the games).
+- Tables: `table(caption, columns, items)`, a row an item, each column its header and how an
+  item reads in it: a function, or a template of the item's attributes ("{wins:[pct]}").
 
-- Words: `words(package)` is a game's standing report prose (how to read a section, chart
-  captions, notes), kept in `report_words.toml` beside its analysis, so the analysis module holds
-  the reckoning and the page's words can be read and edited as text.
+- Words: `words(package)` is a game's report prose (how to read a section, its findings, chart
+  captions and alt texts, notes), kept in `report_words.toml` beside its analysis, so the analysis
+  module holds the reckoning and the page's words can be read and edited as text. A text's
+  placeholders take numbers and estimates (`stats.Interval`) with their format: "{wins:pct}
+  ({wins:ci pct}; {wins.n:,} games)" (`simkit.reporting.text.Shown`).
 
-Formatting is `simkit.reporting.text`; chart pieces are `simkit.reporting.charts`.
+Formatting is `simkit.reporting.text`; chart pieces are `simkit.reporting.charts`; the pieces for
+games with seat rows (a competitive game's seats) are `simkit.reporting.seats`.
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
 import polars as pl
@@ -414,3 +422,46 @@ def counts(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, int]:
     """How many games (any part of the table) hold each combination of `keys` played, keyed by the
     values as the table holds them, in their sorted order."""
     return {row[:-1]: row[-1] for row in games.group_by(*keys).len("games").sort(*keys).iter_rows()}
+
+
+class ListedItem(NamedTuple):
+    """One item of a `Listed`: its number, its share of the games (Wilson) and the games that list it."""
+
+    item: int
+    share: stats.Interval
+    games: int
+
+
+class Listed(NamedTuple):
+    """How often each item (a board space, a card: numbers 1 to a size) is listed by a games
+    column that lists some of them a game ("3 17 40"; see `listed`)."""
+
+    counts: np.ndarray  # games that list each item (index = item number; 0 unused)
+    shares: dict[int, stats.Interval]  # each item's share of the games (Wilson)
+    order: list[int]  # the items, most often first (ties by number)
+    per_game: stats.Interval  # items listed a game (t)
+
+    def item(self, number: int) -> ListedItem:
+        return ListedItem(number, self.shares[number], int(self.counts[number]))
+
+    @property
+    def most(self) -> ListedItem:
+        return self.item(self.order[0])
+
+    @property
+    def least(self) -> ListedItem:
+        return self.item(self.order[-1])
+
+
+def listed(games: pl.DataFrame, column: str, size: int, of: int) -> Listed:
+    """How often the games' `column` (numbers apart by spaces; a game without a value is left
+    out) lists each item 1 to `size`, as a share of `of` games (numbers out of range are not
+    counted)."""
+    lists = [[int(s) for s in str(text).split()] for text in games[column].drop_nulls().to_list()]
+    counts = np.zeros(size + 1, dtype=np.int64)
+    for s in (s for items in lists for s in items if 1 <= s <= size):
+        counts[s] += 1
+    shares = {s: stats.wilson(int(counts[s]), of) for s in range(1, size + 1)}
+    order = sorted(shares, key=lambda s: (-counts[s] / of, s))
+    per_game = stats.mean_interval(np.array([len(x) for x in lists], dtype=float))
+    return Listed(counts, shares, order, per_game)

@@ -13,12 +13,21 @@ game whose datasets hold seat rows (`seats/`: a row a seat a game, with `cell`, 
   strategy at each player count, over the cells.
 - `within_games(a, b)`: the seats of `b` against those of `a` (the holders of two cards, say) in
   the games that hold both, paired by game.
+
+Three analyses a competitive game's report makes from them, each a cell at a time:
+
+- `seat_effects`: each seat's win rate and points above the table (does the first seat gain?).
+- `head_to_head`: each strategy's seats where strategies mix, and with two, their gap a game.
+- `dealt`: the values of a seat column dealt at random (a mission card, a faction) in one cell:
+  each value's holders, every pair of values compared in the games that dealt both, and the
+  highest value against the lowest (`Dealt.extremes`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any, NamedTuple, Self
 
 import numpy as np
@@ -151,3 +160,198 @@ def per_game_difference(seats: pl.DataFrame, a: str, b: str) -> np.ndarray:
     per_game = seats.group_by("game_index", "strategy").agg(pl.col("score").mean())
     wide = per_game.pivot(on="strategy", index="game_index", values="score").drop_nulls()
     return (wide[a] - wide[b]).to_numpy()
+
+
+# --- seat effects ---------------------------------------------------------------------------------
+
+
+class Seat(NamedTuple):
+    """One seat of one cell (seat 1 starts), as `SeatEffect.seats` lists them."""
+
+    cell: SeatCell
+    seat: int
+    games: int
+    wins: stats.Interval
+    rel: stats.Interval
+
+
+class SeatEffect(NamedTuple):
+    """One cell's seats, the first first: each seat's win rate (Wilson) and points above the table
+    average (t) over the cell's games, the average seat's win rate (each game one unit), and the
+    t test of the first seat's points above the table, resolved or not after the cells' family."""
+
+    cell: SeatCell
+    games: int
+    wins: list[stats.Interval]  # by seat
+    rel: list[stats.Interval]  # by seat
+    fair: stats.Interval
+    p: float
+    resolved: bool = False
+
+    @property
+    def seats(self) -> list[Seat]:
+        """Seat by seat, the first first."""
+        by_seat = enumerate(zip(self.wins, self.rel, strict=True))
+        return [Seat(self.cell, s + 1, self.games, wins, rel) for s, (wins, rel) in by_seat]
+
+
+def seat_effects(seats: pl.DataFrame, cells: list[SeatCell]) -> tuple[list[SeatEffect], stats.Family]:
+    """Each cell of two or more players with seat rows, and the first seats' tests as one family
+    (Holm: one verdict a cell)."""
+    found = []
+    for cell, part in by_cell(seats, [c for c in cells if c.players >= 2]):
+        by_seat = [part.filter(pl.col("seat") == seat) for seat in range(cell.players)]
+        wins, rel = [kit.win_rate(s) for s in by_seat], [kit.mean_of(s, "rel") for s in by_seat]
+        p = stats.mean_p_value(by_seat[0]["rel"].to_numpy())
+        found.append(SeatEffect(cell, part["game_index"].n_unique(), wins, rel, average_seat(part), p))
+    return kit.resolve(found, [c.p for c in found])
+
+
+# --- strategies at one table ----------------------------------------------------------------------
+
+
+class Standing(NamedTuple):
+    """One strategy's seats in one cell, each game one unit: its seat-games (with a verdict), win
+    rate and points above the table average."""
+
+    cell: SeatCell
+    strategy: str
+    seat_games: int
+    wins: stats.Interval
+    rel: stats.Interval
+
+
+class Duel(NamedTuple):
+    """A cell of two strategies, `a` and `b`: the average seat's win rate, and `a`'s mean points
+    less `b`'s a game (paired within the game, t), resolved or not after the duels' family."""
+
+    cell: SeatCell
+    a: Standing
+    b: Standing
+    fair: stats.Interval
+    diff: stats.Interval
+    p: float
+    resolved: bool = False
+
+
+def head_to_head(
+    seats: pl.DataFrame, cells: list[SeatCell]
+) -> tuple[list[Standing], list[Duel], stats.Family]:
+    """The standing of each strategy of each of `cells` (with seat rows) where more than one
+    strategy plays, the duels of the cells of exactly two, and the duels as one family (Holm)."""
+    standings, duels = [], []
+    for cell, part in by_cell(seats, [c for c in cells if len(set(c.strategies)) >= 2]):
+        names = list(dict.fromkeys(cell.strategies))
+        mine = []
+        for name in names:
+            own = part.filter(pl.col("strategy") == name)
+            wins, rel = per_game(own, pl.col("won")), per_game(own, pl.col("rel"))
+            mine.append(Standing(cell, name, own["won"].drop_nulls().len(), wins, rel))
+        standings += mine
+        if len(names) == 2:
+            diff = per_game_difference(part, *names)
+            duels.append(
+                Duel(cell, *mine, average_seat(part), stats.mean_interval(diff), stats.mean_p_value(diff))
+            )
+    return standings, *kit.resolve(duels, [d.p for d in duels])
+
+
+# --- a seat column dealt at random ----------------------------------------------------------------
+
+
+class Holding(NamedTuple):
+    """The seats that held one value of a seat column (a dealt card) in one cell, one such seat a
+    game: their win rate (Wilson), mean points and points above the table average (t), and how
+    often the value sat in the first seat (a fair deal: one in the number of players)."""
+
+    cell: SeatCell
+    column: str
+    value: Any
+    wins: stats.Interval
+    points: stats.Interval
+    rel: stats.Interval
+    first_seat: stats.Interval
+
+
+class HoldingPair(NamedTuple):
+    """Value `b` of a seat column against value `a` in one cell, in the games that dealt both
+    (`within_games`: b's holder less a's), resolved or not (in points) after its column's family
+    in that cell."""
+
+    cell: SeatCell
+    column: str
+    a: Any
+    b: Any
+    points: stats.Interval
+    unpaired: stats.Interval
+    wins: stats.PairedDifference | None
+    p: float
+    resolved: bool = False
+
+
+class Extremes(NamedTuple):
+    """The highest and the lowest value of a column by points above the table average, the
+    highest's holder less the lowest's in the games that dealt both."""
+
+    best: Holding
+    worst: Holding
+    points: stats.Interval
+    wins: stats.Interval | None  # percentage points of win rate
+    resolved: bool
+
+
+def _flipped(iv: stats.Interval | stats.PairedDifference, flip: bool) -> stats.Interval:
+    """A difference b - a as an interval, read the other way round (a - b) when `flip`."""
+    estimate = iv.estimate if isinstance(iv, stats.Interval) else iv.difference
+    if not flip:
+        return stats.Interval(estimate, iv.low, iv.high, iv.n)
+    return stats.Interval(-estimate, -iv.high, -iv.low, iv.n)
+
+
+class Dealt(NamedTuple):
+    """One seat column in one cell: each value's holders in the column's order, every pair of
+    values, and the pairs as one family."""
+
+    cell: SeatCell
+    column: str
+    values: list[Holding]
+    pairs: list[HoldingPair]
+    family: stats.Family
+
+    @property
+    def ranked(self) -> list[Holding]:
+        """The values by points above the table average, highest first."""
+        return sorted(self.values, key=lambda h: h.rel.estimate, reverse=True)
+
+    @property
+    def extremes(self) -> Extremes | None:
+        """The highest value against the lowest (None: fewer than two values, or never dealt
+        together)."""
+        ranked = self.ranked
+        best, worst = (ranked[0], ranked[-1]) if ranked else (None, None)
+        ends = {best.value, worst.value} if ranked else {None}
+        pair = next((p for p in self.pairs if {p.a, p.b} == ends), None)
+        if len(self.values) < 2 or pair is None:
+            return None
+        flip = pair.b != best.value  # the pair reads b - a; the extremes, best - worst
+        wins = None if pair.wins is None else _flipped(pair.wins, flip)
+        return Extremes(best, worst, _flipped(pair.points, flip), wins, pair.resolved)
+
+
+def dealt(cell: SeatCell, part: pl.DataFrame, column: str, order: Callable[[list], list]) -> Dealt:
+    """The values of `column` in one cell's seat rows (in the order `order` puts them), each
+    value's holders, and every pair compared in the games that dealt both. A column has many
+    pairs, so they are one family under Benjamini-Hochberg (false discovery rate 5 %)."""
+    held = {v: part.filter(pl.col(column) == v) for v in order(part[column].drop_nulls().unique().to_list())}
+    values = [
+        Holding(cell, column, v, kit.win_rate(h), kit.mean_of(h, "score"), kit.mean_of(h, "rel"), _first(h))
+        for v, h in held.items()
+    ]
+    found = ((a, b, within_games(held[a], held[b])) for a, b in combinations(held, 2))
+    pairs = [HoldingPair(cell, column, a, b, *within) for a, b, within in found if within is not None]
+    return Dealt(cell, column, values, *kit.resolve(pairs, [p.p for p in pairs], stats.BH))
+
+
+def _first(held: pl.DataFrame) -> stats.Interval:
+    """The share of seat rows in the first seat."""
+    return stats.wilson(int((held["seat"] == 0).sum()), held.height)

@@ -9,6 +9,10 @@ Mothership order against the same table, so the per-game difference of their poi
 wins) removes everything the game itself brings; the seat each card lands in is a fair draw (the
 report shows how often each card sat first). A card's own level is shown as its holder's points
 above the average seat of the same game, a within-game measure comparable across player counts.
+
+The seat-level reckoning is the kit's (`simkit.reporting.seats`: seat effects, strategies at one
+table, a dealt seat column's values); this module says which columns, cells and charts, and the
+page's words (findings, captions, alt texts) are the templates of `report_words.toml`.
 """
 
 from __future__ import annotations
@@ -16,11 +20,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import partial
-from itertools import combinations, pairwise
+from itertools import pairwise
 from typing import Any, NamedTuple
 
 import matplotlib
-import numpy as np
 import polars as pl
 
 from simkit.core import stats
@@ -28,7 +31,7 @@ from simkit.games.alien_attack import board_plot, components
 from simkit.games.alien_attack.game import SEMI_COOP_BASES
 from simkit.reporting import charts, kit, seats, verdicts
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import bracketed, count_range, fill_from, signed1
+from simkit.reporting.text import bracketed, count_range, signed1
 
 COMPONENTS = {  # the seat rows' score components: column, name
     "placement_points": "placements",
@@ -88,128 +91,47 @@ def _ordered(deck: str, cards: list[Any]) -> list[Any]:
     return sorted(cards, key=lambda c: (order.index(str(c)) if str(c) in order else len(order), str(c)))
 
 
-class CardStat(NamedTuple):
-    """One card of one deck in one mirror cell: its holder's numbers."""
-
-    info: CellInfo
-    deck: str
-    card: Any
-    win: stats.Interval
-    points: stats.Interval
-    rel: stats.Interval  # points above the table average
-    first_seat: stats.Interval  # share of its games in which the card sat in the first seat
-
-    @property
-    def name(self) -> str:  # "City card 3"
-        return _card_name(self.deck, self.card)
-
-    @property
-    def short(self) -> str:  # "3"
-        return _short_card(self.deck, self.card)
+def _card(h: seats.Holding) -> str:  # "City card 3"
+    return _card_name(h.column, h.value)
 
 
-class PairStat(NamedTuple):
-    """Card `b` against card `a` of one deck in one mirror cell, in the games that dealt both."""
-
-    info: CellInfo
-    deck: str
-    a: Any
-    b: Any
-    points: stats.Interval  # b - a, paired within the game
-    unpaired: stats.Interval  # Welch's, as if the games were not paired
-    wins: stats.PairedDifference | None
-    p: float  # paired t test of the difference in points
-    resolved: bool = False  # in points, after the family of its deck and cell
-
-    @property
-    def names(self) -> str:  # "City card 5 − 2"
-        return f"{_card_name(self.deck, self.b)} − {_short_card(self.deck, self.a)}"
-
-    @property
-    def ahead(self) -> str:  # "5 over 2"
-        hi, lo = (self.b, self.a) if self.points.estimate > 0 else (self.a, self.b)
-        return WORDS.fill("cards.over", higher=_short_card(self.deck, hi), lower=_short_card(self.deck, lo))
+def _ahead(p: seats.HoldingPair) -> str:  # "5 over 2": the pair's card with more points first
+    hi, lo = (p.b, p.a) if p.points.estimate > 0 else (p.a, p.b)
+    return WORDS.fill("cards.over", higher=_short_card(p.column, hi), lower=_short_card(p.column, lo))
 
 
-class Deck(NamedTuple):
-    """One deck in one mirror cell: its cards, every pair of them, and the pairs as one family."""
-
-    info: CellInfo
-    deck: str
-    cards: list[CardStat]
-    pairs: list[PairStat]
-    family: stats.Family
-
-
-def _deck(info: CellInfo, deck: str, mine: pl.DataFrame) -> Deck:
-    """Each card's holder's win rate, points and points above the table average in one mirror
-    cell, and every pair of cards compared inside the games that dealt both."""
-    held = {
-        c: mine.filter(pl.col(deck) == c) for c in _ordered(deck, mine[deck].drop_nulls().unique().to_list())
-    }
-    first = {c: stats.wilson(int((h["seat"] == 0).sum()), h.height) for c, h in held.items()}
-    cards = [
-        CardStat(info, deck, c, kit.win_rate(h), kit.mean_of(h, "score"), kit.mean_of(h, "rel"), first[c])
-        for c, h in held.items()
-    ]
-    found = ((a, b, seats.within_games(held[a], held[b])) for a, b in combinations(held, 2))
-    pairs = [PairStat(info, deck, a, b, *within) for a, b, within in found if within is not None]
-    # a deck in a cell is one family; its many pairs are called resolved under
-    # Benjamini-Hochberg (false discovery rate 5 %)
-    return Deck(info, deck, cards, *kit.resolve(pairs, [p.p for p in pairs], stats.BH))
-
-
-def _toward(iv: stats.Interval | stats.PairedDifference, sign: int) -> stats.Interval:
-    """A difference b - a (`sign` 1), or read the other way round, a - b (`sign` -1)."""
-    estimate = iv.estimate if isinstance(iv, stats.Interval) else iv.difference
-    low, high = (iv.low, iv.high) if sign == 1 else (-iv.high, -iv.low)
-    return stats.Interval(sign * estimate, low, high, iv.n)
-
-
-def _deck_finding(d: Deck) -> str | None:
+def _deck_finding(d: seats.Dealt) -> str | None:
     """A deck's cards ranked by points above the table average, the highest against the lowest
-    in points and in wins (paired), and the pairs resolved (None: fewer than two cards)."""
-    ranked = sorted(d.cards, key=lambda c: c.rel.estimate, reverse=True)
-    best, worst = (ranked[0].card, ranked[-1].card) if ranked else (None, None)
-    picked = next((p for p in d.pairs if {p.a, p.b} == {best, worst}), None)
-    if len(d.cards) < 2 or picked is None:
+    in points and in wins (paired), and the pairs resolved (None: no such pair)."""
+    if (x := d.extremes) is None:
         return None
-    sign = 1 if picked.b == best else -1  # picked.points is b - a; we want best - worst
-    text = WORDS.fill(
-        "cards.finding",
-        cell=d.info.label,
-        deck=DECKS[d.deck],
-        ranking=" > ".join(c.short for c in ranked),
-        cards=len(d.cards),
-        best=_card_name(d.deck, best),
-        worst=_card_name(d.deck, worst),
-        diff=_toward(picked.points, sign),
-    )
-    if picked.wins is not None:
-        text += WORDS.fill("cards.finding_wins", wins=_toward(picked.wins, sign))
-    ahead = [p.ahead for p in d.pairs if p.resolved]
+    ranking = " > ".join(_short_card(d.column, h.value) for h in d.ranked)
+    cards = {"cell": d.cell.label, "deck": DECKS[d.column], "ranking": ranking, "cards": len(d.values)}
+    text = WORDS.fill_from("cards.finding", x, best=_card(x.best), worst=_card(x.worst), **cards)
+    text += "" if x.wins is None else WORDS.fill_from("cards.finding_wins", x)
+    text += WORDS["cards.settled" if x.resolved else "cards.unsettled"]
+    ahead = [_ahead(p) for p in d.pairs if p.resolved]
     family = {
         "family": d.family.text,
         "pairs": len(d.pairs),
         "resolved": len(ahead),
         "listed": ", ".join(ahead),
     }
-    settled = WORDS["cards.settled" if picked.resolved else "cards.unsettled"]
-    return text + settled + " " + WORDS.fill("cards.resolved" if ahead else "cards.none_resolved", **family)
+    return text + " " + WORDS.fill("cards.resolved" if ahead else "cards.none_resolved", **family)
 
 
 CARD_COLUMNS = (
-    ("cell", "{info.label}"),
-    ("card", "{name}"),
+    ("cell", "{cell.label}"),
+    ("card", _card),
     ("games", "{points.n:,}"),
-    ("win rate", "{win:[pct]}"),
+    ("win rate", "{wins:[pct]}"),
     ("mean points", "{points:[number]}"),
     ("points above table", "{rel:[signed1]}"),
     ("in first seat", "{first_seat:[pct]}"),
 )
 PAIR_COLUMNS = (
-    ("cell", "{info.label}"),
-    ("cards", "{names}"),
+    ("cell", "{cell.label}"),
+    ("cards", lambda p: f"{_card_name(p.column, p.b)} − {_short_card(p.column, p.a)}"),
     ("games", "{points.n:,}"),
     ("points (95 % CI)", "{points:[signed1]}"),
     ("unpaired CI", "{unpaired:bounds signed1}"),
@@ -220,17 +142,18 @@ PAIR_COLUMNS = (
 
 @dataclass(frozen=True)
 class Cards(kit.SectionModel):
-    decks: list[Deck]  # by mirror cell, then deck; none: the dataset has no mirror cell
+    decks: list[seats.Dealt]  # by mirror cell, then deck; none: the dataset has no mirror cell
     left_out: list[CellInfo]  # the cells that mix strategies
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Cards | None:
-        """Per mirror cell and deck, its cards and their pairs (`_deck`)."""
+        """Per mirror cell and deck: each card's holder's win rate, points and points above the
+        table average, and every pair of cards compared inside the games that dealt both."""
         rows, cells = _read(ctx)
         if rows is None or not set(DECKS) <= set(rows.columns):
             return None
         mirrors = seats.by_cell(rows, [c for c in cells if c.mirror])
-        decks = [_deck(info, deck, mine) for info, mine in mirrors for deck in DECKS]
+        decks = [seats.dealt(c, mine, deck, partial(_ordered, deck)) for c, mine in mirrors for deck in DECKS]
         if not decks and any(c.mirror for c in cells):
             return None
         return cls(decks, [c for c in cells if not c.mirror])
@@ -245,7 +168,7 @@ class Cards(kit.SectionModel):
         if not self.decks:
             return [WORDS["cards.no_mirror"]]
         fair = [
-            c.first_seat.low <= 1 / d.info.players <= c.first_seat.high for d in self.decks for c in d.cards
+            h.first_seat.low <= 1 / d.cell.players <= h.first_seat.high for d in self.decks for h in d.values
         ]
         notes = [WORDS["cards.how"], WORDS.fill("cards.fair", fair=sum(fair), pairs=len(fair))]
         if self.left_out:
@@ -254,24 +177,25 @@ class Cards(kit.SectionModel):
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """Each card's points above the table average in each mirror cell, a panel a deck."""
-        every = [c for d in self.decks for c in d.cards]
-        if all(math.isnan(c.rel.low) for c in every):
+        every = [h for d in self.decks for h in d.values]
+        if all(math.isnan(h.rel.low) for h in every):
             return []
-        cells = list(dict.fromkeys(d.info for d in self.decks))
+        cells = list(dict.fromkeys(d.cell for d in self.decks))
         with matplotlib.rc_context(charts.STYLE):
             fig, axes = charts.panels(2, 4.9, 4.4)
             for ax, (deck, title) in zip(axes, DECKS.items(), strict=True):
-                mine = [c for c in every if c.deck == deck]
-                cards = _ordered(deck, list({c.card for c in mine}))
-                dots = {(c.card, c.info): c.rel for c in mine if not math.isnan(c.rel.low)}
+                mine = [h for h in every if h.column == deck]
+                cards = _ordered(deck, list({h.value for h in mine}))
+                dots = {(h.value, h.cell): h.rel for h in mine if not math.isnan(h.rel.low)}
                 charts.dots_about_zero(ax, cards, cells, dots)
                 ax.set_xticks(range(len(cards)), [_short_card(deck, c) for c in cards])
                 ax.set_xlabel(title)
             axes[0].set_ylabel(WORDS["charts.points_above"])
             charts.side_legend(axes[1], "cell", fontsize=8)
             fig.suptitle(f"{WORDS['cards.title']}: {ctx.subject}", x=0.01, ha="left")
-        items = "; ".join(WORDS.fill_from("cards.alt_item", c) for c in every)
-        alt = WORDS.fill("cards.alt", items=items)
+        alt = WORDS.fill(
+            "cards.alt", items="; ".join(WORDS.fill_from("cards.alt_item", h, card=_card(h)) for h in every)
+        )
         caption = WORDS.fill("cards.caption", cells=count_range(c.games for c in cells))
         return [kit.save(ctx, fig, "aa-cards", WORDS["cards.title"], alt, caption)]
 
@@ -280,7 +204,7 @@ class Cards(kit.SectionModel):
         if not self.decks:
             return []
         return [
-            kit.table(WORDS["cards.table"], CARD_COLUMNS, [c for d in self.decks for c in d.cards]),
+            kit.table(WORDS["cards.table"], CARD_COLUMNS, [h for d in self.decks for h in d.values]),
             kit.table(WORDS["cards.pairs_table"], PAIR_COLUMNS, [p for d in self.decks for p in d.pairs]),
         ]
 
@@ -288,43 +212,20 @@ class Cards(kit.SectionModel):
 # --- head to head ---------------------------------------------------------------------------------
 
 
-class Strategy(NamedTuple):
-    """One strategy's seats in a cell, each game one unit."""
-
-    cell: str  # the cell's label
-    name: str
-    seat_games: int
-    wins: stats.Interval
-    rel: stats.Interval  # points above the table average
-
-
-class Duel(NamedTuple):
-    """A cell of two strategies: the average seat's win rate, and `a`'s points less `b`'s a game
-    (paired within the game) with the p-value of its t test."""
-
-    cell: str
-    a: Strategy
-    b: Strategy
-    fair: stats.Interval
-    diff: stats.Interval
-    p: float
-    resolved: bool = False  # after the cells' family
-
-    @property
-    def verdict(self) -> str:
-        """The stronger needs a win rate whose interval lies above the average seat's and more
-        points a game, resolved."""
-        a, b, fair, diff = self.a, self.b, self.fair.estimate, self.diff.estimate
-        if a.wins.low > fair and self.resolved and diff > 0:
-            return WORDS.fill("h2h.beats", winner=a.name, loser=b.name)
-        if a.wins.high < fair and self.resolved and diff < 0:
-            return WORDS.fill("h2h.beats", winner=b.name, loser=a.name)
-        return WORDS.fill("h2h.neither", a=a.name, b=b.name)
+def _duel_verdict(d: seats.Duel) -> str:
+    """The stronger of a duel needs a win rate whose interval lies above the average seat's and
+    more points a game, resolved."""
+    a, b, fair, diff = d.a, d.b, d.fair.estimate, d.diff.estimate
+    if a.wins.low > fair and d.resolved and diff > 0:
+        return WORDS.fill("h2h.beats", winner=a.strategy, loser=b.strategy)
+    if a.wins.high < fair and d.resolved and diff < 0:
+        return WORDS.fill("h2h.beats", winner=b.strategy, loser=a.strategy)
+    return WORDS.fill("h2h.neither", a=a.strategy, b=b.strategy)
 
 
 H2H_COLUMNS = (
-    ("cell", "{cell}"),
-    ("strategy", "{name}"),
+    ("cell", "{cell.label}"),
+    ("strategy", "{strategy}"),
     ("seat-games", "{seat_games:,}"),
     ("win rate", "{wins:[pct]}"),
     ("points above table", "{rel:[signed1]}"),
@@ -333,8 +234,8 @@ H2H_COLUMNS = (
 
 @dataclass(frozen=True)
 class HeadToHead(kit.SectionModel):
-    strategies: list[Strategy]  # in each cell that mixes strategies
-    duels: list[Duel]  # the cells of two strategies
+    standings: list[seats.Standing]  # each strategy of each cell that mixes strategies
+    duels: list[seats.Duel]  # the cells of two strategies
     family: stats.Family  # the duels' tests: one verdict per cell, the cells are the family
 
     @classmethod
@@ -344,73 +245,26 @@ class HeadToHead(kit.SectionModel):
         rows, cells = _read(ctx)
         if rows is None or "strategy" not in rows.columns:
             return None
-        mixed = [c for c in cells if len(set(c.strategies)) >= 2 and c.variant == "standard"]
-        found, duels = [], []
-        for info, mine in seats.by_cell(rows, mixed):
-            names = list(dict.fromkeys(info.strategies))
-            parts = [mine.filter(pl.col("strategy") == name) for name in names]
-            strategies = [
-                Strategy(info.label, name, part["won"].drop_nulls().len(), *_per_game(part, "won", "rel"))
-                for name, part in zip(names, parts, strict=True)
-            ]
-            found += strategies
-            if len(names) == 2:
-                diff = seats.per_game_difference(mine, *names)
-                fair, p = seats.average_seat(mine), stats.mean_p_value(diff)
-                duels.append(Duel(info.label, *strategies, fair, stats.mean_interval(diff), p))
-        return cls(found, *kit.resolve(duels, [d.p for d in duels])) if found else None
+        standings, duels, family = seats.head_to_head(rows, [c for c in cells if c.variant == "standard"])
+        return cls(standings, duels, family) if standings else None
 
     def findings(self) -> list[str]:
-        """A verdict per cell of two strategies (`Duel.verdict`), with its numbers."""
-        return [WORDS.fill_from("h2h.finding", d, family=self.family.text) for d in self.duels]
+        """A verdict per cell of two strategies (`_duel_verdict`), with its numbers."""
+        family = self.family.text
+        return [
+            WORDS.fill_from("h2h.finding", d, verdict=_duel_verdict(d), family=family) for d in self.duels
+        ]
 
     def tables(self) -> list[Table]:
         """Each strategy of each mixed cell: its seat-games, win rate and points above the table."""
-        return [kit.table(WORDS["h2h.table"], H2H_COLUMNS, self.strategies)]
-
-
-def _per_game(part: pl.DataFrame, *columns: str) -> list[stats.Interval]:
-    """The mean of each column of seat rows, each game one unit (`seats.per_game`)."""
-    return [seats.per_game(part, pl.col(c)) for c in columns]
+        return [kit.table(WORDS["h2h.table"], H2H_COLUMNS, self.standings)]
 
 
 # --- first seat -----------------------------------------------------------------------------------
 
 
-class SeatRow(NamedTuple):
-    """One seat of one cell."""
-
-    cell: str
-    seat: int  # 1: the first
-    games: int
-    wins: stats.Interval
-    rel: stats.Interval  # points above the table average
-
-
-class Seats(NamedTuple):
-    """One cell's seats."""
-
-    info: CellInfo
-    games: int
-    wins: list[stats.Interval]  # by seat
-    rel: list[stats.Interval]  # by seat: points above the table average
-    fair: stats.Interval  # the average seat's win rate, each game one unit
-    p: float  # the first seat's points above the table: t test, a game one unit
-    resolved: bool = False  # after the cells' family
-
-    @property
-    def verdict(self) -> str:
-        first = self.rel[0].estimate
-        return _verdict(self.resolved, first, "seats.advantage", "seats.disadvantage", "seats.no_advantage")
-
-    @property
-    def rows(self) -> list[SeatRow]:
-        by_seat = enumerate(zip(self.wins, self.rel, strict=True))
-        return [SeatRow(self.info.label, s + 1, self.games, wins, rel) for s, (wins, rel) in by_seat]
-
-
 SEAT_COLUMNS = (
-    ("cell", "{cell}"),
+    ("cell", "{cell.label}"),
     ("seat", "{seat}"),
     ("games", "{games:,}"),
     ("win rate", "{wins:[pct]}"),
@@ -420,51 +274,46 @@ SEAT_COLUMNS = (
 
 @dataclass(frozen=True)
 class SeatEffects(kit.SectionModel):
-    cells: list[Seats]
+    cells: list[seats.SeatEffect]
     family: stats.Family  # the cells' tests of the first seat's points
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> SeatEffects | None:
         """Per cell of two or more players: each seat's win rate and points above the table."""
         rows, cells = _read(ctx)
-        found = []
-        for info, mine in (
-            seats.by_cell(rows, [c for c in cells if c.players >= 2]) if rows is not None else ()
-        ):
-            by_seat = [mine.filter(pl.col("seat") == seat) for seat in range(info.players)]
-            wins, rel = [kit.win_rate(s) for s in by_seat], [kit.mean_of(s, "rel") for s in by_seat]
-            p = stats.mean_p_value(by_seat[0]["rel"].to_numpy())
-            found.append(Seats(info, mine["game_index"].n_unique(), wins, rel, seats.average_seat(mine), p))
-        return cls(*kit.resolve(found, [c.p for c in found])) if found else None
+        found, family = seats.seat_effects(rows, cells) if rows is not None else ([], None)
+        return cls(found, family) if found else None
 
     def findings(self) -> list[str]:
         """Per cell, the first seat's win rate and points against the average seat's."""
-        return [WORDS.fill_from("seats.finding", c, family=self.family.text) for c in self.cells]
+        out = []
+        for c in self.cells:
+            words = ("seats.advantage", "seats.disadvantage", "seats.no_advantage")
+            verdict = _verdict(c.resolved, c.rel[0].estimate, *words)
+            out.append(WORDS.fill_from("seats.finding", c, verdict=verdict, family=self.family.text))
+        return out
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """Each seat's points above the table average in each cell."""
         if all(math.isnan(r.low) for c in self.cells for r in c.rel):
             return []  # too few games for any interval
-        top = max(c.info.players for c in self.cells)
+        top = max(c.cell.players for c in self.cells)
         with charts.one_panel(9.0, 4.2) as (fig, ax):
-            dots = {
-                (seat, c.info): r for c in self.cells for seat, r in enumerate(c.rel) if not math.isnan(r.low)
-            }
-            # seat s at x = s + 1
-            charts.dots_about_zero(ax, [None, *range(top)], [c.info for c in self.cells], dots)
+            dots = {(s.seat, c.cell): s.rel for c in self.cells for s in c.seats if not math.isnan(s.rel.low)}
+            charts.dots_about_zero(ax, range(top + 1), [c.cell for c in self.cells], dots)  # seat s at x = s
             ax.set_xticks(range(1, top + 1), [f"seat {k}" for k in range(1, top + 1)])
             ax.set_xlabel(WORDS["seats.axis"])
             ax.set_ylabel(WORDS["charts.points_above"])
             ax.set_title(f"{WORDS['seats.title']}: {ctx.subject}", loc="left")
             charts.side_legend(ax, "cell", fontsize=8)
-        items = "; ".join(WORDS.fill_from("seats.alt_item", row) for c in self.cells for row in c.rows)
+        items = "; ".join(WORDS.fill_from("seats.alt_item", s) for c in self.cells for s in c.seats)
         alt = WORDS.fill("seats.alt", items=items)
-        caption = WORDS.fill("seats.caption", cells=count_range(c.info.games for c in self.cells))
+        caption = WORDS.fill("seats.caption", cells=count_range(c.cell.games for c in self.cells))
         return [kit.save(ctx, fig, "aa-seats", WORDS["seats.title"], alt, caption)]
 
     def tables(self) -> list[Table]:
         """Each seat of each cell: its win rate and points above the table average."""
-        return [kit.table(WORDS["seats.table"], SEAT_COLUMNS, [row for c in self.cells for row in c.rows])]
+        return [kit.table(WORDS["seats.table"], SEAT_COLUMNS, [s for c in self.cells for s in c.seats])]
 
 
 # --- score components and Global Protection -------------------------------------------------------
@@ -524,16 +373,8 @@ class Components(kit.SectionModel):
             ax.set_xlabel(WORDS["components.axis"])
             ax.set_title(f"{WORDS['components.title']}: {ctx.subject}", loc="left")
             charts.side_legend(ax, "component")
-        bars = [
-            (
-                label,
-                ", ".join(
-                    WORDS.fill("components.alt_part", name=name, points=iv) for name, iv in g.parts.items()
-                ),
-            )
-            for label, g in zip(labels, self.groups, strict=True)
-        ]
-        items = "; ".join(WORDS.fill("components.alt_item", bar=bar, parts=parts) for bar, parts in bars)
+        bars = zip(labels, self.groups, strict=True)
+        items = "; ".join(WORDS.fill("components.alt_item", bar=bar, parts=_parts(g)) for bar, g in bars)
         alt = WORDS.fill("components.alt", items=items)
         seat_games = count_range((g.seat_games for g in self.groups), "seat-games")
         caption = WORDS.fill("components.caption", seat_games=seat_games)
@@ -549,6 +390,11 @@ class Components(kit.SectionModel):
             *((name, lambda g, name=name: bracketed(g.parts[name])) for name in self.groups[0].parts),
         ]
         return [kit.table(WORDS["components.table"], columns, self.groups)]
+
+
+def _parts(g: Group) -> str:
+    """A bar's components in the chart's alt text: "placements 40.1, City card 9.5, ..."."""
+    return ", ".join(WORDS.fill("components.alt_part", name=name, points=iv) for name, iv in g.parts.items())
 
 
 class Rate(NamedTuple):
@@ -751,34 +597,12 @@ def _board(games: pl.DataFrame) -> tuple[Any, str]:
         return None, f"the board file could not be read ({exc})"
 
 
-class Space(NamedTuple):
-    """One space of one map."""
-
-    space: int
-    share: stats.Interval  # of the games that list it
-    games: int
-
-
 class SpaceMap(NamedTuple):
     heat: Heat
-    counts: np.ndarray  # games that list each space (index = space number)
-    shares: dict[int, stats.Interval]  # each space's share of games
-    order: list[int]  # the spaces, most often first
-    per_game: stats.Interval  # such spaces a game
-
-    def space(self, s: int) -> Space:
-        return Space(s, self.shares[s], int(self.counts[s]))
-
-    @property
-    def most(self) -> Space:
-        return self.space(self.order[0])
-
-    @property
-    def least(self) -> Space:
-        return self.space(self.order[-1])
+    spaces: kit.Listed  # how often each space is listed
 
 
-SPACE_COLUMNS = (("space", "{space}"), ("share of games", "{share:[pct]}"), ("games", "{games:,}"))
+SPACE_COLUMNS = (("space", "{item}"), ("share of games", "{share:[pct]}"), ("games", "{games:,}"))
 
 
 @dataclass(frozen=True)
@@ -796,26 +620,19 @@ class BoardMaps(kit.SectionModel):
             return None
         board, why = _board(games)
         n = games["base_spaces"].drop_nulls().len()
-        maps = []
-        for heat in HEATS if board is not None and n else ():
-            listed = [
-                [int(s) for s in str(text).split()] for text in games[heat.column].drop_nulls().to_list()
-            ]
-            counts = np.zeros(board.n + 1, dtype=np.int64)
-            for s in (s for spaces in listed for s in spaces if 1 <= s <= board.n):
-                counts[s] += 1
-            shares = {s: stats.wilson(int(counts[s]), n) for s in range(1, board.n + 1)}
-            order = sorted(shares, key=lambda s: (-counts[s] / n, s))
-            per_game = stats.mean_interval(np.array([len(x) for x in listed], dtype=float))
-            maps.append(SpaceMap(heat, counts, shares, order, per_game))
-        return cls(board, why, n, maps) if board is None or n else None
+        if board is None:
+            return cls(board, why, n, [])
+        if not n:
+            return None
+        # each space's share of the games, the games with a list of bases the whole
+        return cls(board, why, n, [SpaceMap(h, kit.listed(games, h.column, board.n, n)) for h in HEATS])
 
     def retitle(self) -> str:
         return "Board heatmaps" if self.board is None else ""
 
     def findings(self) -> list[str]:
         """The most and the least frequent space of each map, and such spaces a game."""
-        return [WORDS.fill_from("board.finding", m) for m in self.maps]
+        return [WORDS.fill_from("board.finding", m.spaces, does=m.heat.does) for m in self.maps]
 
     def notes(self) -> list[str]:
         """How a space becomes a base or sees a capture, or why there is no map."""
@@ -824,7 +641,7 @@ class BoardMaps(kit.SectionModel):
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """The board shaded by each map's share of games."""
         out = []
-        for heat, counts, shares, order, _ in self.maps:
+        for heat, (counts, shares, order, _) in self.maps:
             rates = {s: counts[s] / self.games for s in shares}
             with charts.one_panel(11.0, 7.5) as (fig, ax):
                 title = WORDS.fill("board.heading", does=heat.does, subject=ctx.subject)
@@ -853,7 +670,7 @@ class BoardMaps(kit.SectionModel):
             kit.table(
                 WORDS.fill("board.table", top=TOP_SPACES, do=m.heat.do, games=self.games),
                 SPACE_COLUMNS,
-                [m.space(s) for s in m.order[:TOP_SPACES]],
+                [m.spaces.item(s) for s in m.spaces.order[:TOP_SPACES]],
             )
             for m in self.maps
         ]
@@ -862,24 +679,24 @@ class BoardMaps(kit.SectionModel):
 # --- does the verdict hold? (reporting/verdicts.py): the seat and card verdicts at every rung ------
 
 
-def _decks(model: Cards) -> dict[str, list[Deck]]:
+def _decks(model: Cards) -> dict[str, list[seats.Dealt]]:
     """The model's decks by cell."""
-    out: dict[str, list[Deck]] = {}
+    out: dict[str, list[seats.Dealt]] = {}
     for d in model.decks:
-        out.setdefault(d.info.cell, []).append(d)
+        out.setdefault(d.cell.cell, []).append(d)
     return out
 
 
-def _ranking(deck: str, decks: list[Deck]) -> str:
+def _ranking(deck: str, decks: list[seats.Dealt]) -> str:
     """A deck's cards in one cell by points above the table average, highest first."""
-    ranked = sorted((c for d in decks if d.deck == deck for c in d.cards), key=lambda c: -c.rel.estimate)
-    return " > ".join(fill_from("{short} ({rel:signed1})", c) for c in ranked)
+    ranked = sorted((h for d in decks if d.column == deck for h in d.values), key=lambda h: -h.rel.estimate)
+    return " > ".join(f"{_short_card(deck, h.value)} ({signed1(h.rel.estimate)})" for h in ranked)
 
 
-def _card_pairs(decks: list[Deck]) -> list[verdicts.Reading]:
+def _card_pairs(decks: list[seats.Dealt]) -> list[verdicts.Reading]:
     """Every pair of cards of a cell's decks: the second card's holder's points less the first's."""
     return [
-        verdicts.Reading(_card_name(p.deck, p.a), _card_name(p.deck, p.b), p.points, p.p)
+        verdicts.Reading(_card_name(p.column, p.a), _card_name(p.column, p.b), p.points, p.p)
         for d in decks
         for p in d.pairs
     ]
@@ -889,7 +706,7 @@ _in_points = partial(verdicts.Mirror, unit="points", fmt=signed1)
 VERDICTS = (  # the first seat's edge and every pair of cards, read in each mirror cell
     _in_points(
         read=SeatEffects.read,
-        items=lambda model: {c.info.cell: c for c in model.cells},
+        items=lambda model: {c.cell.cell: c for c in model.cells},
         readings=lambda c: [verdicts.Reading("the table's average", "the first seat", c.rel[0], c.p)],
         columns=(
             ("first seat's win rate", "{wins[0]:[pct]}"),
