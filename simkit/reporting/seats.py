@@ -296,7 +296,7 @@ class Extremes(NamedTuple):
     best: Holding
     worst: Holding
     points: stats.Interval
-    wins: stats.Interval | None  # percentage points of win rate
+    wins: stats.Interval | None  # the difference of their win rates (None: no game decided both)
     resolved: bool
 
 
