@@ -24,7 +24,8 @@ import io
 import math
 import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -108,6 +109,14 @@ def save_chart(fig: Figure, out: Path, name: str, title: str, alt: str, caption:
         fig.savefig(out / f"{name}.png", format="png", dpi=PNG_DPI)
     (out / f"{name}.svg").write_text(svg_text, encoding="utf-8")
     return Chart(name, title, alt, caption, inline_svg(svg_text), f"{name}.png", f"{name}.svg")
+
+
+@contextmanager
+def one_panel(width: float, height: float) -> Iterator[tuple[Figure, Any]]:
+    """A figure of one panel, `width` by `height` inches, drawn in the chart style: (figure, axes)."""
+    with matplotlib.rc_context(STYLE):
+        fig = new_figure(width, height)
+        yield fig, fig.add_subplot()
 
 
 def panels(n: int, width_each: float, height: float, sharey: bool = True) -> tuple[Figure, list]:
@@ -230,6 +239,34 @@ def grouped_interval_dots(
                 scale=scale,
                 horizontal=horizontal,
             )
+
+
+def dots_about_zero(
+    ax: Any, xs: Sequence[Any], groups: Sequence[Any], points: dict[tuple[Any, Any], Any]
+) -> None:
+    """Differences (`points[(x, group)]`, `stats.Interval`s, as they are) as `grouped_interval_dots`,
+    with a line at zero and no vertical grid."""
+    grouped_interval_dots(ax, xs, groups, points, scale=1)
+    ax.axhline(0, color="#555555", linewidth=0.8)
+    ax.grid(axis="x", visible=False)
+
+
+def side_legend(ax: Any, title: str, **style: Any) -> None:
+    """The legend of `ax`, titled, beside the plot on its right."""
+    ax.legend(title=title, loc="upper left", bbox_to_anchor=(1.0, 1.0), **style)
+
+
+def stacked_bars(ax: Any, labels: Sequence[str], parts: dict[str, Sequence[float]]) -> None:
+    """Horizontal bars, one a label from the top down, each stacked from `parts` (a name and its
+    value for each label, in the order of `labels`), a colour a part, named in the legend."""
+    left, ys = np.zeros(len(labels)), np.arange(len(labels))
+    for k, (name, values) in enumerate(parts.items()):
+        vals = np.array(values)
+        ax.barh(ys, vals, left=left, color=colour(k), label=name, height=0.7, edgecolor="white")
+        left += vals
+    ax.set_yticks(ys, labels)
+    ax.invert_yaxis()
+    ax.grid(axis="y", visible=False)
 
 
 def _wrap_label(label: str) -> str:

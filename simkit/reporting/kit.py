@@ -11,13 +11,21 @@ game's analysis says only what is its own (which settings, which verdicts, which
 - Comparisons along one setting: `paired_along` pools every cell at one value of a setting with
   the cell equal to it but for that setting, paired by game index (game i of both saw the same
   seed), into one win-rate difference (Tango interval, McNemar p) and one score difference
-  (paired t). `win_grid` gives the Wilson interval of each combination of settings.
+  (paired t). `win_grid` gives the Wilson interval of each combination of settings. `resolve`
+  marks a family of comparisons resolved or not.
+- Lists in a games column: `listed` (how often each board space or card a column lists a game,
+  as a share of the games).
+- Tables: `table(caption, columns, items)`, a row an item, each column its header and how an
+  item reads in it: a function, or a template of the item's attributes ("{wins:[pct]}").
 
-- Words: `words(package)` is a game's standing report prose (how to read a section, chart
-  captions, notes), kept in `report_words.toml` beside its analysis, so the analysis module holds
-  the reckoning and the page's words can be read and edited as text.
+- Words: `words(package)` is a game's report prose (how to read a section, its findings, chart
+  captions and alt texts, notes), kept in `report_words.toml` beside its analysis, so the analysis
+  module holds the reckoning and the page's words can be read and edited as text. A text's
+  placeholders take numbers and estimates (`stats.Interval`) with their format: "{wins:pct}
+  ({wins:ci pct}; {wins.n:,} games)" (`simkit.reporting.text.Shown`).
 
-Formatting is `simkit.reporting.text`; chart pieces are `simkit.reporting.charts`.
+Formatting is `simkit.reporting.text`; chart pieces are `simkit.reporting.charts`; the pieces for
+games with seat rows (a competitive game's seats) are `simkit.reporting.seats`.
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
 import polars as pl
@@ -38,10 +46,12 @@ from simkit.core import strategies as strategy_specs
 from simkit.core.compare import paired_scores
 from simkit.core.players import is_user_spec
 from simkit.core.strategies import Strategy
-from simkit.reporting.charts import Chart
+from simkit.reporting.charts import Chart, save_chart
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
+from simkit.reporting.text import fill, fill_from
 
 Model = TypeVar("Model")
+Item = TypeVar("Item", bound=tuple)
 
 
 WORDS_FILE = "report_words.toml"
@@ -51,7 +61,9 @@ WORDS_FILE = "report_words.toml"
 class Words:
     """A game's report prose by key (a TOML table's key path, dotted: "cards.how"). A text's
     line breaks and runs of spaces are folded to one space, so a paragraph may be wrapped freely
-    in the file. `fill(key, **values)` puts values in a text's {placeholders}."""
+    in the file. `fill(key, **values)` puts values in a text's {placeholders}, an estimate (a
+    `stats.Interval` or `stats.PairedDifference`) as its placeholder's format spec asks
+    (`text.fill`: "{wins:pct}", "{wins:ci pct}", "{wins:rate}", "{wins.n:,}")."""
 
     source: str
     texts: Mapping[str, str]
@@ -64,8 +76,15 @@ class Words:
 
     def fill(self, key: str, /, **values: Any) -> str:
         try:
-            return self[key].format(**values)
+            return fill(self[key], **values)
         except (KeyError, IndexError) as exc:
+            raise KeyError(f"{self.source}: text {key!r} wants a value for {exc}") from None
+
+    def fill_from(self, key: str, item: Any, /, **more: Any) -> str:
+        """`fill` with the attributes of `item` (a model's part, say) as the values, after `more`."""
+        try:
+            return fill_from(self[key], item, **more)
+        except (AttributeError, KeyError, IndexError) as exc:
             raise KeyError(f"{self.source}: text {key!r} wants a value for {exc}") from None
 
 
@@ -295,10 +314,22 @@ def win_grid(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, stats.Inte
     }
 
 
-def table(caption: str, columns: Sequence[tuple[str, Callable[[Any], str]]], items: Sequence[Any]) -> Table:
-    """A table of a row an item, each column given as its header and how an item reads in it."""
+Reads = Callable[[Any], str] | str  # how an item reads in a table's column: a function, or a template
+
+
+def cell_text(how: Reads, item: Any) -> str:
+    """How `item` reads in a column: `how(item)`, or the template `how` filled from the item's
+    attributes (`text.fill_from`: "{win:[pct]}", "{seat_games:,}")."""
+    return how(item) if callable(how) else fill_from(how, item)
+
+
+def table(caption: str, columns: Sequence[tuple[str, Reads]], items: Sequence[Any]) -> Table:
+    """A table of a row an item, each column given as its header and how an item reads in it (a
+    function of the item, or a template of its attributes)."""
     return Table(
-        caption, [header for header, _ in columns], [[cell(item) for _, cell in columns] for item in items]
+        caption,
+        [header for header, _ in columns],
+        [[cell_text(how, item) for _, how in columns] for item in items],
     )
 
 
@@ -360,6 +391,22 @@ def _charts_of(ctx: AnalysisContext, model: SectionModel) -> list[Chart]:
     return model.charts(ctx)
 
 
+def resolve(
+    items: Sequence[Item], p_values: Sequence[float], method: str = stats.HOLM
+) -> tuple[list[Item], stats.Family]:
+    """The family of the items' tests (`p_values`, one an item; `stats.family`) and the items,
+    named tuples with a field `resolved`, each marked resolved or not after it."""
+    family = stats.family(p_values, method)
+    return [
+        item._replace(resolved=bool(yes)) for item, yes in zip(items, family.resolved, strict=True)
+    ], family
+
+
+def save(ctx: AnalysisContext, fig: Any, stem: str, title: str, alt: str, caption: str) -> Chart:
+    """A section's chart saved beside the page as `<dataset>-<stem>` (.svg and .png)."""
+    return save_chart(fig, ctx.out, f"{ctx.name}-{stem}", title, alt, caption)
+
+
 def win_rate(games: pl.DataFrame) -> stats.Interval:
     """The Wilson interval of the win rate over the games (any part of the table) with a verdict."""
     won = games["won"].cast(pl.Boolean).drop_nulls()
@@ -375,3 +422,46 @@ def counts(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, int]:
     """How many games (any part of the table) hold each combination of `keys` played, keyed by the
     values as the table holds them, in their sorted order."""
     return {row[:-1]: row[-1] for row in games.group_by(*keys).len("games").sort(*keys).iter_rows()}
+
+
+class ListedItem(NamedTuple):
+    """One item of a `Listed`: its number, its share of the games (Wilson) and the games that list it."""
+
+    item: int
+    share: stats.Interval
+    games: int
+
+
+class Listed(NamedTuple):
+    """How often each item (a board space, a card: numbers 1 to a size) is listed by a games
+    column that lists some of them a game ("3 17 40"; see `listed`)."""
+
+    counts: np.ndarray  # games that list each item (index = item number; 0 unused)
+    shares: dict[int, stats.Interval]  # each item's share of the games (Wilson)
+    order: list[int]  # the items, most often first (ties by number)
+    per_game: stats.Interval  # items listed a game (t)
+
+    def item(self, number: int) -> ListedItem:
+        return ListedItem(number, self.shares[number], int(self.counts[number]))
+
+    @property
+    def most(self) -> ListedItem:
+        return self.item(self.order[0])
+
+    @property
+    def least(self) -> ListedItem:
+        return self.item(self.order[-1])
+
+
+def listed(games: pl.DataFrame, column: str, size: int, of: int) -> Listed:
+    """How often the games' `column` (numbers apart by spaces; a game without a value is left
+    out) lists each item 1 to `size`, as a share of `of` games (numbers out of range are not
+    counted)."""
+    lists = [[int(s) for s in str(text).split()] for text in games[column].drop_nulls().to_list()]
+    counts = np.zeros(size + 1, dtype=np.int64)
+    for s in (s for items in lists for s in items if 1 <= s <= size):
+        counts[s] += 1
+    shares = {s: stats.wilson(int(counts[s]), of) for s in range(1, size + 1)}
+    order = sorted(shares, key=lambda s: (-counts[s] / of, s))
+    per_game = stats.mean_interval(np.array([len(x) for x in lists], dtype=float))
+    return Listed(counts, shares, order, per_game)

@@ -8,7 +8,10 @@ to zero gets more decimals (up to three); an exact zero prints unsigned.
 from __future__ import annotations
 
 import math
+import string
 from typing import Any
+
+from simkit.core import stats
 
 MAX_DIGITS = 3
 
@@ -154,3 +157,112 @@ def rate_text(iv: Any) -> str:
     """A rate with its interval and its games (a `stats.Interval`) in a sentence:
     "12.3 % (95 % CI 10.1 % to 14.5 %; 1,000 games)"."""
     return f"{pct(iv.estimate)} ({ci_text(iv.low, iv.high, pct)}; {iv.n:,} games)"
+
+
+def signed1(x: Any, none: str = "n/a") -> str:
+    """A signed number to one decimal, as points read ("+1.3", "-0.4", "0.0")."""
+    return signed(x, 1, none)
+
+
+def pp(x: Any, none: str = "n/a") -> str:
+    """A difference of proportions as plain percentage points, unsigned ("2.1" for 0.021)."""
+    return none if missing(x) else number(100 * float(x))
+
+
+# --- estimates in templates: the words of a page (`kit.Words.fill`) and its table cells ---
+
+FORMATS = {"number": number, "pct": pct, "points": points, "signed": signed, "signed1": signed1, "pp": pp}
+
+
+class Shown:
+    """An estimate with its 95 % interval (a `stats.Interval`, or a `stats.PairedDifference`,
+    whose estimate is its difference) as a template's format spec asks, the formatter named by
+    its key in FORMATS ("pct", "signed1", ...):
+
+    - `{x:pct}` the estimate ("12.3 %"), `{x:abs number}` its absolute value;
+    - `{x:ci pct}` the interval in a sentence, `ci_text` ("95 % CI 10.1 % to 14.5 %"; `{x:ci}`
+      in plain numbers);
+    - `{x:[pct]}` the estimate and its interval in a table cell, `bracketed`
+      ("12.3 % [10.1 %, 14.5 %]"), and `{x:bounds pct}` the interval alone, `bounds`;
+    - `{x:rate}` a rate, its interval and its games, `rate_text`;
+    - `{x:more|less}` the first word where the estimate is at least 0, else the second;
+    - `{x.n:,}` (any attribute of the value) as it is.
+
+    A missing estimate (None) reads "n/a" whatever the spec."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.value, name)
+
+    @property
+    def estimate(self) -> float:
+        value = self.value
+        return value.estimate if hasattr(value, "estimate") else value.difference
+
+    def __format__(self, spec: str) -> str:
+        if self.value is None:
+            return "n/a"
+        if spec == "rate":
+            return rate_text(self)
+        if "|" in spec:
+            at_least, below = spec.split("|")
+            return at_least if self.estimate >= 0 else below
+        if spec.startswith("[") and spec.endswith("]"):
+            return bracketed(self, FORMATS[spec[1:-1]])
+        word, _, name = spec.rpartition(" ")
+        if spec == "ci":
+            return ci_text(self.low, self.high)
+        if word == "ci":
+            return ci_text(self.low, self.high, FORMATS[name])
+        if word == "bounds":
+            return bounds(self.low, self.high, FORMATS[name])
+        if word == "abs":
+            return FORMATS[name](abs(self.estimate))
+        if word or name not in FORMATS:
+            raise ValueError(f"a template asks for {spec!r}: no such format of an estimate")
+        return FORMATS[name](self.estimate)
+
+
+class _Formatter(string.Formatter):
+    """`str.format`'s templates, with an estimate (or None) in a field written by `Shown`, a plain
+    number whose spec names a formatter of FORMATS by it ("{share:pct}"), and a truth value by
+    the word for true or for false ("{resolved:yes|no}")."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if value is None or isinstance(value, stats.Interval | stats.PairedDifference):
+            return format(Shown(value), format_spec)
+        if format_spec in FORMATS:  # a plain number: "{share:pct}"
+            return FORMATS[format_spec](value)
+        if isinstance(value, bool) and "|" in format_spec:  # "{resolved:yes|no}"
+            yes, no = format_spec.split("|")
+            return yes if value else no
+        return super().format_field(value, format_spec)
+
+
+class _Attributes:
+    """An object's attributes as a template's fields, after the values `more`."""
+
+    def __init__(self, item: Any, more: dict[str, Any]) -> None:
+        self.item, self.more = item, more
+
+    def __getitem__(self, name: str) -> Any:
+        return self.more[name] if name in self.more else getattr(self.item, name)
+
+
+_FORMATTER = _Formatter()
+
+
+def fill(template: str, /, **values: Any) -> str:
+    """`template.format(**values)`, each estimate (or None) written as `Shown` reads its spec
+    ("{wins:pct} ({wins:ci pct})"), a number by the formatter its spec names ("{share:pct}")."""
+    return _FORMATTER.vformat(template, (), values)
+
+
+def fill_from(template: str, item: Any, /, **more: Any) -> str:
+    """`fill` from the attributes of `item` (a table row's model, say; `more` first):
+    "{win:[pct]}" is `bracketed(item.win, pct)`."""
+    return _FORMATTER.vformat(template, (), _Attributes(item, more))

@@ -203,7 +203,8 @@ class Mirror(Generic[Model, Item]):
     """A game's verdicts read in its mirror cells, declared in its `analysis.py` as one of
     `VERDICTS`: `read(ctx)` is the section model that holds them (None: nothing to read),
     `items(model)` the model's part for each cell (by cell id), `readings(item)` the verdicts read
-    there, and `columns` each rung's own numbers (a table column's header, how an item reads in it).
+    there, and `columns` each rung's own numbers (a table column's header, how an item reads in it:
+    a function or a template, as `kit.table`'s).
     `unit`, `fmt`, `test`, `how` and `caption` are `Part`'s, `rungs` the caption of the table of
     each rung's numbers. A ladder's verdicts are named by the settings that tell it from the
     others ("players=2")."""
@@ -211,7 +212,7 @@ class Mirror(Generic[Model, Item]):
     read: Callable[[AnalysisContext], Model | None]
     items: Callable[[Model], Mapping[str, Item]]
     readings: Callable[[Item], list[Reading]]
-    columns: Sequence[tuple[str, Callable[[Item], str]]]
+    columns: Sequence[tuple[str, kit.Reads]]
     unit: str
     fmt: Callable[[float], str]
     test: str
@@ -231,7 +232,14 @@ class Mirror(Generic[Model, Item]):
             for rung, cell in ladder.rungs.items():
                 if (item := items.get(cell.cell)) is None:
                     continue
-                rows.append([name, rung, f"{cell.games.height:,}", *(text(item) for _, text in self.columns)])
+                rows.append(
+                    [
+                        name,
+                        rung,
+                        f"{cell.games.height:,}",
+                        *(kit.cell_text(how, item) for _, how in self.columns),
+                    ]
+                )
                 for r in self.readings(item):
                     iv = r.interval
                     measures.append(

@@ -9,6 +9,10 @@ Mothership order against the same table, so the per-game difference of their poi
 wins) removes everything the game itself brings; the seat each card lands in is a fair draw (the
 report shows how often each card sat first). A card's own level is shown as its holder's points
 above the average seat of the same game, a within-game measure comparable across player counts.
+
+The seat-level reckoning is the kit's (`simkit.reporting.seats`: seat effects, strategies at one
+table, a dealt seat column's values); this module says which columns, cells and charts, and the
+page's words (findings, captions, alt texts) are the templates of `report_words.toml`.
 """
 
 from __future__ import annotations
@@ -16,21 +20,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import partial
-from itertools import combinations
+from itertools import pairwise
 from typing import Any, NamedTuple
 
 import matplotlib
-import numpy as np
 import polars as pl
 
 from simkit.core import stats
-from simkit.core.compare import paired_scores
 from simkit.games.alien_attack import board_plot, components
 from simkit.games.alien_attack.game import SEMI_COOP_BASES
-from simkit.reporting import charts, kit, verdicts
-from simkit.reporting import text as page_text
+from simkit.reporting import charts, kit, seats, verdicts
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import bounds, bracketed, ci_text, count_range, number, pct, points, rate_text
+from simkit.reporting.text import bracketed, count_range, signed1
 
 COMPONENTS = {  # the seat rows' score components: column, name
     "placement_points": "placements",
@@ -44,134 +45,36 @@ COMPONENTS = {  # the seat rows' score components: column, name
 DECKS = {"city_card": "City card", "border_card": "Border card"}
 TOP_SPACES = 8
 WORDS = kit.words(__package__)
-CELL_LEGEND = {"title": "cell", "loc": "upper left", "bbox_to_anchor": (1.0, 1.0), "fontsize": 8}
-signed1 = partial(page_text.signed, digits=1)  # points: one decimal
 
 
-def _verdict(resolved: bool, x: float, above: str, below: str, neither: str) -> str:
-    """`above` or `below` for a resolved difference `x` by its sign, else `neither`."""
-    return above if resolved and x > 0 else below if resolved and x < 0 else neither
+def _verdict(resolved: bool, x: float, above: str, below: str, neither: str, **values: Any) -> str:
+    """The words `above` or `below` for a resolved difference `x` by its sign, else `neither`."""
+    return WORDS.fill(above if resolved and x > 0 else below if resolved and x < 0 else neither, **values)
 
 
-# --- the cells and the seat rows ------------------------------------------------------------------
+# --- the cells and the seat rows (simkit.reporting.seats) -----------------------------------------
 
 
-@dataclass(frozen=True)
-class CellInfo:
-    cell: str
-    players: int
-    variant: str
-    strategies: tuple[str, ...]
-    games: int
+class CellInfo(seats.SeatCell):
+    """A cell with its variant, standard or semi-coop (which its label names)."""
 
     @property
-    def mirror(self) -> bool:
-        return len(set(self.strategies)) == 1
+    def variant(self) -> str:
+        return self.settings["variant"]
 
     @property
     def label(self) -> str:
-        who = f"{self.strategies[0]} mirror" if self.mirror else " vs ".join(self.strategies) or "?"
-        return f"{self.players} players, {who}" + (", semi-coop" if self.variant == "semi-coop" else "")
-
-    def __str__(self) -> str:  # a chart's legend names the cell by its label
-        return self.label
+        return super().label + (", semi-coop" if self.variant == "semi-coop" else "")
 
 
 def _read(ctx: AnalysisContext) -> tuple[pl.DataFrame | None, list[CellInfo]]:
     """The seat rows with `rel`, the seat's points above the average seat of its game (None: the
     dataset has none), and the cells in the games' order with their player count, variant and each
     seat's strategy (from the manifest where the games table lacks them)."""
-    seats, needed = ctx.dataset.seats, {"cell", "game_index", "seat", "score", "won"}
-    if seats is not None and seats.height and needed <= set(seats.columns):
-        seats = seats.with_columns(pl.col("score").cast(pl.Float64), pl.col("won").cast(pl.Boolean))
-        seats = seats.with_columns(rel=pl.col("score") - pl.col("score").mean().over("cell", "game_index"))
-    else:
-        seats = None
-    games = kit.games_with_settings(ctx, {"players": 0, "variant": "standard"})
-    cells = []
-    for part in games.partition_by("cell", maintain_order=True):
-        cell = part.row(0, named=True)
-        strategies = tuple(cell["strategy"].split(",")) if cell["strategy"] else ()
-        players, variant = int(cell["players"] or len(strategies)), cell["variant"] or "standard"
-        cells.append(CellInfo(cell["cell"], players, variant, strategies, part.height))
-    return seats, cells
-
-
-def _mean(values: pl.Series) -> stats.Interval:
-    return stats.mean_interval(values.to_numpy())
-
-
-def _wilson(won: pl.Series) -> stats.Interval:
-    won = won.drop_nulls()
-    return stats.wilson(int(won.sum()), won.len())
-
-
-def _by_game(part: pl.DataFrame, values: pl.Expr) -> stats.Interval:
-    """The mean of a per-seat quantity over seat-games, each game (cell and game index) one unit:
-    the seats of one game share its deal and its outcome, so they are not independent. `n` is the
-    number of games."""
-    frame = part.select("cell", "game_index", values.cast(pl.Float64).alias("v")).drop_nulls()
-    frame = frame.filter(pl.col("v").is_not_nan())
-    clusters = frame.select(pl.struct("cell", "game_index").rank("dense")).to_series().to_numpy()
-    return stats.clustered_mean(frame["v"].to_numpy(), clusters)
-
-
-def _average_seat(seats: pl.DataFrame) -> stats.Interval:
-    """The average seat's win rate, each game one unit (its seats are not independent)."""
-    decided = seats.select("game_index", pl.col("won").cast(pl.Float64)).drop_nulls()
-    return stats.clustered_mean(decided["won"].to_numpy(), decided["game_index"].to_numpy())
-
-
-def _groups(seats: pl.DataFrame, cells: list[CellInfo]) -> list[tuple[str, str, pl.DataFrame]]:
-    """The seat rows of each strategy at each player count ("2 players"), pooled over the cells."""
-    players = pl.DataFrame(
-        {"cell": [c.cell for c in cells], "players": [c.players for c in cells]},
-        schema={"cell": pl.String, "players": pl.Int64},
-    )
-    joined = seats.join(players, on="cell", how="inner")
-    out = []
-    for p in sorted(joined["players"].unique().to_list()):
-        for strategy in sorted(joined.filter(pl.col("players") == p)["strategy"].unique().to_list()):
-            part = joined.filter((pl.col("players") == p) & (pl.col("strategy") == strategy))
-            out.append((f"{p} players", str(strategy), part))
-    return out
-
-
-def _dots_by_cell(ax: Any, xs: list, dots: dict[tuple[Any, CellInfo], stats.Interval], cells: list) -> None:
-    """Points above the table average, `dots[(x, cell)]` at x's place in `xs`, a colour a cell."""
-    charts.grouped_interval_dots(ax, xs, cells, dots, scale=1)
-    ax.axhline(0, color="#555555", linewidth=0.8)
-    ax.grid(axis="x", visible=False)
+    return seats.rows(ctx), CellInfo.all(ctx, variant="standard")
 
 
 # --- mission cards --------------------------------------------------------------------------------
-
-
-class CardStat(NamedTuple):
-    card: Any
-    win: stats.Interval
-    points: stats.Interval
-    rel: stats.Interval  # points above the table average
-    first_seat: stats.Interval  # share of its games in which the card sat in the first seat
-
-
-class PairStat(NamedTuple):
-    a: Any
-    b: Any
-    points: stats.Interval  # b - a, paired within the game
-    unpaired: stats.Interval  # Welch's, as if the games were not paired
-    wins: stats.PairedDifference | None
-    p: float  # paired t test of the difference in points
-
-
-class Deck(NamedTuple):
-    """One deck in one mirror cell: its cards, every pair of them, and the pairs as one family."""
-
-    info: CellInfo
-    deck: str
-    cards: list[CardStat]
-    pairs: list[PairStat]
-    family: stats.Family
 
 
 def _short_card(deck: str, card: Any) -> str:
@@ -188,107 +91,76 @@ def _ordered(deck: str, cards: list[Any]) -> list[Any]:
     return sorted(cards, key=lambda c: (order.index(str(c)) if str(c) in order else len(order), str(c)))
 
 
-def _pair(a: Any, b: Any, held_a: pl.DataFrame, held_b: pl.DataFrame) -> PairStat | None:
-    """Card `b` against card `a` in the games that dealt both, paired by game, with the p-value of
-    the difference in points (None: fewer than two such games)."""
-    columns = ["game_index", "score", "won"]
-    joined = held_a.select(columns).join(held_b.select(columns), on="game_index", suffix="_b")
-    if joined.height < 2:
+def _card(h: seats.Holding) -> str:  # "City card 3"
+    return _card_name(h.column, h.value)
+
+
+def _ahead(p: seats.HoldingPair) -> str:  # "5 over 2": the pair's card with more points first
+    hi, lo = (p.b, p.a) if p.points.estimate > 0 else (p.a, p.b)
+    return WORDS.fill("cards.over", higher=_short_card(p.column, hi), lower=_short_card(p.column, lo))
+
+
+def _deck_finding(d: seats.Dealt) -> str | None:
+    """A deck's cards ranked by points above the table average, the highest against the lowest
+    in points and in wins (paired), and the pairs resolved (None: no such pair)."""
+    if (x := d.extremes) is None:
         return None
-    score_a, score_b = joined["score"].to_numpy(), joined["score_b"].to_numpy()
-    decided = joined.drop_nulls(["won", "won_b"])
-    wins = (
-        stats.paired_difference(decided["won"].to_numpy(), decided["won_b"].to_numpy())
-        if decided.height
-        else None
-    )
-    return PairStat(a, b, *paired_scores(score_a, score_b)[:2], wins, stats.mean_p_value(score_b - score_a))
+    ranking = " > ".join(_short_card(d.column, h.value) for h in d.ranked)
+    cards = {"cell": d.cell.label, "deck": DECKS[d.column], "ranking": ranking, "cards": len(d.values)}
+    text = WORDS.fill_from("cards.finding", x, best=_card(x.best), worst=_card(x.worst), **cards)
+    text += "" if x.wins is None else WORDS.fill_from("cards.finding_wins", x)
+    text += WORDS["cards.settled" if x.resolved else "cards.unsettled"]
+    ahead = [_ahead(p) for p in d.pairs if p.resolved]
+    family = {
+        "family": d.family.text,
+        "pairs": len(d.pairs),
+        "resolved": len(ahead),
+        "listed": ", ".join(ahead),
+    }
+    return text + " " + WORDS.fill("cards.resolved" if ahead else "cards.none_resolved", **family)
+
+
+CARD_COLUMNS = (
+    ("cell", "{cell.label}"),
+    ("card", _card),
+    ("games", "{points.n:,}"),
+    ("win rate", "{wins:[pct]}"),
+    ("mean points", "{points:[number]}"),
+    ("points above table", "{rel:[signed1]}"),
+    ("in first seat", "{first_seat:[pct]}"),
+)
+PAIR_COLUMNS = (
+    ("cell", "{cell.label}"),
+    ("cards", lambda p: f"{_card_name(p.column, p.b)} − {_short_card(p.column, p.a)}"),
+    ("games", "{points.n:,}"),
+    ("points (95 % CI)", "{points:[signed1]}"),
+    ("unpaired CI", "{unpaired:bounds signed1}"),
+    ("win rate (pp, 95 % CI)", "{wins:[points]}"),
+    ("resolved", "{resolved:yes|no}"),
+)
 
 
 @dataclass(frozen=True)
 class Cards(kit.SectionModel):
-    decks: list[Deck]  # by mirror cell, then deck; none: the dataset has no mirror cell
+    decks: list[seats.Dealt]  # by mirror cell, then deck; none: the dataset has no mirror cell
     left_out: list[CellInfo]  # the cells that mix strategies
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Cards | None:
         """Per mirror cell and deck: each card's holder's win rate, points and points above the
         table average, and every pair of cards compared inside the games that dealt both."""
-        seats, cells = _read(ctx)
-        if seats is None or not set(DECKS) <= set(seats.columns):
+        rows, cells = _read(ctx)
+        if rows is None or not set(DECKS) <= set(rows.columns):
             return None
-        decks = []
-        for info, deck in [(c, deck) for c in cells if c.mirror for deck in DECKS]:
-            mine = seats.filter(pl.col("cell") == info.cell)
-            if mine.height == 0:
-                continue
-            held = {
-                c: mine.filter(pl.col(deck) == c)
-                for c in _ordered(deck, mine[deck].drop_nulls().unique().to_list())
-            }
-            cards = [
-                CardStat(
-                    c,
-                    _wilson(h["won"]),
-                    _mean(h["score"]),
-                    _mean(h["rel"]),
-                    stats.wilson(int((h["seat"] == 0).sum()), h.height),
-                )
-                for c, h in held.items()
-            ]
-            pairs = [p for a, b in combinations(held, 2) if (p := _pair(a, b, held[a], held[b])) is not None]
-            # a deck in a cell is one family; its many pairs are called resolved under
-            # Benjamini-Hochberg (false discovery rate 5 %)
-            family = stats.family([p.p for p in pairs], stats.BH)
-            decks.append(Deck(info, deck, cards, pairs, family))
+        mirrors = seats.by_cell(rows, [c for c in cells if c.mirror])
+        decks = [seats.dealt(c, mine, deck, partial(_ordered, deck)) for c, mine in mirrors for deck in DECKS]
         if not decks and any(c.mirror for c in cells):
             return None
         return cls(decks, [c for c in cells if not c.mirror])
 
     def findings(self) -> list[str]:
-        """Per deck and mirror cell: the cards ranked by points above the table average, the
-        highest against the lowest in points and in wins (paired), and the pairs resolved."""
-        out = []
-        for d in self.decks:
-            ranked = sorted(d.cards, key=lambda c: c.rel.estimate, reverse=True)
-            best, worst = (ranked[0].card, ranked[-1].card) if ranked else (None, None)
-            picked = next((i for i, p in enumerate(d.pairs) if {p.a, p.b} == {best, worst}), None)
-            if len(d.cards) < 2 or picked is None:
-                continue
-            pair, short = d.pairs[picked], {c.card: _short_card(d.deck, c.card) for c in d.cards}
-            sign = 1 if pair.b == best else -1  # pair.points is b - a; we want best - worst
-            diff = sign * pair.points.estimate
-            low, high = sorted((sign * pair.points.low, sign * pair.points.high))
-            text = (
-                f"{d.info.label}: {DECKS[d.deck]}s ranked by points above the table average: "
-                f"{' > '.join(short[c.card] for c in ranked)}. Picked as the highest and lowest of "
-                f"{len(d.cards)} cards, {_card_name(d.deck, best)} scores {number(abs(diff))} points "
-                f"{'more' if diff >= 0 else 'less'} than {_card_name(d.deck, worst)} "
-                f"({ci_text(low, high, signed1)}; {pair.points.n:,} games that dealt both, "
-                "paired within the game)"
-            )
-            if (w := pair.wins) is not None:
-                wd, wl, wh = (w.difference, w.low, w.high) if sign == 1 else (-w.difference, -w.high, -w.low)
-                more = "higher" if wd >= 0 else "lower"
-                text += f"; its win rate is {number(abs(100 * wd))} percentage points {more} "
-                text += f"({ci_text(wl, wh, points)})"
-            settled = d.family.resolved[picked]
-            text += "; resolved in points." if settled else "; the difference in points is not resolved."
-            resolved = [
-                f"{short[p.b]} over {short[p.a]}"
-                if p.points.estimate > 0
-                else f"{short[p.a]} over {short[p.b]}"
-                for p, yes in zip(d.pairs, d.family.resolved, strict=True)
-                if yes
-            ]
-            n, family = len(d.pairs), d.family.text
-            if resolved:
-                text += f" Resolved in points after {family} ({len(resolved)} of {n} pairs): "
-                text += f"{', '.join(resolved)}."
-            else:
-                text += f" None of the {n} pairwise differences in points is resolved after {family}."
-            out.append(text)
-        return out
+        """Per deck and mirror cell, its cards ranked and compared (`_deck_finding`)."""
+        return [text for d in self.decks if (text := _deck_finding(d)) is not None]
 
     def notes(self) -> list[str]:
         """How the cards are compared and why it is fair, counting the cards whose first-seat
@@ -296,7 +168,7 @@ class Cards(kit.SectionModel):
         if not self.decks:
             return [WORDS["cards.no_mirror"]]
         fair = [
-            c.first_seat.low <= 1 / d.info.players <= c.first_seat.high for d in self.decks for c in d.cards
+            h.first_seat.low <= 1 / d.cell.players <= h.first_seat.high for d in self.decks for h in d.values
         ]
         notes = [WORDS["cards.how"], WORDS.fill("cards.fair", fair=sum(fair), pairs=len(fair))]
         if self.left_out:
@@ -305,244 +177,143 @@ class Cards(kit.SectionModel):
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """Each card's points above the table average in each mirror cell, a panel a deck."""
-        if all(math.isnan(c.rel.low) for d in self.decks for c in d.cards):
+        every = [h for d in self.decks for h in d.values]
+        if all(math.isnan(h.rel.low) for h in every):
             return []
-        cells = list(dict.fromkeys(d.info for d in self.decks))
+        cells = list(dict.fromkeys(d.cell for d in self.decks))
         with matplotlib.rc_context(charts.STYLE):
             fig, axes = charts.panels(2, 4.9, 4.4)
             for ax, (deck, title) in zip(axes, DECKS.items(), strict=True):
-                mine = [(d.info, c) for d in self.decks if d.deck == deck for c in d.cards]
-                cards = _ordered(deck, list({c.card for _, c in mine}))
-                dots = {(c.card, info): c.rel for info, c in mine if not math.isnan(c.rel.low)}
-                _dots_by_cell(ax, cards, dots, cells)
+                mine = [h for h in every if h.column == deck]
+                cards = _ordered(deck, list({h.value for h in mine}))
+                dots = {(h.value, h.cell): h.rel for h in mine if not math.isnan(h.rel.low)}
+                charts.dots_about_zero(ax, cards, cells, dots)
                 ax.set_xticks(range(len(cards)), [_short_card(deck, c) for c in cards])
                 ax.set_xlabel(title)
-            axes[0].set_ylabel("points above the table average (points)")
-            axes[1].legend(**CELL_LEGEND)
+            axes[0].set_ylabel(WORDS["charts.points_above"])
+            charts.side_legend(axes[1], "cell", fontsize=8)
             fig.suptitle(f"{WORDS['cards.title']}: {ctx.subject}", x=0.01, ha="left")
         alt = WORDS.fill(
-            "cards.alt",
-            items="; ".join(
-                f"{d.info.label}, {_card_name(d.deck, c.card)}: {signed1(c.rel.estimate)} points "
-                f"({ci_text(c.rel.low, c.rel.high, signed1)}, {c.rel.n} games)"
-                for d in self.decks
-                for c in d.cards
-            ),
+            "cards.alt", items="; ".join(WORDS.fill_from("cards.alt_item", h, card=_card(h)) for h in every)
         )
         caption = WORDS.fill("cards.caption", cells=count_range(c.games for c in cells))
-        title = WORDS["cards.title"]
-        return [charts.save_chart(fig, ctx.out, f"{ctx.name}-aa-cards", title, alt, caption)]
+        return [kit.save(ctx, fig, "aa-cards", WORDS["cards.title"], alt, caption)]
 
     def tables(self) -> list[Table]:
         """Every card of each deck and mirror cell, and every pair of them."""
         if not self.decks:
             return []
-        cards = [
-            [d.info.label, _card_name(d.deck, c.card), f"{c.points.n:,}", bracketed(c.win, pct)]
-            + [bracketed(c.points), bracketed(c.rel, signed1), bracketed(c.first_seat, pct)]
-            for d in self.decks
-            for c in d.cards
-        ]
-        pairs = [
-            [d.info.label, f"{_card_name(d.deck, p.b)} − {_short_card(d.deck, p.a)}", f"{p.points.n:,}"]
-            + [bracketed(p.points, signed1), bounds(p.unpaired.low, p.unpaired.high, signed1)]
-            + [
-                "n/a"
-                if p.wins is None
-                else f"{points(p.wins.difference)} {bounds(p.wins.low, p.wins.high, points)}"
-            ]
-            + ["yes" if resolved else "no"]
-            for d in self.decks
-            for p, resolved in zip(d.pairs, d.family.resolved, strict=True)
-        ]
-        cols = ["cell", "card", "games", "win rate", "mean points", "points above table", "in first seat"]
-        pair_cols = ["cell", "cards", "games", "points (95 % CI)", "unpaired CI", "win rate (pp, 95 % CI)"]
         return [
-            Table(WORDS["cards.table"], cols, cards),
-            Table(WORDS["cards.pairs_table"], [*pair_cols, "resolved"], pairs),
+            kit.table(WORDS["cards.table"], CARD_COLUMNS, [h for d in self.decks for h in d.values]),
+            kit.table(WORDS["cards.pairs_table"], PAIR_COLUMNS, [p for d in self.decks for p in d.pairs]),
         ]
 
 
 # --- head to head ---------------------------------------------------------------------------------
 
 
-class Strategy(NamedTuple):
-    """One strategy's seats in a cell, each game one unit."""
+def _duel_verdict(d: seats.Duel) -> str:
+    """The stronger of a duel needs a win rate whose interval lies above the average seat's and
+    more points a game, resolved."""
+    a, b, fair, diff = d.a, d.b, d.fair.estimate, d.diff.estimate
+    if a.wins.low > fair and d.resolved and diff > 0:
+        return WORDS.fill("h2h.beats", winner=a.strategy, loser=b.strategy)
+    if a.wins.high < fair and d.resolved and diff < 0:
+        return WORDS.fill("h2h.beats", winner=b.strategy, loser=a.strategy)
+    return WORDS.fill("h2h.neither", a=a.strategy, b=b.strategy)
 
-    name: str
-    seat_games: int
-    wins: stats.Interval
-    rel: stats.Interval  # points above the table average
+
+H2H_COLUMNS = (
+    ("cell", "{cell.label}"),
+    ("strategy", "{strategy}"),
+    ("seat-games", "{seat_games:,}"),
+    ("win rate", "{wins:[pct]}"),
+    ("points above table", "{rel:[signed1]}"),
+)
 
 
 @dataclass(frozen=True)
 class HeadToHead(kit.SectionModel):
-    cells: list[tuple[CellInfo, list[Strategy]]]  # the cells that mix strategies
-    duels: list[tuple[CellInfo, stats.Interval, stats.Interval]]  # the cells of two strategies: the
-    # average seat's win rate and the first strategy's points less the second's a game (paired)
-    family: stats.Family  # the duels' tests
+    standings: list[seats.Standing]  # each strategy of each cell that mixes strategies
+    duels: list[seats.Duel]  # the cells of two strategies
+    family: stats.Family  # the duels' tests: one verdict per cell, the cells are the family
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> HeadToHead | None:
         """Per cell of the standard variant where different strategies share the table: each
         strategy's win rate and points; with two strategies, their difference in points."""
-        seats, cells = _read(ctx)
-        if seats is None or "strategy" not in seats.columns:
+        rows, cells = _read(ctx)
+        if rows is None or "strategy" not in rows.columns:
             return None
-        mixed, duels, p_values = [], [], []
-        for info in cells:
-            names = list(dict.fromkeys(info.strategies))
-            mine = seats.filter(pl.col("cell") == info.cell)
-            if len(names) < 2 or info.variant != "standard" or mine.height == 0:
-                continue
-            rows = []
-            for name in names:
-                part = mine.filter(pl.col("strategy") == name)
-                wins, rel = _by_game(part, pl.col("won")), _by_game(part, pl.col("rel"))
-                rows.append(Strategy(name, part["won"].drop_nulls().len(), wins, rel))
-            mixed.append((info, rows))
-            if len(names) == 2:
-                per_game = mine.group_by("game_index", "strategy").agg(pl.col("score").mean())
-                wide = per_game.pivot(on="strategy", index="game_index", values="score").drop_nulls()
-                diff = (wide[names[0]] - wide[names[1]]).to_numpy()
-                duels.append((info, _average_seat(mine), stats.mean_interval(diff)))
-                p_values.append(stats.mean_p_value(diff))
-        # one verdict per cell: the cells are the family
-        return cls(mixed, duels, stats.family(p_values)) if mixed else None
+        standings, duels, family = seats.head_to_head(rows, [c for c in cells if c.variant == "standard"])
+        return cls(standings, duels, family) if standings else None
 
     def findings(self) -> list[str]:
-        """A verdict per cell of two strategies: the stronger needs a win rate whose interval
-        lies above the average seat's and more points a game, resolved."""
-        out, strategies = [], dict(self.cells)
-        for (info, fair, diff), resolved in zip(self.duels, self.family.resolved, strict=True):
-            a, b = strategies[info]
-            if a.wins.low > fair.estimate and resolved and diff.estimate > 0:
-                verdict = f"{a.name} beats {b.name}"
-            elif a.wins.high < fair.estimate and resolved and diff.estimate < 0:
-                verdict = f"{b.name} beats {a.name}"
-            else:
-                verdict = f"neither {a.name} nor {b.name} is resolved stronger"
-            out.append(
-                f"{info.label}: {verdict}. In its seat-games {a.name} wins {rate_text(a.wins)}, against "
-                f"{pct(b.wins.estimate)} for {b.name} and {pct(fair.estimate)} for an average seat, and "
-                f"scores {signed1(diff.estimate)} points a game more than {b.name} "
-                f"({ci_text(diff.low, diff.high, signed1)}; {diff.n:,} games, paired within the game; "
-                "resolved or "
-                f"not after {self.family.text})."
-            )
-        return out
+        """A verdict per cell of two strategies (`_duel_verdict`), with its numbers."""
+        family = self.family.text
+        return [
+            WORDS.fill_from("h2h.finding", d, verdict=_duel_verdict(d), family=family) for d in self.duels
+        ]
 
     def tables(self) -> list[Table]:
         """Each strategy of each mixed cell: its seat-games, win rate and points above the table."""
-        rows = [
-            [
-                info.label,
-                s.name,
-                f"{s.seat_games:,}",
-                bracketed(s.wins, pct),
-                bracketed(s.rel, signed1),
-            ]
-            for info, strategies in self.cells
-            for s in strategies
-        ]
-        columns = ["cell", "strategy", "seat-games", "win rate", "points above table"]
-        return [Table(WORDS["h2h.table"], columns, rows)]
+        return [kit.table(WORDS["h2h.table"], H2H_COLUMNS, self.standings)]
 
 
 # --- first seat -----------------------------------------------------------------------------------
 
 
-class Seats(NamedTuple):
-    """One cell's seats."""
-
-    info: CellInfo
-    games: int
-    wins: list[stats.Interval]  # by seat
-    rel: list[stats.Interval]  # by seat: points above the table average
-    fair: stats.Interval  # the average seat's win rate, each game one unit
-    p: float  # the first seat's points above the table: t test, a game one unit
+SEAT_COLUMNS = (
+    ("cell", "{cell.label}"),
+    ("seat", "{seat}"),
+    ("games", "{games:,}"),
+    ("win rate", "{wins:[pct]}"),
+    ("points above table", "{rel:[signed1]}"),
+)
 
 
 @dataclass(frozen=True)
 class SeatEffects(kit.SectionModel):
-    cells: list[Seats]
+    cells: list[seats.SeatEffect]
     family: stats.Family  # the cells' tests of the first seat's points
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> SeatEffects | None:
         """Per cell of two or more players: each seat's win rate and points above the table."""
-        seats, cells = _read(ctx)
-        found = []
-        for info in cells if seats is not None else ():
-            mine = seats.filter(pl.col("cell") == info.cell)
-            if mine.height == 0 or info.players < 2:
-                continue
-            by_seat = [mine.filter(pl.col("seat") == seat) for seat in range(info.players)]
-            wins, rel = [_wilson(s["won"]) for s in by_seat], [_mean(s["rel"]) for s in by_seat]
-            p = stats.mean_p_value(by_seat[0]["rel"].to_numpy())
-            found.append(Seats(info, mine["game_index"].n_unique(), wins, rel, _average_seat(mine), p))
-        return cls(found, stats.family([c.p for c in found])) if found else None
+        rows, cells = _read(ctx)
+        found, family = seats.seat_effects(rows, cells) if rows is not None else ([], None)
+        return cls(found, family) if found else None
 
     def findings(self) -> list[str]:
         """Per cell, the first seat's win rate and points against the average seat's."""
         out = []
-        for c, resolved in zip(self.cells, self.family.resolved, strict=True):
-            first, fair = c.rel[0], c.fair
-            verdict = _verdict(
-                resolved,
-                first.estimate,
-                "an advantage",
-                "a disadvantage",
-                "no resolved advantage or disadvantage",
-            )
-            out.append(
-                f"{c.info.label}: the first seat wins {rate_text(c.wins[0])} against {pct(fair.estimate)} "
-                f"({ci_text(fair.low, fair.high, pct)}; each game one unit) for an average seat, and scores "
-                f"{signed1(first.estimate)} points above the table average "
-                f"({ci_text(first.low, first.high, signed1)}; {first.n:,} games): {verdict} "
-                f"(after {self.family.text})."
-            )
+        for c in self.cells:
+            words = ("seats.advantage", "seats.disadvantage", "seats.no_advantage")
+            verdict = _verdict(c.resolved, c.rel[0].estimate, *words)
+            out.append(WORDS.fill_from("seats.finding", c, verdict=verdict, family=self.family.text))
         return out
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """Each seat's points above the table average in each cell."""
         if all(math.isnan(r.low) for c in self.cells for r in c.rel):
             return []  # too few games for any interval
-        top = max(c.info.players for c in self.cells)
-        with matplotlib.rc_context(charts.STYLE):
-            fig = charts.new_figure(9.0, 4.2)
-            ax = fig.add_subplot()
-            dots = {
-                (seat, c.info): r for c in self.cells for seat, r in enumerate(c.rel) if not math.isnan(r.low)
-            }
-            _dots_by_cell(ax, [None, *range(top)], dots, [c.info for c in self.cells])  # seat s at x = s + 1
+        top = max(c.cell.players for c in self.cells)
+        with charts.one_panel(9.0, 4.2) as (fig, ax):
+            dots = {(s.seat, c.cell): s.rel for c in self.cells for s in c.seats if not math.isnan(s.rel.low)}
+            charts.dots_about_zero(ax, range(top + 1), [c.cell for c in self.cells], dots)  # seat s at x = s
             ax.set_xticks(range(1, top + 1), [f"seat {k}" for k in range(1, top + 1)])
-            ax.set_xlabel("seat (seat 1 starts round 1)")
-            ax.set_ylabel("points above the table average (points)")
-            ax.set_title(f"Seat effect: {ctx.subject}", loc="left")
-            ax.legend(**CELL_LEGEND)
-        alt = WORDS.fill(
-            "seats.alt",
-            items="; ".join(
-                f"{c.info.label}, seat {s + 1}: {signed1(r.estimate)} points "
-                f"({ci_text(r.low, r.high, signed1)})"
-                for c in self.cells
-                for s, r in enumerate(c.rel)
-            ),
-        )
-        caption = WORDS.fill("seats.caption", cells=count_range(c.info.games for c in self.cells))
-        return [charts.save_chart(fig, ctx.out, f"{ctx.name}-aa-seats", "Seat effect", alt, caption)]
+            ax.set_xlabel(WORDS["seats.axis"])
+            ax.set_ylabel(WORDS["charts.points_above"])
+            ax.set_title(f"{WORDS['seats.title']}: {ctx.subject}", loc="left")
+            charts.side_legend(ax, "cell", fontsize=8)
+        items = "; ".join(WORDS.fill_from("seats.alt_item", s) for c in self.cells for s in c.seats)
+        alt = WORDS.fill("seats.alt", items=items)
+        caption = WORDS.fill("seats.caption", cells=count_range(c.cell.games for c in self.cells))
+        return [kit.save(ctx, fig, "aa-seats", WORDS["seats.title"], alt, caption)]
 
     def tables(self) -> list[Table]:
         """Each seat of each cell: its win rate and points above the table average."""
-        rows = [
-            [c.info.label, str(s + 1), f"{c.games:,}", bracketed(w, pct), bracketed(r, signed1)]
-            for c in self.cells
-            for s, (w, r) in enumerate(zip(c.wins, c.rel, strict=True))
-        ]
-        return [
-            Table(WORDS["seats.table"], ["cell", "seat", "games", "win rate", "points above table"], rows)
-        ]
+        return [kit.table(WORDS["seats.table"], SEAT_COLUMNS, [s for c in self.cells for s in c.seats])]
 
 
 # --- score components and Global Protection -------------------------------------------------------
@@ -566,17 +337,20 @@ class Components(kit.SectionModel):
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Components | None:
         """Mean points per seat of each score component by player count and strategy."""
-        seats, cells = _read(ctx)
-        if seats is None or "strategy" not in seats.columns or not set(COMPONENTS) & set(seats.columns):
+        rows, cells = _read(ctx)
+        if rows is None or "strategy" not in rows.columns or not set(COMPONENTS) & set(rows.columns):
             return None
         found = []
-        for players, strategy, part in _groups(seats, cells):
-            parts = {name: _by_game(part, pl.col(c)) for c, name in COMPONENTS.items() if c in part.columns}
+        for players, strategy, part in seats.pooled(rows, cells):
+            parts = {
+                name: seats.per_game(part, pl.col(c)) for c, name in COMPONENTS.items() if c in part.columns
+            }
             both = {"city_mission", "border_mission"} <= set(part.columns)
-            mission = _by_game(part, pl.col("city_mission") + pl.col("border_mission")) if both else None
-            found.append(
-                Group(players, strategy, part.height, _by_game(part, pl.col("score")), parts, mission)
+            mission = (
+                seats.per_game(part, pl.col("city_mission") + pl.col("border_mission")) if both else None
             )
+            total = seats.per_game(part, pl.col("score"))
+            found.append(Group(players, strategy, part.height, total, parts, mission))
         return cls(found) if found else None
 
     def findings(self) -> list[str]:
@@ -584,88 +358,85 @@ class Components(kit.SectionModel):
         placements) bring."""
         out = []
         for g in (g for g in self.groups if g.mission is not None):
-            text = (
-                f"With {g.players}, {g.strategy} seats score {number(g.total.estimate)} points "
-                f"({ci_text(g.total.low, g.total.high)}; {g.seat_games:,} seat-games in {g.total.n:,} "
-                "games, each "
-                f"game one unit), of which their two mission cards bring {number(g.mission.estimate)} "
-                f"({ci_text(g.mission.low, g.mission.high)})"
-            )
+            text = WORDS.fill_from("components.finding", g)
             if (place := g.parts.get("placements")) is not None:
-                text += f" and placements {number(place.estimate)} ({ci_text(place.low, place.high)})"
+                text += " " + WORDS.fill("components.placements", place=place)
             out.append(text + ".")
         return out
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """The components' mean points per seat, stacked, a bar per player count and strategy."""
         labels = [f"{g.players}, {g.strategy}" for g in self.groups]
-        with matplotlib.rc_context(charts.STYLE):
-            fig = charts.new_figure(10.0, max(2.8, 0.45 * len(labels) + 1.6))
-            ax = fig.add_subplot()
-            left, ys = np.zeros(len(labels)), np.arange(len(labels))
-            for k, name in enumerate(self.groups[0].parts):
-                vals = np.array([g.parts[name].estimate for g in self.groups])
-                ax.barh(
-                    ys, vals, left=left, color=charts.colour(k), label=name, height=0.7, edgecolor="white"
-                )
-                left += vals
-            ax.set_yticks(ys, labels)
-            ax.invert_yaxis()
-            ax.set_xlabel("mean final points per seat (points)")
-            ax.grid(axis="y", visible=False)
-            ax.set_title(f"Score components by strategy: {ctx.subject}", loc="left")
-            ax.legend(title="component", loc="upper left", bbox_to_anchor=(1.0, 1.0))
-        alt = WORDS.fill(
-            "components.alt",
-            items="; ".join(
-                f"{label}: " + ", ".join(f"{name} {number(iv.estimate)}" for name, iv in g.parts.items())
-                for label, g in zip(labels, self.groups, strict=True)
-            ),
-        )
+        with charts.one_panel(10.0, max(2.8, 0.45 * len(labels) + 1.6)) as (fig, ax):
+            parts = {name: [g.parts[name].estimate for g in self.groups] for name in self.groups[0].parts}
+            charts.stacked_bars(ax, labels, parts)
+            ax.set_xlabel(WORDS["components.axis"])
+            ax.set_title(f"{WORDS['components.title']}: {ctx.subject}", loc="left")
+            charts.side_legend(ax, "component")
+        bars = zip(labels, self.groups, strict=True)
+        items = "; ".join(WORDS.fill("components.alt_item", bar=bar, parts=_parts(g)) for bar, g in bars)
+        alt = WORDS.fill("components.alt", items=items)
         seat_games = count_range((g.seat_games for g in self.groups), "seat-games")
         caption = WORDS.fill("components.caption", seat_games=seat_games)
-        title = "Score components by strategy"
-        return [charts.save_chart(fig, ctx.out, f"{ctx.name}-aa-components", title, alt, caption)]
+        return [kit.save(ctx, fig, "aa-components", WORDS["components.title"], alt, caption)]
 
     def tables(self) -> list[Table]:
         """Each component's mean points per seat by player count and strategy."""
-        rows = [
-            [
-                g.players,
-                g.strategy,
-                f"{g.total.n:,}",
-                bracketed(g.total),
-                *map(bracketed, g.parts.values()),
-            ]
-            for g in self.groups
+        columns = [
+            ("players", "{players}"),
+            ("strategy", "{strategy}"),
+            ("seat-games", "{total.n:,}"),
+            ("total", "{total:[number]}"),
+            *((name, lambda g, name=name: bracketed(g.parts[name])) for name in self.groups[0].parts),
         ]
-        columns = ["players", "strategy", "seat-games", "total", *self.groups[0].parts]
-        return [Table(WORDS["components.table"], columns, rows)]
+        return [kit.table(WORDS["components.table"], columns, self.groups)]
+
+
+def _parts(g: Group) -> str:
+    """A bar's components in the chart's alt text: "placements 40.1, City card 9.5, ..."."""
+    return ", ".join(WORDS.fill("components.alt_part", name=name, points=iv) for name, iv in g.parts.items())
+
+
+class Rate(NamedTuple):
+    """The share of one strategy's seat-games at one player count that earned Global Protection."""
+
+    players: str  # "2 players"
+    strategy: str
+    seat_games: int
+    rate: stats.Interval  # each game one unit
+
+
+PROTECTION_COLUMNS = (
+    ("players", "{players}"),
+    ("strategy", "{strategy}"),
+    ("seat-games", "{seat_games:,}"),
+    ("success rate", "{rate:[pct]}"),
+)
 
 
 @dataclass(frozen=True)
 class Protection(kit.SectionModel):
     pays: str
     needs: tuple[int, int, int]  # value-1 cities touched, herd spaces and border spaces covered
-    rates: list[tuple[str, str, int, stats.Interval]]  # players, strategy, seat-games, success rate
+    rates: list[Rate]
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Protection | None:
         """What Global Protection pays and needs by the dataset's board file, and the share of
         seat-games that earned it by player count and strategy, each game one unit."""
-        seats, cells = _read(ctx)
-        if seats is None or not {"protection", "strategy"} <= set(seats.columns):
+        rows, cells = _read(ctx)
+        if rows is None or not {"protection", "strategy"} <= set(rows.columns):
             return None
         # Global Protection pays all of its points or none: any points mean it was earned, whatever
         # the board file pays; the page names the amount from that file when it can still be read
         rates = [
-            (
+            Rate(
                 players,
                 strategy,
                 part["protection"].drop_nulls().len(),
-                _by_game(part, pl.col("protection") > 0),
+                seats.per_game(part, pl.col("protection") > 0),
             )
-            for players, strategy, part in _groups(seats, cells)
+            for players, strategy, part in seats.pooled(rows, cells)
         ]
         board = _board(ctx.dataset.games)[0]
         if not rates:
@@ -677,12 +448,7 @@ class Protection(kit.SectionModel):
 
     def findings(self) -> list[str]:
         """The success rate of each strategy at each player count."""
-        return [
-            f"With {players}, {strategy} seats earn Global Protection in {pct(iv.estimate)} of their "
-            f"games ({ci_text(iv.low, iv.high, pct)}; {n:,} seat-games in {iv.n:,} games, "
-            "each game one unit)."
-            for players, strategy, n, iv in self.rates
-        ]
+        return [WORDS.fill_from("protection.finding", r) for r in self.rates]
 
     def notes(self) -> list[str]:
         """What Global Protection pays and needs."""
@@ -691,17 +457,47 @@ class Protection(kit.SectionModel):
 
     def tables(self) -> list[Table]:
         """The success rate by player count and strategy."""
-        rows = [[players, strategy, f"{n:,}", bracketed(iv, pct)] for players, strategy, n, iv in self.rates]
-        return [Table(WORDS["protection.table"], ["players", "strategy", "seat-games", "success rate"], rows)]
+        return [kit.table(WORDS["protection.table"], PROTECTION_COLUMNS, self.rates)]
 
 
 # --- semi-cooperative -----------------------------------------------------------------------------
 
 
+class Team(NamedTuple):
+    """One semi-cooperative cell: the share of games Earth holds, and the bases destroyed a game."""
+
+    info: CellInfo
+    held: stats.Interval
+    destroyed: stats.Interval | None  # None: the games do not count them
+
+
+class Step(NamedTuple):
+    """A mirror strategy's share of games Earth holds at one player count against the next."""
+
+    strategy: str
+    a: CellInfo
+    b: CellInfo
+    diff: stats.PairedDifference  # b - a, paired by game index
+    resolved: bool = False  # after the family of every step of every strategy
+
+    @property
+    def verdict(self) -> str:
+        more, less, same = "semicoop.more", "semicoop.less", "semicoop.as_often"
+        return _verdict(self.resolved, self.diff.difference, more, less, same, players=self.a.players)
+
+
+SEMICOOP_COLUMNS = (
+    ("cell", "{info.label}"),
+    ("games", "{held.n:,}"),
+    ("Earth holds", "{held:[pct]}"),
+    ("bases destroyed", "{destroyed:[number]}"),
+)
+
+
 @dataclass(frozen=True)
 class Semicoop(kit.SectionModel):
-    cells: list[tuple[CellInfo, stats.Interval, stats.Interval | None]]  # Earth holds, bases destroyed
-    steps: list[tuple[str, CellInfo, CellInfo, stats.PairedDifference]]  # mirror strategy, a, b: b - a
+    teams: list[Team]
+    steps: list[Step]
     family: stats.Family  # every step of every strategy
 
     @classmethod
@@ -713,81 +509,55 @@ class Semicoop(kit.SectionModel):
         semi = [c for c in _read(ctx)[1] if c.variant == "semi-coop"]
         if not semi or "won" not in games.columns:
             return None
-        found = []
-        for info in semi:
-            part = games.filter(pl.col("cell") == info.cell)
-            destroyed = (
-                _mean(part["bases_destroyed"].cast(pl.Float64)) if "bases_destroyed" in part.columns else None
-            )
-            found.append((info, _wilson(part["won"].cast(pl.Boolean)), destroyed))
+        played = {c: games.filter(pl.col("cell") == c.cell) for c in semi}
+        counted = "bases_destroyed" in games.columns
+        teams = [
+            Team(c, kit.win_rate(g), kit.mean_of(g, "bases_destroyed") if counted else None)
+            for c, g in played.items()
+        ]
         steps = []
         for strategy in dict.fromkeys(c.strategies[0] for c in semi if c.mirror and c.strategies):
             mine = sorted(
                 (c for c in semi if c.mirror and c.strategies[0] == strategy), key=lambda c: c.players
             )
-            for a, b in zip(mine, mine[1:], strict=False):
-                ga, gb = (games.filter(pl.col("cell") == c.cell).select("game_index", "won") for c in (a, b))
-                joined = ga.join(gb, on="game_index", suffix="_b").drop_nulls(["won", "won_b"])
-                if joined.height >= 2:
-                    won_a, won_b = (joined[k].cast(pl.Boolean).to_numpy() for k in ("won", "won_b"))
-                    steps.append((strategy, a, b, stats.paired_difference(won_a, won_b)))
-        return cls(found, steps, stats.family([w.p_value for *_, w in steps]))
+            for a, b in pairwise(mine):
+                diff = kit.paired_outcome(played[a], played[b], pl.col("won").cast(pl.Boolean))
+                steps += [Step(strategy, a, b, diff)] if diff is not None and diff.n >= 2 else []
+        return cls(teams, *kit.resolve(steps, [s.diff.p_value for s in steps]))
 
     def findings(self) -> list[str]:
         """How often Earth holds in each cell, and at each step up in players."""
-        out = []
-        for info, iv, destroyed in self.cells:
-            text = (
-                f"{info.label}: Earth holds (at least {SEMI_COOP_BASES} bases destroyed) in {rate_text(iv)}"
-            )
-            if destroyed is not None:
-                text += f"; the players destroy {number(destroyed.estimate)} bases a game "
-                text += f"({ci_text(destroyed.low, destroyed.high)})"
-            out.append(text + ".")
-        for (strategy, a, b, w), resolved in zip(self.steps, self.family.resolved, strict=True):
-            than = f"often than {a.players}"
-            verdict = _verdict(
-                resolved, w.difference, f"more {than}", f"less {than}", f"about as often as {a.players}"
-            )
-            out.append(
-                f"{strategy} mirror, semi-coop: {b.players} players hold Earth {verdict}: "
-                f"{points(w.difference)} percentage points ({ci_text(w.low, w.high, points)}; {w.n:,} games "
-                "paired by game index, which draws the same Mothership order at every player count)"
-                + ("; resolved" if resolved else "; not resolved")
-                + f" after {self.family.text}."
-            )
-        return out
+        held = [
+            WORDS.fill_from("semicoop.finding", t, bases=SEMI_COOP_BASES)
+            + ("" if t.destroyed is None else WORDS.fill_from("semicoop.destroyed", t))
+            + "."
+            for t in self.teams
+        ]
+        return held + [WORDS.fill_from("semicoop.step", s, family=self.family.text) for s in self.steps]
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """The share of games Earth holds in each semi-cooperative cell."""
-        rates = [iv for _, iv, _ in self.cells]
-        with matplotlib.rc_context(charts.STYLE):
-            fig = charts.new_figure(7.0, 3.8)
-            ax = fig.add_subplot()
+        rates = [t.held for t in self.teams]
+        with charts.one_panel(7.0, 3.8) as (fig, ax):
             xs = list(range(len(rates)))
             est, low, high = ([getattr(iv, k) for iv in rates] for k in ("estimate", "low", "high"))
             charts.interval_dots(ax, xs, est, low, high, scale=100)
-            ax.set_xticks(xs, [info.label.replace(", ", "\n") for info, _, _ in self.cells])
+            ax.set_xticks(xs, [t.info.label.replace(", ", "\n") for t in self.teams])
             ax.set_ylim(-1.5, 101)
-            ax.set_ylabel("games the players win together (%)")
+            ax.set_ylabel(WORDS["semicoop.axis"])
             ax.set_xlabel("cell")
             ax.grid(axis="x", visible=False)
-            ax.set_title(f"Semi-cooperative success: {ctx.subject}", loc="left")
-        items = "; ".join(f"{info.label}: {rate_text(iv)}" for info, iv, _ in self.cells)
+            ax.set_title(f"{WORDS['semicoop.title']}: {ctx.subject}", loc="left")
+        items = "; ".join(WORDS.fill_from("semicoop.alt_item", t) for t in self.teams)
         alt = WORDS.fill("semicoop.alt", bases=SEMI_COOP_BASES, items=items)
         caption = WORDS.fill(
             "semicoop.caption", bases=SEMI_COOP_BASES, cells=count_range(iv.n for iv in rates)
         )
-        title = "Semi-cooperative success"
-        return [charts.save_chart(fig, ctx.out, f"{ctx.name}-aa-semicoop", title, alt, caption)]
+        return [kit.save(ctx, fig, "aa-semicoop", WORDS["semicoop.title"], alt, caption)]
 
     def tables(self) -> list[Table]:
         """Per cell, the share of games Earth holds and the bases destroyed a game."""
-        rows = [
-            [info.label, f"{iv.n:,}", bracketed(iv, pct), "n/a" if d is None else bracketed(d)]
-            for info, iv, d in self.cells
-        ]
-        return [Table(WORDS["semicoop.table"], ["cell", "games", "Earth holds", "bases destroyed"], rows)]
+        return [kit.table(WORDS["semicoop.table"], SEMICOOP_COLUMNS, self.teams)]
 
 
 # --- board heatmaps -------------------------------------------------------------------------------
@@ -829,10 +599,10 @@ def _board(games: pl.DataFrame) -> tuple[Any, str]:
 
 class SpaceMap(NamedTuple):
     heat: Heat
-    counts: np.ndarray  # games that list each space (index = space number)
-    shares: dict[int, stats.Interval]  # each space's share of games
-    order: list[int]  # the spaces, most often first
-    per_game: stats.Interval  # such spaces a game
+    spaces: kit.Listed  # how often each space is listed
+
+
+SPACE_COLUMNS = (("space", "{item}"), ("share of games", "{share:[pct]}"), ("games", "{games:,}"))
 
 
 @dataclass(frozen=True)
@@ -850,82 +620,57 @@ class BoardMaps(kit.SectionModel):
             return None
         board, why = _board(games)
         n = games["base_spaces"].drop_nulls().len()
-        maps = []
-        for heat in HEATS if board is not None and n else ():
-            listed = [
-                [int(s) for s in str(text).split()] for text in games[heat.column].drop_nulls().to_list()
-            ]
-            counts = np.zeros(board.n + 1, dtype=np.int64)
-            for s in (s for spaces in listed for s in spaces if 1 <= s <= board.n):
-                counts[s] += 1
-            shares = {s: stats.wilson(int(counts[s]), n) for s in range(1, board.n + 1)}
-            order = sorted(shares, key=lambda s: (-counts[s] / n, s))
-            per_game = stats.mean_interval(np.array([len(x) for x in listed], dtype=float))
-            maps.append(SpaceMap(heat, counts, shares, order, per_game))
-        return cls(board, why, n, maps) if board is None or n else None
+        if board is None:
+            return cls(board, why, n, [])
+        if not n:
+            return None
+        # each space's share of the games, the games with a list of bases the whole
+        return cls(board, why, n, [SpaceMap(h, kit.listed(games, h.column, board.n, n)) for h in HEATS])
 
     def retitle(self) -> str:
         return "Board heatmaps" if self.board is None else ""
 
     def findings(self) -> list[str]:
         """The most and the least frequent space of each map, and such spaces a game."""
-        out = []
-        for m in self.maps:
-            most, least = m.order[0], m.order[-1]
-            lo, per_game = m.shares[least], m.per_game
-            out.append(
-                f"Space {most} {m.heat.does} most often: in {rate_text(m.shares[most])}; space {least} least "
-                f"often: {pct(lo.estimate)} ({ci_text(lo.low, lo.high, pct)}). A game has "
-                f"{number(per_game.estimate)} such spaces on average "
-                f"({ci_text(per_game.low, per_game.high)})."
-            )
-        return out
+        return [WORDS.fill_from("board.finding", m.spaces, does=m.heat.does) for m in self.maps]
 
     def notes(self) -> list[str]:
         """How a space becomes a base or sees a capture, or why there is no map."""
-        if self.board is None:
-            return [f"No heatmaps: {self.why}."]
-        return [WORDS["board.how"]]
+        return [WORDS.fill("board.none", why=self.why) if self.board is None else WORDS["board.how"]]
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """The board shaded by each map's share of games."""
         out = []
-        for heat, counts, shares, order, _ in self.maps:
+        for heat, (counts, shares, order, _) in self.maps:
             rates = {s: counts[s] / self.games for s in shares}
-            with matplotlib.rc_context(charts.STYLE):
-                fig = charts.new_figure(11.0, 7.5)
-                title = f"Share of games in which each space {heat.does}: {ctx.subject}"
+            with charts.one_panel(11.0, 7.5) as (fig, ax):
+                title = WORDS.fill("board.heading", does=heat.does, subject=ctx.subject)
                 values = {s: 100 * r for s, r in rates.items()}
                 board_plot.draw_board(
                     self.board,
                     values=values,
-                    ax=fig.add_subplot(),
+                    ax=ax,
                     title=title,
                     cmap=heat.cmap,
-                    value_label="share of games (%)",
+                    value_label=WORDS["board.axis"],
                 )
+            spaces = [WORDS.fill("board.alt_space", space=s, share=rates[s]) for s in order]
             alt = WORDS.fill(
-                "board.alt",
-                does=heat.does,
-                most=", ".join(f"space {s} {pct(rates[s])}" for s in order[:TOP_SPACES]),
-                least=f"space {order[-1]} {pct(rates[order[-1]])}",
+                "board.alt", does=heat.does, most=", ".join(spaces[:TOP_SPACES]), least=spaces[-1]
             )
-            widest = pct(max(iv.half_width for iv in shares.values()))
+            widest = max(iv.half_width for iv in shares.values())
             caption = WORDS.fill("board.caption", did=heat.did, games=self.games, widest=widest)
-            name = f"{ctx.name}-aa-heat-{heat.column.split('_')[0]}s"  # -bases, -captures
-            out.append(charts.save_chart(fig, ctx.out, name, heat.title, alt, caption))
+            stem = f"aa-heat-{heat.column.split('_')[0]}s"  # -bases, -captures
+            out.append(kit.save(ctx, fig, stem, heat.title, alt, caption))
         return out
 
     def tables(self) -> list[Table]:
         """The most frequent spaces of each map."""
         return [
-            Table(
+            kit.table(
                 WORDS.fill("board.table", top=TOP_SPACES, do=m.heat.do, games=self.games),
-                ["space", "share of games", "games"],
-                [
-                    [str(s), bracketed(m.shares[s], pct), f"{int(m.counts[s]):,}"]
-                    for s in m.order[:TOP_SPACES]
-                ],
+                SPACE_COLUMNS,
+                [m.spaces.item(s) for s in m.spaces.order[:TOP_SPACES]],
             )
             for m in self.maps
         ]
@@ -934,24 +679,24 @@ class BoardMaps(kit.SectionModel):
 # --- does the verdict hold? (reporting/verdicts.py): the seat and card verdicts at every rung ------
 
 
-def _decks(model: Cards) -> dict[str, list[Deck]]:
+def _decks(model: Cards) -> dict[str, list[seats.Dealt]]:
     """The model's decks by cell."""
-    out: dict[str, list[Deck]] = {}
+    out: dict[str, list[seats.Dealt]] = {}
     for d in model.decks:
-        out.setdefault(d.info.cell, []).append(d)
+        out.setdefault(d.cell.cell, []).append(d)
     return out
 
 
-def _ranking(deck: str, decks: list[Deck]) -> str:
+def _ranking(deck: str, decks: list[seats.Dealt]) -> str:
     """A deck's cards in one cell by points above the table average, highest first."""
-    ranked = sorted((c for d in decks if d.deck == deck for c in d.cards), key=lambda c: -c.rel.estimate)
-    return " > ".join(f"{_short_card(deck, c.card)} ({signed1(c.rel.estimate)})" for c in ranked)
+    ranked = sorted((h for d in decks if d.column == deck for h in d.values), key=lambda h: -h.rel.estimate)
+    return " > ".join(f"{_short_card(deck, h.value)} ({signed1(h.rel.estimate)})" for h in ranked)
 
 
-def _card_pairs(decks: list[Deck]) -> list[verdicts.Reading]:
+def _card_pairs(decks: list[seats.Dealt]) -> list[verdicts.Reading]:
     """Every pair of cards of a cell's decks: the second card's holder's points less the first's."""
     return [
-        verdicts.Reading(_card_name(d.deck, p.a), _card_name(d.deck, p.b), p.points, p.p)
+        verdicts.Reading(_card_name(p.column, p.a), _card_name(p.column, p.b), p.points, p.p)
         for d in decks
         for p in d.pairs
     ]
@@ -961,12 +706,12 @@ _in_points = partial(verdicts.Mirror, unit="points", fmt=signed1)
 VERDICTS = (  # the first seat's edge and every pair of cards, read in each mirror cell
     _in_points(
         read=SeatEffects.read,
-        items=lambda model: {c.info.cell: c for c in model.cells},
+        items=lambda model: {c.cell.cell: c for c in model.cells},
         readings=lambda c: [verdicts.Reading("the table's average", "the first seat", c.rel[0], c.p)],
         columns=(
-            ("first seat's win rate", lambda c: bracketed(c.wins[0], pct)),
-            ("average seat's", lambda c: bracketed(c.fair, pct)),
-            ("first seat's points above table", lambda c: bracketed(c.rel[0], signed1)),
+            ("first seat's win rate", "{wins[0]:[pct]}"),
+            ("average seat's", "{fair:[pct]}"),
+            ("first seat's points above table", "{rel[0]:[signed1]}"),
         ),
         test="paired within the game",
         how=WORDS["verdicts.seat_how"],
