@@ -368,6 +368,19 @@ impl<A: Copy + Eq + Hash + std::fmt::Debug> Mcts<A> {
     }
 }
 
+/// For the games' tests: `play(i)`, games `0..n` in order and then in reverse on one engine, gives
+/// the same records (a game, its searches and all, is a function of its seed and index).
+#[cfg(test)]
+pub(crate) fn assert_order_free<R>(n: u64, mut play: impl FnMut(u64) -> R)
+where
+    R: PartialEq + std::fmt::Debug,
+{
+    let forward: Vec<R> = (0..n).map(&mut play).collect();
+    let mut backward: Vec<R> = (0..n).rev().map(&mut play).collect();
+    backward.reverse();
+    assert_eq!(forward, backward);
+}
+
 /// A small, fast generator for the search's own draws (deal seeds, tie-breaks); the games'
 /// streams stay Python's Mersenne Twister.
 #[derive(Clone, Copy, Debug)]
