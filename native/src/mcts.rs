@@ -400,6 +400,13 @@ impl SplitMix {
     pub fn below(&mut self, n: usize) -> usize {
         (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
+
+    /// Shuffle in place (Fisher-Yates from the back, one `below` a swap): a deal's card orders.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
 }
 
 /// A 64-bit hash builder for information keys: feed words, read the key.

@@ -183,9 +183,7 @@ fn reshuffle_mothership(board: &Board, st: &mut State, g: &mut SplitMix) {
             .filter(|&s| st.cell[s] == NONE)
             .map(|s| s as u8),
     );
-    for i in (1..st.bag.len()).rev() {
-        st.bag.swap(i, g.below(i + 1));
-    }
+    g.shuffle(&mut st.bag);
 }
 
 /// The model the search plays on: a game whose every seat plays the missions defaults (the

@@ -181,9 +181,7 @@ fn deal(engine: &mut Engine, rngs: &mut Rngs, seed: u64) {
     rngs.reseed([g.next_u64(), g.next_u64(), g.next_u64()]);
     let pile = &mut engine.st.pile;
     pile.sort_unstable();
-    for i in (1..pile.len()).rev() {
-        pile.swap(i, g.below(i + 1));
-    }
+    g.shuffle(pile);
 }
 
 /// The model the search plays on: an engine whose strategy plays the rollouts, and its streams.
@@ -497,13 +495,9 @@ mod tests {
         let mut answers = Vec::new();
         for order in 0..4u64 {
             let mut root = e.snapshot();
-            let pile = &mut root.st.pile;
-            let mut g = SplitMix(order);
-            for i in (1..pile.len()).rev() {
-                pile.swap(i, g.below(i + 1));
-            }
+            SplitMix(order).shuffle(&mut root.st.pile);
             let mut s = Searcher::new(&e, &p);
-            answers.push(s.tree.choose(&mut s.sim, &root, s.budget, 17).unwrap());
+            answers.push(s.choose(&root, 17).unwrap());
             assert_eq!(s.tree.root_arms().len(), {
                 let mut legal = Vec::new();
                 e.legal_actions(p.width as usize, &mut legal);

@@ -398,14 +398,9 @@ fn deal(engine: &mut Engine, unseen: &mut Vec<u16>, seed: u64) {
     let mover = engine.mover();
     engine.rngs.reseed_piles([g.next_u64(), g.next_u64()]);
     let st = &mut engine.st;
-    let mut shuffle = |cards: &mut [u16]| {
-        for i in (1..cards.len()).rev() {
-            cards.swap(i, g.below(i + 1));
-        }
-    };
-    shuffle(&mut st.spawn_deck);
+    g.shuffle(&mut st.spawn_deck);
     if st.level < 3 {
-        shuffle(&mut st.deck);
+        g.shuffle(&mut st.deck);
         return;
     }
     unseen.clear();
@@ -413,7 +408,7 @@ fn deal(engine: &mut Engine, unseen: &mut Vec<u16>, seed: u64) {
     for p in (0..st.n).filter(|&p| p != mover) {
         unseen.extend_from_slice(&st.hands[p]);
     }
-    shuffle(unseen);
+    g.shuffle(unseen);
     let mut rest = &unseen[..];
     for p in (0..st.n).filter(|&p| p != mover) {
         let size = st.hands[p].len();

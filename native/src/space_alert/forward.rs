@@ -208,7 +208,7 @@ impl Engine<'_> {
                     }
                 }
             }
-            shuffle(deck, &mut g);
+            g.shuffle(deck);
             let mut unseen = deck.iter();
             for hands in r.setup.hands.iter_mut() {
                 for slot in hands[r.phase + 1..].iter_mut().flatten() {
@@ -217,12 +217,12 @@ impl Engine<'_> {
             }
         }
         for stack in r.stacks.iter_mut() {
-            shuffle(stack, &mut g);
+            g.shuffle(stack);
         }
         if let Some(carry) = &mut r.carry {
             // a campaign's kept tiles lead its stacks; the rest are still to be drawn
             for (stack, kept) in carry.stacks.iter_mut().zip(&carry.tiles) {
-                shuffle(&mut stack[kept.len()..], &mut g);
+                g.shuffle(&mut stack[kept.len()..]);
             }
         }
         if params.error_rate > 0.0 {
@@ -476,12 +476,6 @@ fn deal_schedule(
                 traj: setup.boards[zone as usize],
             });
         }
-    }
-}
-
-fn shuffle<T>(items: &mut [T], g: &mut SplitMix) {
-    for i in (1..items.len()).rev() {
-        items.swap(i, g.below(i + 1));
     }
 }
 
