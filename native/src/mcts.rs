@@ -381,6 +381,21 @@ where
     assert_eq!(forward, backward);
 }
 
+/// For the games' tests: `steps` decisions of `model`, each answered by what `pick` takes from
+/// the answers listed.
+#[cfg(test)]
+pub(crate) fn advance<M: Model>(
+    model: &mut M,
+    steps: usize,
+    pick: impl Fn(&[M::Action]) -> M::Action,
+) {
+    let mut legal = Vec::new();
+    for _ in 0..steps {
+        model.legal(&mut legal).unwrap();
+        model.apply(pick(&legal)).unwrap();
+    }
+}
+
 /// A small, fast generator for the search's own draws (deal seeds, tie-breaks); the games'
 /// streams stay Python's Mersenne Twister.
 #[derive(Clone, Copy, Debug)]

@@ -434,7 +434,7 @@ mod tests {
     use super::super::board::Board;
     use super::super::tests::default_components;
     use super::*;
-    use crate::mcts::{assert_order_free, Model};
+    use crate::mcts::{advance, assert_order_free, Model};
 
     fn params(players: usize) -> Params {
         Params {
@@ -583,11 +583,7 @@ mod tests {
         let board = Board::new(&default_components()).unwrap();
         let mut sim = Sim::new(&board, params(3));
         sim.load(&first_decision(&board, 3, 5));
-        let mut legal = Vec::new();
-        for _ in 0..40 {
-            sim.legal(&mut legal).unwrap();
-            sim.apply(*legal.last().unwrap()).unwrap();
-        }
+        advance(&mut sim, 40, |legal| *legal.last().unwrap());
         let snap = sim.save();
         let key = sim.info_key();
         sim.determinize(11);
@@ -615,11 +611,7 @@ mod tests {
         let board = Board::new(&default_components()).unwrap();
         let mut sim = Sim::new(&board, params(2));
         sim.load(&first_decision(&board, 2, 9));
-        let mut legal = Vec::new();
-        for _ in 0..25 {
-            sim.legal(&mut legal).unwrap();
-            sim.apply(legal[0]).unwrap();
-        }
+        advance(&mut sim, 25, |legal| legal[0]);
         let snap = sim.save();
         let key = sim.info_key();
         let mut sorted_before = snap.st.bag.clone();

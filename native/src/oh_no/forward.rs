@@ -626,7 +626,7 @@ mod tests {
     use super::super::tests::{default_components, params, weapon};
     use super::super::Components;
     use super::*;
-    use crate::mcts::{assert_order_free, Model};
+    use crate::mcts::{advance, assert_order_free, Model};
 
     /// A game walked through the forward model by a seeded uniform choice among the answers
     /// weighed, from its first decision: (actions taken, record).
@@ -721,11 +721,7 @@ mod tests {
             },
         };
         sim.engine.start(3, game).unwrap();
-        let mut legal = Vec::new();
-        for _ in 0..steps {
-            sim.legal(&mut legal).unwrap();
-            sim.apply(legal[0]).unwrap();
-        }
+        advance(&mut sim, steps, |legal| legal[0]);
         assert!(!sim.over());
         sim
     }
