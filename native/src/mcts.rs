@@ -21,6 +21,12 @@
 //!
 //! The tree and its statistics live for one decision; nothing is read from the true hidden
 //! state, only from the determinized copy.
+//!
+//! Every game's model is a `Sim`: its engine, which answers what the position is (`Positions`:
+//! snapshot, restore, over, the observer's key), and its search's hooks, which say the rest
+//! (`Hooks`: the deal, the seat to move, the answers weighed, the step, the rollout, the
+//! rewards); `Sim` is the one `Model` over them. A game's `mcts` player keeps a `Searcher`
+//! (model, tree, budget) across a batch's decisions.
 
 use std::collections::HashMap;
 use std::hash::Hash;

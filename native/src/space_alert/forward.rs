@@ -488,6 +488,18 @@ pub struct SearchHooks {
     buffers: Buffers,
 }
 
+impl<'a> Sim<'a> {
+    fn new(comp: &'a Components, params: Params, kills: f64) -> Sim<'a> {
+        Sim {
+            engine: Engine::new(comp, params, Strategy::SCRIPTED),
+            hooks: SearchHooks {
+                kills,
+                buffers: Buffers::default(),
+            },
+        }
+    }
+}
+
 impl Hooks<Engine<'_>> for SearchHooks {
     type Action = Action;
 
@@ -525,18 +537,6 @@ impl Hooks<Engine<'_>> for SearchHooks {
 
 /// The `mcts` strategy's search: its model and tree, kept across a batch's decisions.
 pub type Searcher<'a> = mcts::Searcher<Sim<'a>>;
-
-impl<'a> Sim<'a> {
-    fn new(comp: &'a Components, params: Params, kills: f64) -> Sim<'a> {
-        Sim {
-            engine: Engine::new(comp, params, Strategy::SCRIPTED),
-            hooks: SearchHooks {
-                kills,
-                buffers: Buffers::default(),
-            },
-        }
-    }
-}
 
 impl<'a> Searcher<'a> {
     pub fn new(comp: &'a Components, params: Params, p: &SearchParams) -> Searcher<'a> {
@@ -1050,7 +1050,7 @@ mod tests {
                 sim.determinize(17);
                 deals.push(format!("{:?}", sim.engine.round.setup.threats));
                 let mut s = Searcher::new(&c, params, &p);
-                answers.push(s.tree.choose(&mut s.sim, &root, s.budget, 17).unwrap());
+                answers.push(s.choose(&root, 17).unwrap());
             }
             assert!(deals.windows(2).all(|w| w[0] == w[1]), "{deals:?}");
             assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
