@@ -87,9 +87,10 @@ pub trait Positions {
 }
 
 /// The rest of `Model`, which each game's search says for itself over its engine `E`: the deal,
-/// the seat to move, the answers weighed, the step, the rollout and the rewards. The step and
-/// the rollout are here, not in `Positions`, because some engines take them with what the model
-/// owns: the chance streams a deal reseeds (8-Bit Invaders), the board (Alien Attack).
+/// the seat to move, the answers weighed, the step, the rollout and the rewards. The answers,
+/// the step and the rollout are here rather than in `Positions` because the engines take them
+/// each their own way: 8-Bit Invaders' with the chance streams the model owns (a deal reseeds
+/// them) and the plans it weighs, Alien Attack's game with its board and the power uses weighed.
 pub trait Hooks<E: Positions> {
     type Action: Copy + Eq + Hash + std::fmt::Debug;
 
