@@ -26,6 +26,13 @@ pub(crate) mod test_clock {
             .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
             .map_or_else(|| wall.elapsed().as_secs_f64(), |ns| ns / 1e9)
     }
+
+    /// Whether a bench plays `strategy`: every one, unless the environment variable `var` names
+    /// one (the start of its name, in any case: `greedy`, `mcts`).
+    pub fn chosen(var: &str, strategy: &impl std::fmt::Debug) -> bool {
+        let only = std::env::var(var).unwrap_or_default().to_lowercase();
+        format!("{strategy:?}").to_lowercase().starts_with(&only)
+    }
 }
 
 #[cfg(feature = "python")]

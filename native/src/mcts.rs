@@ -21,6 +21,12 @@
 //!
 //! The tree and its statistics live for one decision; nothing is read from the true hidden
 //! state, only from the determinized copy.
+//!
+//! Every game's model is a `Sim`: its engine, which answers what the position is (`Positions`:
+//! snapshot, restore, over, the observer's key), and its search's hooks, which say the rest
+//! (`Hooks`: the deal, the seat to move, the answers weighed, the step, the rollout, the
+//! rewards); `Sim` is the one `Model` over them. A game's `mcts` player keeps a `Searcher`
+//! (model, tree, budget) across a batch's decisions.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -65,12 +71,142 @@ pub trait Model {
     fn rewards(&self, out: &mut [f64]);
 }
 
+/// What a game's engine answers about its position, the part of `Model` every game takes from
+/// its engine the same way: a copy saved and restored, whether the game is over, what the
+/// player to move has observed. Each engine implements it in its `forward.rs` (Alien Attack's
+/// with its board).
+pub trait Positions {
+    /// A copy of the position (`Model::Snapshot`).
+    type Snapshot: Clone;
+
+    fn snapshot(&self) -> Self::Snapshot;
+    fn restore(&mut self, snapshot: &Self::Snapshot);
+    fn over(&self) -> bool;
+    /// A hash of what the player to move has observed (`Model::info_key`).
+    fn info_key(&self) -> u64;
+}
+
+/// The rest of `Model`, which each game's search says for itself over its engine `E`: the deal,
+/// the seat to move, the answers weighed, the step, the rollout and the rewards. The answers,
+/// the step and the rollout are here rather than in `Positions` because the engines take them
+/// each their own way: 8-Bit Invaders' with the chance streams the model owns (a deal reseeds
+/// them) and the plans it weighs, Alien Attack's game with its board and the power uses weighed.
+pub trait Hooks<E: Positions> {
+    type Action: Copy + Eq + Hash + std::fmt::Debug;
+
+    fn determinize(&mut self, engine: &mut E, seed: u64);
+    /// One seat searches unless a game says otherwise: a solo player, or a crew deciding as one.
+    fn to_move(&self, _: &E) -> usize {
+        0
+    }
+    fn legal(&mut self, engine: &mut E, out: &mut Vec<Self::Action>) -> Result<(), String>;
+    fn apply(&mut self, engine: &mut E, action: Self::Action) -> Result<(), String>;
+    fn rollout(&mut self, engine: &mut E) -> Result<(), String>;
+    fn rewards(&self, engine: &E, out: &mut [f64]);
+}
+
+/// The model the search plays on: a game's engine and its search's hooks (each game's `Sim`).
+/// Every method is the engine's (`Positions`) or the hooks' (`Hooks`).
+pub struct Sim<E, H> {
+    pub engine: E,
+    pub hooks: H,
+}
+
+impl<E: Positions, H: Hooks<E>> Model for Sim<E, H> {
+    type Action = H::Action;
+    type Snapshot = E::Snapshot;
+
+    fn save(&self) -> E::Snapshot {
+        self.engine.snapshot()
+    }
+
+    fn load(&mut self, snapshot: &E::Snapshot) {
+        self.engine.restore(snapshot);
+    }
+
+    fn determinize(&mut self, seed: u64) {
+        self.hooks.determinize(&mut self.engine, seed);
+    }
+
+    fn over(&self) -> bool {
+        self.engine.over()
+    }
+
+    fn to_move(&self) -> usize {
+        self.hooks.to_move(&self.engine)
+    }
+
+    fn legal(&mut self, out: &mut Vec<H::Action>) -> Result<(), String> {
+        self.hooks.legal(&mut self.engine, out)
+    }
+
+    fn apply(&mut self, action: H::Action) -> Result<(), String> {
+        self.hooks.apply(&mut self.engine, action)
+    }
+
+    fn info_key(&self) -> u64 {
+        self.engine.info_key()
+    }
+
+    fn rollout(&mut self) -> Result<(), String> {
+        self.hooks.rollout(&mut self.engine)
+    }
+
+    fn rewards(&self, out: &mut [f64]) {
+        self.hooks.rewards(&self.engine, out);
+    }
+}
+
 /// The search's budget and exploration constant (a strategy's parameters).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Budget {
     pub iterations: u32,
     /// UCB1's exploration constant (sqrt 2 for rewards in [0, 1]).
     pub exploration: f64,
+}
+
+impl Budget {
+    /// A strategy's `iterations` (at least one) and `exploration`.
+    pub fn new(iterations: i64, exploration: f64) -> Budget {
+        Budget {
+            iterations: iterations.max(1) as u32,
+            exploration,
+        }
+    }
+}
+
+/// An `mcts` player's search: its model, its tree and its budget, kept across a batch's
+/// decisions (the tables are allocated once).
+pub struct Searcher<M: Model> {
+    pub sim: M,
+    pub budget: Budget,
+    pub tree: Mcts<M::Action>,
+}
+
+impl<M: Model> Searcher<M> {
+    pub fn with(sim: M, seats: usize, budget: Budget) -> Searcher<M> {
+        Searcher {
+            sim,
+            budget,
+            tree: Mcts::new(seats),
+        }
+    }
+
+    /// The action to play at `root` (`Mcts::choose` with this searcher's model and budget).
+    pub fn choose(&mut self, root: &M::Snapshot, seed: u64) -> Result<M::Action, String> {
+        self.tree.choose(&mut self.sim, root, self.budget, seed)
+    }
+}
+
+/// The answer of an engine's `mcts` player at `root` (where the engine stands), by the
+/// searcher the engine keeps for it, its deals drawn from `seed`.
+pub fn answer<M: Model>(
+    searcher: &mut Option<Box<Searcher<M>>>,
+    root: &M::Snapshot,
+    seed: u64,
+) -> Result<M::Action, String> {
+    let searcher = searcher.as_mut().expect("an mcts engine has its searcher");
+    searcher.choose(root, seed)
 }
 
 #[derive(Clone, Debug)]
@@ -239,6 +375,34 @@ impl<A: Copy + Eq + Hash + std::fmt::Debug> Mcts<A> {
     }
 }
 
+/// For the games' tests: `play(i)`, games `0..n` in order and then in reverse on one engine, gives
+/// the same records (a game, its searches and all, is a function of its seed and index).
+#[cfg(test)]
+pub(crate) fn assert_order_free<R>(n: u64, mut play: impl FnMut(u64) -> R)
+where
+    R: PartialEq + std::fmt::Debug,
+{
+    let forward: Vec<R> = (0..n).map(&mut play).collect();
+    let mut backward: Vec<R> = (0..n).rev().map(&mut play).collect();
+    backward.reverse();
+    assert_eq!(forward, backward);
+}
+
+/// For the games' tests: `steps` decisions of `model`, each answered by what `pick` takes from
+/// the answers listed.
+#[cfg(test)]
+pub(crate) fn advance<M: Model>(
+    model: &mut M,
+    steps: usize,
+    pick: impl Fn(&[M::Action]) -> M::Action,
+) {
+    let mut legal = Vec::new();
+    for _ in 0..steps {
+        model.legal(&mut legal).unwrap();
+        model.apply(pick(&legal)).unwrap();
+    }
+}
+
 /// A small, fast generator for the search's own draws (deal seeds, tie-breaks); the games'
 /// streams stay Python's Mersenne Twister.
 #[derive(Clone, Copy, Debug)]
@@ -257,6 +421,13 @@ impl SplitMix {
     /// small n a search draws.
     pub fn below(&mut self, n: usize) -> usize {
         (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+
+    /// Shuffle in place (Fisher-Yates from the back, one `below` a swap): a deal's card orders.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
     }
 }
 

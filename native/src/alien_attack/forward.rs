@@ -15,7 +15,7 @@ use super::game::{
 };
 use super::players::{missions_values, MissionsNumbers, Power};
 use super::{Components, Params, Strategy};
-use crate::mcts::{Budget, KeyHasher, Mcts, Model, SplitMix};
+use crate::mcts::{self, Budget, Hooks, KeyHasher, Positions, SplitMix};
 use crate::params::named_params;
 use crate::position::lasting;
 use crate::rng::PyRandom;
@@ -94,6 +94,27 @@ pub fn info_key(game: &Game, board: &Board) -> u64 {
     h.key()
 }
 
+/// A position is its game's, on the engine's board.
+impl Positions for Engine<'_> {
+    type Snapshot = Snapshot;
+
+    fn snapshot(&self) -> Snapshot {
+        self.game.snapshot()
+    }
+
+    fn restore(&mut self, s: &Snapshot) {
+        self.game.restore(s);
+    }
+
+    fn over(&self) -> bool {
+        self.game.over()
+    }
+
+    fn info_key(&self) -> u64 {
+        info_key(&self.game, self.board)
+    }
+}
+
 /// A window's buffers: its power uses and their values, the Neighborhood targets.
 #[derive(Default)]
 struct Uses {
@@ -162,17 +183,16 @@ fn reshuffle_mothership(board: &Board, st: &mut State, g: &mut SplitMix) {
             .filter(|&s| st.cell[s] == NONE)
             .map(|s| s as u8),
     );
-    for i in (1..st.bag.len()).rev() {
-        st.bag.swap(i, g.below(i + 1));
-    }
+    g.shuffle(&mut st.bag);
 }
 
 /// The model the search plays on: a game whose every seat plays the missions defaults (the
 /// rollouts), one shared tie-break stream, and the search's reading of the end.
-pub struct Sim<'b> {
-    board: &'b Board,
-    game: Game,
-    semi_coop: bool,
+pub type Sim<'b> = mcts::Sim<Engine<'b>, SearchHooks>;
+
+/// The search's own part of the model: the power uses it weighs, its reading of the end, and
+/// the windows' buffers.
+pub struct SearchHooks {
     width: usize,
     margin: f64,
     spread: f64,
@@ -181,97 +201,69 @@ pub struct Sim<'b> {
 
 impl<'b> Sim<'b> {
     pub fn new(board: &'b Board, params: Params) -> Sim<'b> {
-        let mut game = Game::new(board, params.players);
+        let mut engine = Engine::new(board, params);
+        let game = &mut engine.game;
         // the rollouts' players play the declared missions defaults, as the rollout player's do
         game.strategies = [MISSIONS; MAX_SEATS];
         game.shared_rng = true;
         game.track_flips = false;
         game.rngs.push(PyRandom::from_u64(0));
         let p = SearchParams::default();
-        Sim {
-            board,
-            game,
-            semi_coop: params.semi_coop,
+        let hooks = SearchHooks {
             width: p.width as usize,
             margin: p.margin,
             spread: p.spread,
             uses: Uses::default(),
-        }
-    }
-
-    fn set_params(&mut self, p: &SearchParams) {
-        self.width = p.width.max(0) as usize;
-        self.margin = p.margin;
-        self.spread = p.spread;
-    }
-
-    /// `legal_actions` at the model's position, its window narrowed to `width` uses.
-    pub fn legal_actions(&mut self, out: &mut Vec<Action>) {
-        legal_actions(self.board, &mut self.game, self.width, &mut self.uses, out);
+        };
+        Sim { engine, hooks }
     }
 }
 
-impl Model for Sim<'_> {
+impl Hooks<Engine<'_>> for SearchHooks {
     type Action = Action;
-    type Snapshot = Snapshot;
-
-    fn save(&self) -> Snapshot {
-        self.game.snapshot()
-    }
-
-    fn load(&mut self, s: &Snapshot) {
-        self.game.restore(s);
-    }
 
     /// The Mothership's order resampled from what is public (`reshuffle_mothership`), and the
     /// rollout players' tie-break stream reseeded.
-    fn determinize(&mut self, seed: u64) {
+    fn determinize(&mut self, e: &mut Engine, seed: u64) {
         let mut g = SplitMix(seed);
-        reshuffle_mothership(self.board, &mut self.game.st, &mut g);
-        self.game.rngs[0].reseed_u64(g.next_u64());
+        reshuffle_mothership(e.board, &mut e.game.st, &mut g);
+        e.game.rngs[0].reseed_u64(g.next_u64());
     }
 
-    fn over(&self) -> bool {
-        self.game.over()
+    fn to_move(&self, e: &Engine) -> usize {
+        e.game.to_move().unwrap_or(0)
     }
 
-    fn to_move(&self) -> usize {
-        self.game.to_move().unwrap_or(0)
-    }
-
-    fn legal(&mut self, out: &mut Vec<Action>) -> Result<(), String> {
-        self.legal_actions(out);
+    /// `legal_actions` at the model's position, its window narrowed to `width` uses.
+    fn legal(&mut self, e: &mut Engine, out: &mut Vec<Action>) -> Result<(), String> {
+        legal_actions(e.board, &mut e.game, self.width, &mut self.uses, out);
         Ok(())
     }
 
-    fn apply(&mut self, action: Action) -> Result<(), String> {
-        self.game.apply(self.board, action)
+    fn apply(&mut self, e: &mut Engine, action: Action) -> Result<(), String> {
+        e.game.apply(e.board, action)
     }
 
-    fn info_key(&self) -> u64 {
-        info_key(&self.game, self.board)
-    }
-
-    fn rollout(&mut self) -> Result<(), String> {
-        self.game.run(self.board);
+    fn rollout(&mut self, e: &mut Engine) -> Result<(), String> {
+        e.game.run(e.board);
         Ok(())
     }
 
     /// A seat's value: `margin` x its margin share (its lead over the best other seat, over
     /// twice `spread`, from a half, within [0, 1]) plus the rest x winning (the game's winners,
     /// shared wins included; in the semi-cooperative game nobody wins short of 24 bases).
-    fn rewards(&self, out: &mut [f64]) {
-        let st = &self.game.st;
+    fn rewards(&self, e: &Engine, out: &mut [f64]) {
+        let st = &e.game.st;
         let n = st.players;
         let mut totals = [0i64; MAX_SEATS];
         let mut best_city = [0i64; MAX_SEATS];
         for p in 0..n {
-            let f = final_score(self.board, st, p);
+            let f = final_score(e.board, st, p);
             totals[p] = f.total;
             best_city[p] = f.best_city;
         }
         let mut won = winners(&totals[..n], &best_city[..n]);
-        if self.semi_coop && st.bases[..n].iter().sum::<i64>() < SEMI_COOP_BASES {
+        if e.params.semi_coop && st.bases[..n].iter().sum::<i64>() < SEMI_COOP_BASES {
             won = 0;
         }
         for (p, value) in out.iter_mut().enumerate().take(n) {
@@ -286,17 +278,22 @@ impl Model for Sim<'_> {
 
 /// The `mcts` seats' search: its model and tree, kept across a batch's decisions (each seat's
 /// numbers are read at its decision).
-pub struct Searcher<'b> {
-    sim: Sim<'b>,
-    tree: Mcts<Action>,
-}
+pub type Searcher<'b> = mcts::Searcher<Sim<'b>>;
 
 impl<'b> Searcher<'b> {
     pub fn new(board: &'b Board, params: Params) -> Searcher<'b> {
-        Searcher {
-            sim: Sim::new(board, params),
-            tree: Mcts::new(params.players),
-        }
+        let p = SearchParams::default();
+        let budget = Budget::new(p.iterations, p.exploration);
+        Searcher::with(Sim::new(board, params), params.players, budget)
+    }
+
+    /// A seat's numbers, for its decision.
+    fn set_params(&mut self, p: &SearchParams) {
+        let hooks = &mut self.sim.hooks;
+        hooks.width = p.width.max(0) as usize;
+        hooks.margin = p.margin;
+        hooks.spread = p.spread;
+        self.budget = Budget::new(p.iterations, p.exploration);
     }
 }
 
@@ -319,12 +316,8 @@ impl Engine<'_> {
         let s = self
             .searcher
             .get_or_insert_with(|| Box::new(Searcher::new(board, players)));
-        s.sim.set_params(params);
-        let budget = Budget {
-            iterations: params.iterations.max(1) as u32,
-            exploration: params.exploration,
-        };
-        s.tree.choose(&mut s.sim, &root, budget, seed)
+        s.set_params(params);
+        s.choose(&root, seed)
     }
 }
 
@@ -400,7 +393,7 @@ impl Position {
     }
 
     pub fn info_key(&self) -> u64 {
-        info_key(&self.engine.game, self.engine.board)
+        self.engine.info_key()
     }
 
     /// The table (all of it public but the Mothership's order, `State::bag`).
@@ -439,9 +432,9 @@ impl Clone for Position {
 #[cfg(test)]
 mod tests {
     use super::super::board::Board;
-    use super::super::game::Record;
     use super::super::tests::default_components;
     use super::*;
+    use crate::mcts::{advance, assert_order_free, Model};
 
     fn params(players: usize) -> Params {
         Params {
@@ -465,8 +458,12 @@ mod tests {
         let mut legal = Vec::new();
         let mut steps = 0;
         while !sim.over() {
-            sim.legal_actions(&mut legal);
-            assert!(!legal.is_empty(), "nothing legal at {:?}", sim.game.phase);
+            sim.legal(&mut legal).unwrap();
+            assert!(
+                !legal.is_empty(),
+                "nothing legal at {:?}",
+                sim.engine.game.phase
+            );
             let a = legal[g.below(legal.len())];
             sim.apply(a).unwrap();
             steps += 1;
@@ -480,7 +477,7 @@ mod tests {
         let mut kinds = [0usize; 5];
         for players in [2, 4] {
             let mut sim = Sim::new(&board, params(players));
-            sim.width = 0;
+            sim.hooks.width = 0;
             for game in 0..40 {
                 let start = first_decision(&board, players, game);
                 let (steps, end) = walk(&mut sim, &start, game);
@@ -497,7 +494,7 @@ mod tests {
                 let mut g = SplitMix(game);
                 let mut legal = Vec::new();
                 while !sim.over() {
-                    sim.legal_actions(&mut legal);
+                    sim.legal(&mut legal).unwrap();
                     for a in &legal {
                         kinds[match a {
                             Action::Place(_) => 0,
@@ -522,9 +519,9 @@ mod tests {
         let board = Board::new(&default_components()).unwrap();
         let mut sim = Sim::new(&board, params(2));
         sim.load(&first_decision(&board, 2, 3));
-        assert!(matches!(sim.game.phase, Phase::Place(0)));
+        assert!(matches!(sim.engine.game.phase, Phase::Place(0)));
         let taken = (1..=board.n as u8)
-            .find(|s| !sim.game.st.open.contains(s))
+            .find(|s| !sim.engine.game.st.open.contains(s))
             .unwrap();
         assert!(
             sim.apply(Action::Place(taken)).is_err(),
@@ -532,13 +529,16 @@ mod tests {
         );
         assert!(sim.apply(Action::EndTurn).is_err(), "not a window");
         assert!(sim.apply(Action::Protect(true)).is_err());
-        let open = sim.game.st.open[0];
+        let open = sim.engine.game.st.open[0];
         assert!(sim
             .apply(Action::Power(Power::ExtraTurn(open.into())))
             .is_err());
         sim.apply(Action::Place(open)).unwrap();
         // the first window: Neighborhood has no target yet, Extra Turn takes an open marker only
-        assert!(matches!(sim.game.phase, Phase::Power { seat: 0, .. }));
+        assert!(matches!(
+            sim.engine.game.phase,
+            Phase::Power { seat: 0, .. }
+        ));
         assert!(sim
             .apply(Action::Power(Power::Neighborhood(open.into())))
             .is_err());
@@ -547,7 +547,7 @@ mod tests {
             .is_err());
         assert!(sim.apply(Action::Power(Power::Cover(open.into()))).is_err());
         sim.apply(Action::EndTurn).unwrap();
-        assert!(matches!(sim.game.phase, Phase::Place(1)));
+        assert!(matches!(sim.engine.game.phase, Phase::Place(1)));
     }
 
     #[test]
@@ -560,11 +560,11 @@ mod tests {
             sim.load(&first_decision(&board, 2, game));
             let mut g = SplitMix(game);
             while !sim.over() {
-                sim.width = 0;
-                sim.legal_actions(&mut all);
-                sim.width = 3;
-                sim.legal_actions(&mut kept);
-                if matches!(sim.game.phase, Phase::Power { .. }) {
+                sim.hooks.width = 0;
+                sim.legal(&mut all).unwrap();
+                sim.hooks.width = 3;
+                sim.legal(&mut kept).unwrap();
+                if matches!(sim.engine.game.phase, Phase::Power { .. }) {
                     assert_eq!(kept.len(), all.len().min(1 + 3));
                     assert!(kept.iter().all(|a| all.contains(a)));
                     assert_eq!(kept[0], Action::EndTurn);
@@ -583,11 +583,7 @@ mod tests {
         let board = Board::new(&default_components()).unwrap();
         let mut sim = Sim::new(&board, params(3));
         sim.load(&first_decision(&board, 3, 5));
-        let mut legal = Vec::new();
-        for _ in 0..40 {
-            sim.legal_actions(&mut legal);
-            sim.apply(*legal.last().unwrap()).unwrap();
-        }
+        advance(&mut sim, 40, |legal| *legal.last().unwrap());
         let snap = sim.save();
         let key = sim.info_key();
         sim.determinize(11);
@@ -615,11 +611,7 @@ mod tests {
         let board = Board::new(&default_components()).unwrap();
         let mut sim = Sim::new(&board, params(2));
         sim.load(&first_decision(&board, 2, 9));
-        let mut legal = Vec::new();
-        for _ in 0..25 {
-            sim.legal_actions(&mut legal);
-            sim.apply(legal[0]).unwrap();
-        }
+        advance(&mut sim, 25, |legal| legal[0]);
         let snap = sim.save();
         let key = sim.info_key();
         let mut sorted_before = snap.st.bag.clone();
@@ -629,7 +621,7 @@ mod tests {
             sim.load(&snap);
             sim.determinize(seed);
             assert_eq!(sim.info_key(), key);
-            let st = &sim.game.st;
+            let st = &sim.engine.game.st;
             assert_eq!(
                 (st.cell, &st.open, st.score, st.powers),
                 (snap.st.cell, &snap.st.open, snap.st.score, snap.st.powers)
@@ -642,12 +634,12 @@ mod tests {
         assert!(orders.len() == 20, "deals shuffle the Mothership");
         // the deal reads the table only: the true order does not show through
         sim.load(&snap);
-        sim.game.st.bag.reverse();
+        sim.engine.game.st.bag.reverse();
         sim.determinize(3);
-        let from_reversed = sim.game.st.bag.clone();
+        let from_reversed = sim.engine.game.st.bag.clone();
         sim.load(&snap);
         sim.determinize(3);
-        assert_eq!(sim.game.st.bag, from_reversed);
+        assert_eq!(sim.engine.game.st.bag, from_reversed);
     }
 
     /// Answers no seat would give as well as legal ones: spaces on and off the board.
@@ -724,12 +716,6 @@ mod tests {
         });
         let seats = [mcts, MISSIONS];
         let mut e = Engine::new(&board, params(2));
-        let a: Vec<Record> = (0..3).map(|i| e.play(&seats, 4, i).unwrap()).collect();
-        let mut b: Vec<Record> = (0..3)
-            .rev()
-            .map(|i| e.play(&seats, 4, i).unwrap())
-            .collect();
-        b.reverse();
-        assert_eq!(a, b);
+        assert_order_free(3, |i| e.play(&seats, 4, i).unwrap());
     }
 }

@@ -11,7 +11,7 @@ use super::{
     play_batch, Components, GreedyNumbers, MissionsNumbers, Params, SearchParams, Strategy,
 };
 use crate::batch::Values;
-use crate::test_clock::cpu_seconds;
+use crate::test_clock::{chosen, cpu_seconds};
 
 fn parse_lists(value: &str) -> Vec<Vec<i64>> {
     value
@@ -278,7 +278,6 @@ fn rollout(rollouts: usize) -> Strategy {
 fn bench_games() {
     let c = default_components();
     let board = Board::new(&c).unwrap();
-    let only = std::env::var("AA_ONLY").unwrap_or_default();
     for (strategy, n) in [
         (Strategy::Random, 30_000u64),
         (Strategy::Greedy(GreedyNumbers::DEFAULT), 30_000),
@@ -287,11 +286,7 @@ fn bench_games() {
         (rollout(8), 5),
         (Strategy::Mcts(SearchParams::default()), 2),
     ] {
-        if !only.is_empty()
-            && !format!("{strategy:?}")
-                .to_lowercase()
-                .starts_with(&only.to_lowercase())
-        {
+        if !chosen("AA_ONLY", &strategy) {
             continue;
         }
         for players in [2, 4] {

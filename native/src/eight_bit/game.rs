@@ -9,6 +9,7 @@ use super::rules::{
 use super::search::{resolve, Search};
 use super::{Params, Strategy};
 use crate::batch::Head;
+use crate::mcts::Positions;
 use crate::rng::{game_sequence, PyRandom, CHANCE, FIRST_SEAT, SETUP};
 
 pub const MAX_TURNS: i64 = 10_000;
@@ -338,10 +339,6 @@ impl<'t> Engine<'t> {
                 Phase::Over(_) => return Ok(()),
             }
         }
-    }
-
-    pub fn over(&self) -> bool {
-        matches!(self.phase, Phase::Over(_))
     }
 
     /// The forward model's step: play one decision's answer, then the rules and chance up to

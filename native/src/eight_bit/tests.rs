@@ -667,7 +667,6 @@ fn lazily_seeded_streams_are_seeds_streams() {
 fn bench_games() {
     let c = default_components();
     let t = Tables::new(&c).unwrap();
-    let only = std::env::var("EB_ONLY").unwrap_or_default();
     let games: Option<u64> = std::env::var("EB_N")
         .ok()
         .map(|n| n.parse().unwrap_or(2_000));
@@ -677,7 +676,7 @@ fn bench_games() {
         (Strategy::Lookahead, 10_000),
         (Strategy::Mcts, 20),
     ] {
-        if !only.is_empty() && !format!("{strategy:?}").eq_ignore_ascii_case(&only) {
+        if !crate::test_clock::chosen("EB_ONLY", &strategy) {
             continue;
         }
         let n = games.unwrap_or(n);

@@ -32,7 +32,7 @@ use super::game::{
 use super::players::{CrewParams, Means, StrikeAnswer};
 use super::rules::{can_strike, colour_of, counters, has_counter, is_weapon, zaps, State};
 use super::{unsupported, Components, Params, Strategy, BLACK, N_COLOURS};
-use crate::mcts::{Budget, Mcts, Model, SplitMix};
+use crate::mcts::{self, Budget, Hooks, Positions, SplitMix};
 use crate::params::named_params;
 use crate::position::{copied, lasting, search};
 use std::hash::{Hash, Hasher};
@@ -97,8 +97,10 @@ fn attack_plans() -> [CrewParams; 3] {
     ]
 }
 
-impl Engine<'_> {
-    pub fn snapshot(&self) -> Snapshot {
+impl Positions for Engine<'_> {
+    type Snapshot = Snapshot;
+
+    fn snapshot(&self) -> Snapshot {
         Snapshot {
             st: self.st.clone(),
             stats: self.stats,
@@ -107,7 +109,7 @@ impl Engine<'_> {
         }
     }
 
-    pub fn restore(&mut self, s: &Snapshot) {
+    fn restore(&mut self, s: &Snapshot) {
         self.st.clone_from(&s.st);
         self.stats = s.stats;
         self.phase = s.phase;
@@ -117,6 +119,48 @@ impl Engine<'_> {
         self.path.clear();
     }
 
+    fn over(&self) -> bool {
+        matches!(self.phase, Phase::Over(_))
+    }
+
+    /// What the player to move has seen (see the module's note): the board, the piles' sizes and
+    /// the discards, the hands it sees (every hand at levels 0-2, its own at level 3) and the
+    /// sizes of the others.
+    fn info_key(&self) -> u64 {
+        let st = &self.st;
+        let mover = self.mover();
+        let mut h = std::hash::DefaultHasher::new();
+        self.phase.hash(&mut h);
+        (st.active, st.turn, st.final_conflict, st.catalyst_used).hash(&mut h);
+        st.shields.hash(&mut h);
+        (st.deck.len(), st.spawn_deck.len()).hash(&mut h);
+        // the discards as sets (their order only feeds reshuffles, which are hidden)
+        let set = |cards: &[u16]| {
+            cards.iter().fold(0u64, |s, &x| {
+                s.wrapping_add(SplitMix(u64::from(x)).next_u64())
+            })
+        };
+        (set(&st.discard), set(&st.spawn_discard)).hash(&mut h);
+        for p in 0..st.n {
+            (
+                st.alive[p],
+                &st.mods[p],
+                &st.sabo[p],
+                &st.flipped[p],
+                &st.aliens[p],
+            )
+                .hash(&mut h);
+            if st.level < 3 || p == mover {
+                st.hands[p].hash(&mut h);
+            } else {
+                st.hands[p].len().hash(&mut h);
+            }
+        }
+        h.finish()
+    }
+}
+
+impl Engine<'_> {
     /// The player who decides at this phase (the active player when over).
     pub fn mover(&self) -> usize {
         match self.phase {
@@ -343,42 +387,6 @@ impl Engine<'_> {
         }
         self.crew = crew;
     }
-
-    /// What the player to move has seen (see the module's note): the board, the piles' sizes and
-    /// the discards, the hands it sees (every hand at levels 0-2, its own at level 3) and the
-    /// sizes of the others.
-    pub fn info_key(&self) -> u64 {
-        let st = &self.st;
-        let mover = self.mover();
-        let mut h = std::hash::DefaultHasher::new();
-        self.phase.hash(&mut h);
-        (st.active, st.turn, st.final_conflict, st.catalyst_used).hash(&mut h);
-        st.shields.hash(&mut h);
-        (st.deck.len(), st.spawn_deck.len()).hash(&mut h);
-        // the discards as sets (their order only feeds reshuffles, which are hidden)
-        let set = |cards: &[u16]| {
-            cards.iter().fold(0u64, |s, &x| {
-                s.wrapping_add(SplitMix(u64::from(x)).next_u64())
-            })
-        };
-        (set(&st.discard), set(&st.spawn_discard)).hash(&mut h);
-        for p in 0..st.n {
-            (
-                st.alive[p],
-                &st.mods[p],
-                &st.sabo[p],
-                &st.flipped[p],
-                &st.aliens[p],
-            )
-                .hash(&mut h);
-            if st.level < 3 || p == mover {
-                st.hands[p].hash(&mut h);
-            } else {
-                st.hands[p].len().hash(&mut h);
-            }
-        }
-        h.finish()
-    }
 }
 
 /// One deal consistent with what the player to move has seen (see the module's note): the Spawn
@@ -390,14 +398,9 @@ fn deal(engine: &mut Engine, unseen: &mut Vec<u16>, seed: u64) {
     let mover = engine.mover();
     engine.rngs.reseed_piles([g.next_u64(), g.next_u64()]);
     let st = &mut engine.st;
-    let mut shuffle = |cards: &mut [u16]| {
-        for i in (1..cards.len()).rev() {
-            cards.swap(i, g.below(i + 1));
-        }
-    };
-    shuffle(&mut st.spawn_deck);
+    g.shuffle(&mut st.spawn_deck);
     if st.level < 3 {
-        shuffle(&mut st.deck);
+        g.shuffle(&mut st.deck);
         return;
     }
     unseen.clear();
@@ -405,7 +408,7 @@ fn deal(engine: &mut Engine, unseen: &mut Vec<u16>, seed: u64) {
     for p in (0..st.n).filter(|&p| p != mover) {
         unseen.extend_from_slice(&st.hands[p]);
     }
-    shuffle(unseen);
+    g.shuffle(unseen);
     let mut rest = &unseen[..];
     for p in (0..st.n).filter(|&p| p != mover) {
         let size = st.hands[p].len();
@@ -418,64 +421,48 @@ fn deal(engine: &mut Engine, unseen: &mut Vec<u16>, seed: u64) {
 }
 
 /// The model the search plays on: an engine whose crew plays the rollouts.
-pub struct Sim<'c> {
-    engine: Engine<'c>,
+pub type Sim<'c> = mcts::Sim<Engine<'c>, SearchHooks>;
+
+/// The search's own part of the model: its reading of the end, and the deal's scratch.
+pub struct SearchHooks {
     survivors: f64,
     progress: f64,
     /// The cards a level-3 deal redeals (scratch).
     unseen: Vec<u16>,
 }
 
-impl Model for Sim<'_> {
+impl Hooks<Engine<'_>> for SearchHooks {
     type Action = Action;
-    type Snapshot = Snapshot;
 
-    fn save(&self) -> Snapshot {
-        self.engine.snapshot()
-    }
-
-    fn load(&mut self, s: &Snapshot) {
-        self.engine.restore(s);
-    }
-
-    fn determinize(&mut self, seed: u64) {
-        deal(&mut self.engine, &mut self.unseen, seed);
-    }
-
-    fn over(&self) -> bool {
-        self.engine.over()
+    fn determinize(&mut self, engine: &mut Engine, seed: u64) {
+        deal(engine, &mut self.unseen, seed);
     }
 
     /// The crew as one at levels 0-2; each player at level 3.
-    fn to_move(&self) -> usize {
-        if self.engine.st.level < 3 {
+    fn to_move(&self, engine: &Engine) -> usize {
+        if engine.st.level < 3 {
             0
         } else {
-            self.engine.mover()
+            engine.mover()
         }
     }
 
-    fn legal(&mut self, out: &mut Vec<Action>) -> Result<(), String> {
-        self.engine.legal_actions(out);
+    fn legal(&mut self, engine: &mut Engine, out: &mut Vec<Action>) -> Result<(), String> {
+        engine.legal_actions(out);
         Ok(())
     }
 
-    fn apply(&mut self, action: Action) -> Result<(), String> {
-        self.engine.apply(action)
+    fn apply(&mut self, engine: &mut Engine, action: Action) -> Result<(), String> {
+        engine.apply(action)
     }
 
-    fn info_key(&self) -> u64 {
-        self.engine.info_key()
-    }
-
-    fn rollout(&mut self) -> Result<(), String> {
-        self.engine.run()
+    fn rollout(&mut self, engine: &mut Engine) -> Result<(), String> {
+        engine.run()
     }
 
     /// The crew's outcome, the same to every seat: a win is worth 1 less `survivors` times the
     /// share of the crew lost; a loss `progress` times the share of the Shield aliens struck.
-    fn rewards(&self, out: &mut [f64]) {
-        let e = &self.engine;
+    fn rewards(&self, e: &Engine, out: &mut [f64]) {
         let value = if e.phase == Phase::Over(END_SPAWNMONSTER_DESTROYED) {
             let n = e.st.n as f64;
             let alive = e.st.alive.iter().filter(|&&a| a).count() as f64;
@@ -488,11 +475,7 @@ impl Model for Sim<'_> {
 }
 
 /// The `mcts` strategy's search: its model and tree, kept across a batch's decisions.
-pub struct Searcher<'c> {
-    sim: Sim<'c>,
-    tree: Mcts<Action>,
-    budget: Budget,
-}
+pub type Searcher<'c> = mcts::Searcher<Sim<'c>>;
 
 impl<'c> Searcher<'c> {
     pub fn new(engine: &Engine<'c>, p: &SearchParams) -> Searcher<'c> {
@@ -501,19 +484,16 @@ impl<'c> Searcher<'c> {
         } else {
             Strategy::Cautious
         };
-        Searcher {
-            sim: Sim {
-                engine: Engine::new(engine.c, engine.params, rollout),
+        let sim = Sim {
+            engine: Engine::new(engine.c, engine.params, rollout),
+            hooks: SearchHooks {
                 survivors: p.survivors,
                 progress: p.progress,
                 unseen: Vec::new(),
             },
-            tree: Mcts::new(engine.params.players),
-            budget: Budget {
-                iterations: p.iterations.max(1) as u32,
-                exploration: p.exploration,
-            },
-        }
+        };
+        let budget = Budget::new(p.iterations, p.exploration);
+        Searcher::with(sim, engine.params.players, budget)
     }
 }
 
@@ -524,11 +504,7 @@ impl Engine<'_> {
     pub(super) fn searched(&mut self) -> Result<Action, String> {
         let seed = self.rngs.seat(self.mover()).getrandbits64();
         let root = self.snapshot();
-        let s = self
-            .searcher
-            .as_mut()
-            .expect("an mcts engine has its searcher");
-        s.tree.choose(&mut s.sim, &root, s.budget, seed)
+        mcts::answer(&mut self.searcher, &root, seed)
     }
 }
 
@@ -581,7 +557,7 @@ impl Position {
     pub fn search(&mut self, p: &SearchParams, seed: u64) -> Result<Action, String> {
         let root = self.engine.snapshot();
         let make = |p: &SearchParams| Searcher::new(&self.engine, p);
-        let choose = |s: &mut Searcher| s.tree.choose(&mut s.sim, &root, s.budget, seed);
+        let choose = |s: &mut Searcher| s.choose(&root, seed);
         search(self.engine.over(), &mut self.searcher, p, make, choose)
     }
 
@@ -650,6 +626,7 @@ mod tests {
     use super::super::tests::{default_components, params, weapon};
     use super::super::Components;
     use super::*;
+    use crate::mcts::{advance, assert_order_free, Model};
 
     /// A game walked through the forward model by a seeded uniform choice among the answers
     /// weighed, from its first decision: (actions taken, record).
@@ -737,16 +714,14 @@ mod tests {
     ) -> Sim<'c> {
         let mut sim = Sim {
             engine: Engine::new(c, params(players, level), Strategy::Bold),
-            survivors: 0.25,
-            progress: 0.2,
-            unseen: Vec::new(),
+            hooks: SearchHooks {
+                survivors: 0.25,
+                progress: 0.2,
+                unseen: Vec::new(),
+            },
         };
         sim.engine.start(3, game).unwrap();
-        let mut legal = Vec::new();
-        for _ in 0..steps {
-            sim.legal(&mut legal).unwrap();
-            sim.apply(legal[0]).unwrap();
-        }
+        advance(&mut sim, steps, |legal| legal[0]);
         assert!(!sim.over());
         sim
     }
@@ -1005,10 +980,7 @@ mod tests {
         for (players, level) in [(3, 1), (4, 3)] {
             let mut e = Engine::new(&c, params(players, level), Strategy::Mcts);
             e.searcher = Some(Box::new(Searcher::new(&e, &p)));
-            let a: Vec<_> = (0..3).map(|i| e.play(4, i).unwrap()).collect();
-            let mut b: Vec<_> = (0..3).rev().map(|i| e.play(4, i).unwrap()).collect();
-            b.reverse();
-            assert_eq!(a, b);
+            assert_order_free(3, |i| e.play(4, i).unwrap());
         }
     }
 }

@@ -11,6 +11,7 @@ use super::rules::{
 };
 use super::{Components, Params, Strategy, BLACK, EVAPORALIEN, HUB, INVALIEN, N_COLOURS, WEAPON};
 use crate::batch::Head;
+use crate::mcts::Positions;
 use crate::rng::{game_sequence, PyRandom, SeedSequence, CHANCE, FIRST_SEAT, SETUP};
 
 pub const MAX_TURNS: i64 = 2_000;
@@ -1141,10 +1142,6 @@ impl<'c> Engine<'c> {
             self.fc_weapons,
             self.fc_moment,
         ) = fc;
-    }
-
-    pub fn over(&self) -> bool {
-        matches!(self.phase, Phase::Over(_))
     }
 
     /// Play on from the current phase to the end, each decision by the engine's strategy: the

@@ -293,13 +293,12 @@ fn a_batch_gives_one_value_per_game_in_every_column() {
 #[ignore]
 fn bench_games() {
     let c = default_components();
-    let only = std::env::var("OHNO_ONLY").unwrap_or_default();
     for (strategy, n) in [
         (Strategy::Random, 100_000u64),
         (Strategy::Cautious, 100_000),
         (Strategy::Bold, 100_000),
     ] {
-        if !only.is_empty() && !format!("{strategy:?}").eq_ignore_ascii_case(&only) {
+        if !crate::test_clock::chosen("OHNO_ONLY", &strategy) {
             continue;
         }
         let mut e = Engine::new(&c, params(4, 1), strategy);

@@ -707,10 +707,6 @@ impl<'a> Engine<'a> {
         }
     }
 
-    pub fn over(&self) -> bool {
-        self.phase == Phase::Over
-    }
-
     /// The forward model's step: play one decision's answer, then the rules and chance up to
     /// the next decision (a figure's last card of a phase gives up the cards it used; the last
     /// figure's of phase 3 resolves the mission and, in a campaign, deals the next).
