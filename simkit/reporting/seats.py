@@ -107,6 +107,17 @@ def per_game(part: pl.DataFrame, values: pl.Expr) -> stats.Interval:
     return stats.clustered_mean(frame["v"].to_numpy(), clusters)
 
 
+def win_rate(own: pl.DataFrame) -> stats.Interval:
+    """One strategy's win rate over its seat rows in a cell, each game one unit: Wilson where it
+    holds one seat a game; else the clustered mean, its interval kept within 0 and 1 (a t interval
+    near 0 % or 100 % would reach past them)."""
+    won = own.select("cell", "game_index", pl.col("won").cast(pl.Float64)).drop_nulls()
+    if won.select(pl.struct("cell", "game_index").is_unique().all()).item():
+        return stats.wilson(int(won["won"].sum()), won.height)
+    iv = per_game(won, pl.col("won"))
+    return stats.Interval(iv.estimate, max(0.0, iv.low), min(1.0, iv.high), iv.n)
+
+
 def average_seat(part: pl.DataFrame) -> stats.Interval:
     """The average seat's win rate in the seat rows of one cell, each game one unit."""
     decided = part.select("game_index", pl.col("won").cast(pl.Float64)).drop_nulls()
@@ -245,7 +256,7 @@ def head_to_head(
         mine = []
         for name in names:
             own = part.filter(pl.col("strategy") == name)
-            wins, rel = per_game(own, pl.col("won")), per_game(own, pl.col("rel"))
+            wins, rel = win_rate(own), per_game(own, pl.col("rel"))
             mine.append(Standing(cell, name, own["won"].drop_nulls().len(), wins, rel))
         standings += mine
         if len(names) == 2:
