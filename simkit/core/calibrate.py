@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -65,6 +65,8 @@ def distance_bounds(interval: stats.Interval, target: float) -> tuple[float, flo
 @dataclass(frozen=True)
 class Calibration:
     """The stopping rule of a calibration (see the module's docstring)."""
+
+    kind: ClassVar[str] = "calibrate"
 
     target: float
     tolerance: float

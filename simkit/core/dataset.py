@@ -318,6 +318,8 @@ def prepare(out: Path, manifest: dict[str, Any]) -> None:
                 "use another --out"
             )
         a, b = _comparable(old), _comparable(manifest)
+        if "stopping" not in old:  # written before manifests named their stopping rule: the resume names it
+            b.pop("stopping", None)
         for key in sorted(set(a) | set(b)):
             if a.get(key) != b.get(key):
                 raise UserError(
@@ -327,6 +329,8 @@ def prepare(out: Path, manifest: dict[str, Any]) -> None:
         _make_subfolders(out)  # a run killed right after its manifest may not have made them all
         now = {cell["cell"]: {cell.get("engine", "python")} for cell in manifest.get("cells", [])}
         merged = _merge_engines(old, now)
+        if "stopping" in manifest:
+            merged.setdefault("stopping", manifest["stopping"])
         if merged != old:
             _write_manifest(out, merged)
         return

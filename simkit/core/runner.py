@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import polars as pl
 from joblib import Parallel, delayed
@@ -153,9 +153,13 @@ def _sha256(path: Path) -> str:
 
 
 def manifest_for(
-    scenario: Scenario, command: str | None = None, engines: dict[str, str] | None = None
+    scenario: Scenario,
+    command: str | None = None,
+    engines: dict[str, str] | None = None,
+    stopping: str | None = None,
 ) -> dict[str, Any]:
-    """The run's manifest; `engines` names the engine of each cell (default: the Python one)."""
+    """The run's manifest; `engines` names the engine of each cell (default: the Python one) and
+    `stopping` the kind of its stopping rule (default: fixed, or precision where the scenario sets one)."""
     engine = get_game(scenario.game)
     engines = engines or {c.name: "python" for c in scenario.cells}
     data_files: dict[str, str] = {}
@@ -178,6 +182,9 @@ def manifest_for(
         },
         "games_per_cell": scenario.games,  # the cap when precision is set; a cell's "games" overrides
         "precision": scenario.precision,
+        # how the cells' game counts were decided: "fixed" and "precision" runs are unfinished while a
+        # cell is short of its plan; a "tune" or "calibrate" race stops cells early by design
+        "stopping": stopping or ("fixed" if scenario.precision is None else "precision"),
         "root_seed": scenario.seed,
         "chunk_size": scenario.chunk_size,
         "grid_keys": scenario.grid_keys,
@@ -272,6 +279,8 @@ class StoppingRule(Protocol):
     chunk that one way, whether just played or found on disk by a resumed run.
     """
 
+    kind: ClassVar[str]  # the manifest's "stopping": fixed, precision, tune or calibrate
+
     def first(self, cells: Sequence[str]) -> dict[str, int]: ...
 
     def after_round(self, tallies: dict[str, Tally], targets: dict[str, int]) -> dict[str, int]: ...
@@ -281,6 +290,7 @@ class StoppingRule(Protocol):
 class FixedCount:
     """Each cell its planned games (`Scenario.games_of`) in one round."""
 
+    kind: ClassVar[str] = "fixed"
     games: dict[str, int]
 
     def first(self, cells: Sequence[str]) -> dict[str, int]:
@@ -295,6 +305,7 @@ class Precision:
     """Each cell on its own: play until both sides of its win rate's 95 % interval are at most
     `half_width` (the name is the scenario's; see `next_target`)."""
 
+    kind: ClassVar[str] = "precision"
     half_width: float
     plans: dict[str, tuple[int, int]]  # cell -> (games per chunk, cap)
 
@@ -584,7 +595,7 @@ def run(
     game = get_game(scenario.game)
     where = scenario.source or "simulate"
     engines = {cell.name: native.choose(game, cell, requested, where) for cell in scenario.cells}
-    manifest = manifest_for(scenario, command, engines)
+    manifest = manifest_for(scenario, command, engines, stopping.kind)
     user_sources = players.sources_for({s for cell in scenario.cells for s in cell.strategies})
     data = files.ship_data(_component_files(game, scenario))
     columns = (

@@ -39,7 +39,7 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import polars as pl
 
@@ -94,6 +94,8 @@ def parse_range(text: str, params: dict[str, Setting], where: str) -> tuple[str,
 @dataclass(frozen=True)
 class Racing:
     """The stopping rule of a tuning search (see the module's docstring)."""
+
+    kind: ClassVar[str] = "tune"
 
     tolerance: float
     first_games: int

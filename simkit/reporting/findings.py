@@ -18,6 +18,8 @@ from simkit.reporting import text as page_text
 from simkit.reporting.model import extremes
 from simkit.reporting.text import fmt_interval, fmt_num, fmt_pct, missing
 
+SEARCHES = ("tune", "calibrate")  # stopping rules whose cells stop early by design (manifest "stopping")
+
 
 def dataset_notes(d: ds_io.Dataset, summary: pl.DataFrame) -> list[str]:
     notes = []
@@ -30,7 +32,14 @@ def dataset_notes(d: ds_io.Dataset, summary: pl.DataFrame) -> list[str]:
         )
     planned = d.manifest.get("games_per_cell")
     precision = d.manifest.get("precision")
-    if isinstance(planned, int):
+    if d.manifest.get("stopping") in SEARCHES:
+        notes.append(
+            f"This dataset is a search (`simkit {d.manifest['stopping']}`): each cell played until the "
+            "search ruled it out or knew it well enough, so cells hold different game counts by design"
+            + (f" (at most {planned:,} each)" if isinstance(planned, int) else "")
+            + "; a cell's n is the search's choice, not a run left short."
+        )
+    elif isinstance(planned, int):
         short = summary.filter(pl.col("n") + pl.col("failed") < pl.col("planned"))
         if isinstance(precision, int | float):
             # a precision run's cell is finished once its interval met the precision: only cells

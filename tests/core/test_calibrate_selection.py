@@ -29,6 +29,7 @@ from simkit.core.calibrate import (
 )
 from simkit.core.registry import Setting
 from simkit.core.strategies import Strategy, declare
+from simkit.reporting import findings, model
 from tests.core.test_precision import KnownCurve
 
 TARGET, FIRST, CAP, TOLERANCE = 0.5, 200, 6400, 0.02
@@ -130,6 +131,13 @@ def test_calibrate_plays_the_pick_again_on_fresh_seeds(tmp_path, monkeypatch):
     search = dataset.load(tmp_path / "c")
     fresh = dataset.load(confirm_folder(tmp_path / "c"))
     assert fresh.games.height == pick.games
+    assert search.manifest["stopping"] == "calibrate" and fresh.manifest["stopping"] == "fixed"
+    notes = findings.dataset_notes(
+        search, model.cell_summary(search, model.cell_infos(search.manifest, search.games))
+    )
+    assert any("This dataset is a search (`simkit calibrate`)" in note for note in notes)
+    assert not any("unfinished" in note for note in notes)
+    assert any(n < search.manifest["games_per_cell"] for n in search.games["cell"].value_counts()["count"])
     assert not set(fresh.games["seed"].to_list()) & set(search.games["seed"].to_list())
     est, near, far = pick.confirmed_distance
     assert near <= est <= far and est == pytest.approx(abs(pick.confirmed.estimate - 0.5))

@@ -2,6 +2,8 @@
 on disk, and refusing another run's folder. (Backends and job counts: test_backends.py; kills,
 failures and bad input: test_trust.py.)"""
 
+import json
+
 import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
@@ -89,6 +91,28 @@ def test_resume_plays_only_missing_chunks_and_matches_a_full_run(tmp_path):
     assert summary.games == 40 * len(victims)
     assert not list((partial / "games").glob(".*.tmp"))
     assert_frame_equal(rows(full), rows(partial))
+
+
+def test_a_manifest_from_before_stopping_rules_were_named_resumes_and_gains_the_name(tmp_path):
+    out = tmp_path / "d"
+    runner.run(small_scenario(games=40, chunk=20), out, backend="sequential", progress=False)
+    path = out / dataset.MANIFEST
+    manifest = json.loads(path.read_text())
+    assert manifest["stopping"] == "fixed"
+    del manifest["stopping"]  # as written before the key existed
+    path.write_text(json.dumps(manifest))
+    (out / "games" / "c001-000000020.parquet").unlink()
+    summary = runner.run(small_scenario(games=40, chunk=20), out, backend="sequential", progress=False)
+    assert summary.games == 20
+    assert json.loads(path.read_text())["stopping"] == "fixed"
+    # a named rule is compared like any other field: a precision run may not resume a fixed one
+    with pytest.raises(UserError, match="different run"):
+        runner.run(
+            scenario.with_precision(small_scenario(games=40, chunk=20), 0.2, None, "test"),
+            out,
+            backend="sequential",
+            progress=False,
+        )
 
 
 def test_a_folder_from_another_run_is_refused(tmp_path):

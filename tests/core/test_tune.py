@@ -96,9 +96,12 @@ def test_tune_races_confirms_on_fresh_seeds_and_the_report_shows_the_search(tmp_
         assert result.gain == want
     summary = json.loads((out / SUMMARY).read_text())
     assert summary["pick"] == pick.strategy and len(summary["candidates"]) == 3
+    assert search.manifest["stopping"] == "tune" and fresh.manifest["stopping"] == "fixed"
     report = write_report([out], tmp_path / "r")
     html = report.read_text(encoding="utf-8")
     assert "Parameter search (simkit tune)" in html and f"The search picked {pick.strategy}" in html
+    # threshold 0 stopped at 100 of 400 games by design: a search, not an unfinished run
+    assert "This dataset is a search (`simkit tune`)" in html and "unfinished" not in html
 
 
 @pytest.mark.parametrize(
