@@ -100,13 +100,9 @@ class Step(NamedTuple):
     change: stats.PairedDifference  # in the share of games won (or shot down)
     resolved: bool = False  # after the adjustment over the section's every step
 
-    @property
-    def easier(self) -> str:
-        return diff_label(self.a)
-
-    @property
-    def harder(self) -> str:
-        return diff_label(self.b)
+    def labels(self) -> dict[str, str]:
+        """The two difficulties as a text names them: `{easier}`, `{harder}`."""
+        return {"easier": diff_label(self.a), "harder": diff_label(self.b)}
 
     def moves(self, what: str) -> str | None:
         """'raises {what} by 5.2 points' or 'lowers ...' for a resolved step; None otherwise."""
@@ -223,7 +219,9 @@ class Grid(kit.SectionModel):
         if (st := next((st for st in mine if st.kind == "dice vs countdown"), None)) is not None:
             x = st.change.difference if st.resolved else 0  # fewer dice - fewer cards: < 0, a die costs more
             lead = "grid.die_costs_more" if x < 0 else "grid.card_costs_more" if x > 0 else "grid.unclear"
-            findings.append(WORDS.fill_from("grid.versus", st, best=best, lead=WORDS[lead], family=family))
+            findings.append(
+                WORDS.fill_from("grid.versus", st, **st.labels(), best=best, lead=WORDS[lead], family=family)
+            )
         return findings
 
     def tables(self) -> list[Table]:
@@ -389,7 +387,9 @@ class Losses(kit.SectionModel):
             moves = st.moves(WORDS.fill("loss.shot_share", strategy=st.strategy))
             key = "loss.shift_moves" if moves else "loss.shift_unresolved"
             verdict = WORDS.fill_from(key, st, shifts=len(self.shifts), moves=moves)
-            findings.append(WORDS.fill_from("loss.shift", st, verdict=verdict, family=self.family.text))
+            findings.append(
+                WORDS.fill_from("loss.shift", st, **st.labels(), verdict=verdict, family=self.family.text)
+            )
         return findings
 
     def tables(self) -> list[Table]:
