@@ -266,3 +266,12 @@ def fill_from(template: str, item: Any, /, **more: Any) -> str:
     """`fill` from the attributes of `item` (a table row's model, say; `more` first):
     "{win:[pct]}" is `bracketed(item.win, pct)`."""
     return _FORMATTER.vformat(template, (), _Attributes(item, more))
+
+
+# --- wt-an-aa (Alien Attack) ---
+
+
+def by_sign(resolved: bool, x: float, above: Any, below: Any, neither: Any) -> Any:
+    """`above` or `below` for a resolved difference `x` by its sign (a word, a template's key),
+    else `neither`: an unresolved difference, or none."""
+    return above if resolved and x > 0 else below if resolved and x < 0 else neither

@@ -1,8 +1,13 @@
-"""The seat-level kit's win rates stay proportions: within 0 and 1 at the edges."""
+"""The seat-level kit: its win rates stay proportions (within 0 and 1 at the edges), and its seat
+sections write a game's words from the numbers."""
+
+from pathlib import Path
 
 import polars as pl
 
-from simkit.reporting import seats
+from simkit.core.dataset import Dataset
+from simkit.reporting import kit, seats
+from simkit.reporting.sections import AnalysisContext
 
 
 def _rows(wins: list[int], seats_a_game: int) -> pl.DataFrame:
@@ -26,3 +31,135 @@ def test_no_win_in_several_seats_a_game_stays_at_zero():
     rate = seats.win_rate(_rows([0] * 40 + [1, 0], 2))  # one win in 21 games of two seats
     assert rate.low >= 0.0 and rate.high <= 1.0
     assert rate.n == 21
+
+
+# --- the seat sections in a game's words (seats.SeatEffectsSection, seats.HeadToHeadSection) ---
+
+WORDS = kit.Words(
+    "test",
+    {
+        "seats.finding": "{cell.label}: seat 1 wins {wins[0]:pct}, {verdict} (after {family})",
+        "seats.advantage": "an edge",
+        "seats.disadvantage": "a handicap",
+        "seats.no_advantage": "even",
+        "seats.title": "Seats",
+        "seats.axis": "seat",
+        "charts.points_above": "points",
+        "seats.alt": "By seat: {items}",
+        "seats.alt_item": "seat {seat} {rel:signed1}",
+        "seats.caption": "Cells of {cells}.",
+        "seats.table": "Seats table",
+        "h2h.finding": "{cell.label}: {verdict} by {diff:signed1} a game",
+        "h2h.beats": "{winner} beats {loser}",
+        "h2h.neither": "neither {a} nor {b}",
+        "h2h.table": "Strategies table",
+    },
+)
+
+
+class FirstSeat(seats.SeatEffectsSection):
+    WORDS, STEM = WORDS, "t-seats"
+
+
+class Duel(seats.HeadToHeadSection):
+    WORDS = WORDS
+
+
+def _two_strategies(tmp_path: Path, games: int = 40) -> AnalysisContext:
+    """A cell of two players, `strong` against `weak` with the seats rotated: `strong` always wins
+    by 10 points, and the first seat scores 8 points more than it otherwise would."""
+    manifest = {"cells": [{"cell": "c000", "settings": {"players": 2}, "strategy": ["strong", "weak"]}]}
+    rows = []
+    for g in range(games):
+        for seat in (0, 1):
+            strategy = ["strong", "weak"][(seat + g) % 2]
+            score = (20.0 if strategy == "strong" else 10.0) + (8.0 if seat == 0 else 0.0) + g % 3
+            rows.append({"cell": "c000", "game_index": g, "seat": seat, "strategy": strategy, "score": score})
+    seat_rows = pl.DataFrame(rows).with_columns(won=pl.col("strategy") == "strong")
+    games_table = pl.DataFrame({"cell": ["c000"] * games, "game_index": list(range(games))})
+    dataset = Dataset(tmp_path, manifest, games_table, seat_rows, None)
+    return AnalysisContext(dataset, tmp_path, "t", "a test")
+
+
+def test_seat_effects_section_in_a_games_words(tmp_path):
+    (section,) = kit.build(_two_strategies(tmp_path), [FirstSeat.section("t-seats", "First seat")])
+    (finding,) = section.findings
+    assert finding.startswith("2 players, strong vs weak: seat 1 wins 50.0 %, an edge (after ")
+    assert [row[:3] for row in section.tables[0].rows] == [["2 players, strong vs weak", "1", "40"]] + [
+        ["2 players, strong vs weak", "2", "40"]
+    ]
+    assert section.tables[0].rows[0][4].startswith("+4.0 ")  # 8 points over a table that averages 4
+    (chart,) = section.charts
+    assert chart.png_file == "t-t-seats.png" and (tmp_path / chart.png_file).exists()
+    assert chart.alt == "By seat: seat 1 +4.0; seat 2 -4.0" and chart.caption == "Cells of 40 games."
+
+
+def test_head_to_head_section_in_a_games_words(tmp_path):
+    (section,) = kit.build(_two_strategies(tmp_path), [Duel.section("t-h2h", "Head to head")])
+    assert section.findings == ["2 players, strong vs weak: strong beats weak by +10.0 a game"]
+    assert [row[1:4] for row in section.tables[0].rows] == [["strong", "40", "100.0 % [91.2 %, 100.0 %]"]] + [
+        ["weak", "40", "0.0 % [0.0 %, 8.8 %]"]
+    ]
+    assert not section.charts
+
+
+class Dealt(seats.DealtSection):
+    WORDS = kit.Words(
+        "test",
+        {
+            "charts.points_above": "points",
+            **{
+                f"dealt.{key}": text
+                for key, text in {
+                    "finding": "{cell}: {column}s {ranking}; {best} over {worst} by {points:signed1} of {values}",
+                    "finding_wins": ", {wins:points} pp",
+                    "settled": "; resolved.",
+                    "unsettled": "; unresolved.",
+                    "over": "{higher}>{lower}",
+                    "resolved": "{resolved} of {pairs}: {listed}",
+                    "none_resolved": "none of {pairs}",
+                    "no_mirror": "no mirror",
+                    "how": "how",
+                    "fair": "{fair} of {pairs} fair",
+                    "left_out": "left out: {cells}",
+                    "title": "Cards",
+                    "alt": "alt: {items}",
+                    "alt_item": "{card} {rel:signed1}",
+                    "caption": "{cells}",
+                    "table": "values",
+                    "pairs_table": "pairs",
+                }.items()
+            },
+        },
+    )
+    COLUMNS, STEM = {"card": "Card"}, "t-cards"
+
+
+def test_dealt_section_in_a_games_words(tmp_path):
+    """A mirror cell of two players who are dealt card x or y, x worth 6 points more."""
+    manifest = {"cells": [{"cell": "c000", "settings": {"players": 2}, "strategy": ["same", "same"]}]}
+    rows = []
+    for g in range(30):
+        for seat in (0, 1):
+            card = "xy"[(seat + g) % 2]
+            rows.append(
+                {
+                    "cell": "c000",
+                    "game_index": g,
+                    "seat": seat,
+                    "card": card,
+                    "score": 10.0 + 6 * (card == "x") + g % 4,
+                }
+            )
+    seat_rows = pl.DataFrame(rows).with_columns(won=pl.col("card") == "x", strategy=pl.lit("same"))
+    games = pl.DataFrame({"cell": ["c000"] * 30, "game_index": list(range(30))})
+    ctx = AnalysisContext(Dataset(tmp_path, manifest, games, seat_rows, None), tmp_path, "t", "a test")
+    (section,) = kit.build(ctx, [Dealt.section("t-cards", "Cards")])
+    assert section.findings == [
+        "2 players, same mirror: Cards x > y; Card x over Card y by +6.0 of 2, +100.0 pp; resolved. 1 of 1: x>y"
+    ]
+    assert section.paragraphs == ["how", "2 of 2 fair"]  # each card sits first in half the games: fair
+    assert [row[1] for row in section.tables[0].rows] == ["Card x", "Card y"]
+    assert [row[:3] for row in section.tables[1].rows] == [["2 players, same mirror", "Card y − x", "30"]]
+    (chart,) = section.charts
+    assert chart.alt == "alt: Card x +3.0; Card y -3.0" and chart.png_file == "t-t-cards.png"

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from simkit.games import alien_attack, eight_bit_invaders, oh_no_invasion, space_alert
-from simkit.reporting import kit
+from simkit.reporting import kit, seats
 
 GAME_PACKAGES = [m.__name__ for m in (alien_attack, eight_bit_invaders, oh_no_invasion, space_alert)]
 
@@ -23,6 +23,17 @@ def test_every_text_is_used_by_the_analysis(package: str) -> None:
     words = kit.words(package)
     analysis = (importlib.resources.files(package) / "analysis.py").read_text("utf-8")
     quoted = set(re.findall(r"""["']([a-z0-9_]+(?:\.[a-z0-9_]+)+)["']""", analysis))
+    module = importlib.import_module(f"{package}.analysis")  # and the texts its kit sections read
+    read = {
+        k
+        for c in vars(module).values()
+        if isinstance(c, type) and issubclass(c, seats.SeatSection) and hasattr(c, "WORDS")  # a game's
+        for k in c.texts()
+    }
+    assert read <= set(words.texts), (
+        f"{words.source}: texts its kit sections read, missing: {sorted(read - set(words.texts))}"
+    )
+    quoted |= read
     unused = sorted(set(words.texts) - quoted)
     assert words.texts and not unused, f"{words.source}: texts the analysis never names: {unused}"
 

@@ -17,13 +17,11 @@ page's words (findings, captions, alt texts) are the templates of `report_words.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import partial
 from itertools import pairwise
 from typing import Any, NamedTuple
 
-import matplotlib
 import polars as pl
 
 from simkit.core import stats
@@ -31,7 +29,7 @@ from simkit.games.alien_attack import board_plot, components
 from simkit.games.alien_attack.game import SEMI_COOP_BASES
 from simkit.reporting import charts, kit, seats, verdicts
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import bracketed, count_range, signed1
+from simkit.reporting.text import bracketed, by_sign, count_range, signed1
 
 COMPONENTS = {  # the seat rows' score components: column, name
     "placement_points": "placements",
@@ -45,11 +43,6 @@ COMPONENTS = {  # the seat rows' score components: column, name
 DECKS = {"city_card": "City card", "border_card": "Border card"}
 TOP_SPACES = 8
 WORDS = kit.words(__package__)
-
-
-def _verdict(resolved: bool, x: float, above: str, below: str, neither: str, **values: Any) -> str:
-    """The words `above` or `below` for a resolved difference `x` by its sign, else `neither`."""
-    return WORDS.fill(above if resolved and x > 0 else below if resolved and x < 0 else neither, **values)
 
 
 # --- the cells and the seat rows (simkit.reporting.seats) -----------------------------------------
@@ -81,239 +74,44 @@ def _short_card(deck: str, card: Any) -> str:
     return str(card) if deck == "city_card" else str(card).capitalize()
 
 
-def _card_name(deck: str, card: Any) -> str:
-    return f"{DECKS[deck]} {_short_card(deck, card)}"
-
-
 def _ordered(deck: str, cards: list[Any]) -> list[Any]:
     """Cards in the deck's own order (City 2-5; Atlantic, Pacific, Gulf, Mexico), unknown ones last."""
     order = [str(c) for c in (components.CITY_CARDS if deck == "city_card" else components.BORDER_CARDS)]
     return sorted(cards, key=lambda c: (order.index(str(c)) if str(c) in order else len(order), str(c)))
 
 
-def _card(h: seats.Holding) -> str:  # "City card 3"
-    return _card_name(h.column, h.value)
+class Cards(seats.DealtSection):
+    """The City and the Border card of each seat, compared in the mirror cells of either variant."""
 
-
-def _ahead(p: seats.HoldingPair) -> str:  # "5 over 2": the pair's card with more points first
-    hi, lo = (p.b, p.a) if p.points.estimate > 0 else (p.a, p.b)
-    return WORDS.fill("cards.over", higher=_short_card(p.column, hi), lower=_short_card(p.column, lo))
-
-
-def _deck_finding(d: seats.Dealt) -> str | None:
-    """A deck's cards ranked by points above the table average, the highest against the lowest
-    in points and in wins (paired), and the pairs resolved (None: no such pair)."""
-    if (x := d.extremes) is None:
-        return None
-    ranking = " > ".join(_short_card(d.column, h.value) for h in d.ranked)
-    cards = {"cell": d.cell.label, "deck": DECKS[d.column], "ranking": ranking, "cards": len(d.values)}
-    text = WORDS.fill_from("cards.finding", x, best=_card(x.best), worst=_card(x.worst), **cards)
-    text += "" if x.wins is None else WORDS.fill_from("cards.finding_wins", x)
-    text += WORDS["cards.settled" if x.resolved else "cards.unsettled"]
-    ahead = [_ahead(p) for p in d.pairs if p.resolved]
-    family = {
-        "family": d.family.text,
-        "pairs": len(d.pairs),
-        "resolved": len(ahead),
-        "listed": ", ".join(ahead),
-    }
-    return text + " " + WORDS.fill("cards.resolved" if ahead else "cards.none_resolved", **family)
-
-
-CARD_COLUMNS = (
-    ("cell", "{cell.label}"),
-    ("card", _card),
-    ("games", "{points.n:,}"),
-    ("win rate", "{wins:[pct]}"),
-    ("mean points", "{points:[number]}"),
-    ("points above table", "{rel:[signed1]}"),
-    ("in first seat", "{first_seat:[pct]}"),
-)
-PAIR_COLUMNS = (
-    ("cell", "{cell.label}"),
-    ("cards", lambda p: f"{_card_name(p.column, p.b)} − {_short_card(p.column, p.a)}"),
-    ("games", "{points.n:,}"),
-    ("points (95 % CI)", "{points:[signed1]}"),
-    ("unpaired CI", "{unpaired:bounds signed1}"),
-    ("win rate (pp, 95 % CI)", "{wins:[points]}"),
-    ("resolved", "{resolved:yes|no}"),
-)
-
-
-@dataclass(frozen=True)
-class Cards(kit.SectionModel):
-    decks: list[seats.Dealt]  # by mirror cell, then deck; none: the dataset has no mirror cell
-    left_out: list[CellInfo]  # the cells that mix strategies
+    WORDS, STEM, KEY, VALUE, COLUMNS = WORDS, "aa-cards", "cards", "card", DECKS
+    short, order = staticmethod(_short_card), staticmethod(_ordered)
 
     @classmethod
-    def read(cls, ctx: AnalysisContext) -> Cards | None:
-        """Per mirror cell and deck: each card's holder's win rate, points and points above the
-        table average, and every pair of cards compared inside the games that dealt both."""
-        rows, cells = _read(ctx)
-        if rows is None or not set(DECKS) <= set(rows.columns):
-            return None
-        mirrors = seats.by_cell(rows, [c for c in cells if c.mirror])
-        decks = [seats.dealt(c, mine, deck, partial(_ordered, deck)) for c, mine in mirrors for deck in DECKS]
-        if not decks and any(c.mirror for c in cells):
-            return None
-        return cls(decks, [c for c in cells if not c.mirror])
-
-    def findings(self) -> list[str]:
-        """Per deck and mirror cell, its cards ranked and compared (`_deck_finding`)."""
-        return [text for d in self.decks if (text := _deck_finding(d)) is not None]
-
-    def notes(self) -> list[str]:
-        """How the cards are compared and why it is fair, counting the cards whose first-seat
-        share's interval holds one in the number of players; the cells left out."""
-        if not self.decks:
-            return [WORDS["cards.no_mirror"]]
-        fair = [
-            h.first_seat.low <= 1 / d.cell.players <= h.first_seat.high for d in self.decks for h in d.values
-        ]
-        notes = [WORDS["cards.how"], WORDS.fill("cards.fair", fair=sum(fair), pairs=len(fair))]
-        if self.left_out:
-            notes.append(WORDS.fill("cards.left_out", cells="; ".join(c.label for c in self.left_out)))
-        return notes
-
-    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
-        """Each card's points above the table average in each mirror cell, a panel a deck."""
-        every = [h for d in self.decks for h in d.values]
-        if all(math.isnan(h.rel.low) for h in every):
-            return []
-        cells = list(dict.fromkeys(d.cell for d in self.decks))
-        with matplotlib.rc_context(charts.STYLE):
-            fig, axes = charts.panels(2, 4.9, 4.4)
-            for ax, (deck, title) in zip(axes, DECKS.items(), strict=True):
-                mine = [h for h in every if h.column == deck]
-                cards = _ordered(deck, list({h.value for h in mine}))
-                dots = {(h.value, h.cell): h.rel for h in mine if not math.isnan(h.rel.low)}
-                charts.dots_about_zero(ax, cards, cells, dots)
-                ax.set_xticks(range(len(cards)), [_short_card(deck, c) for c in cards])
-                ax.set_xlabel(title)
-            axes[0].set_ylabel(WORDS["charts.points_above"])
-            charts.side_legend(axes[1], "cell", fontsize=8)
-            fig.suptitle(f"{WORDS['cards.title']}: {ctx.subject}", x=0.01, ha="left")
-        alt = WORDS.fill(
-            "cards.alt", items="; ".join(WORDS.fill_from("cards.alt_item", h, card=_card(h)) for h in every)
-        )
-        caption = WORDS.fill("cards.caption", cells=count_range(c.games for c in cells))
-        return [kit.save(ctx, fig, "aa-cards", WORDS["cards.title"], alt, caption)]
-
-    def tables(self) -> list[Table]:
-        """Every card of each deck and mirror cell, and every pair of them."""
-        if not self.decks:
-            return []
-        return [
-            kit.table(WORDS["cards.table"], CARD_COLUMNS, [h for d in self.decks for h in d.values]),
-            kit.table(WORDS["cards.pairs_table"], PAIR_COLUMNS, [p for d in self.decks for p in d.pairs]),
-        ]
+    def cells_of(cls, ctx: AnalysisContext) -> list[CellInfo]:
+        return _read(ctx)[1]
 
 
-# --- head to head ---------------------------------------------------------------------------------
+# --- strategies at one table and the first seat (simkit.reporting.seats) -------------------------
 
 
-def _duel_verdict(d: seats.Duel) -> str:
-    """The stronger of a duel needs a win rate whose interval lies above the average seat's and
-    more points a game, resolved."""
-    a, b, fair, diff = d.a, d.b, d.fair.estimate, d.diff.estimate
-    if a.wins.low > fair and d.resolved and diff > 0:
-        return WORDS.fill("h2h.beats", winner=a.strategy, loser=b.strategy)
-    if a.wins.high < fair and d.resolved and diff < 0:
-        return WORDS.fill("h2h.beats", winner=b.strategy, loser=a.strategy)
-    return WORDS.fill("h2h.neither", a=a.strategy, b=b.strategy)
+class HeadToHead(seats.HeadToHeadSection):
+    """Strategies at one table, in the standard variant's cells."""
 
-
-H2H_COLUMNS = (
-    ("cell", "{cell.label}"),
-    ("strategy", "{strategy}"),
-    ("seat-games", "{seat_games:,}"),
-    ("win rate", "{wins:[pct]}"),
-    ("points above table", "{rel:[signed1]}"),
-)
-
-
-@dataclass(frozen=True)
-class HeadToHead(kit.SectionModel):
-    standings: list[seats.Standing]  # each strategy of each cell that mixes strategies
-    duels: list[seats.Duel]  # the cells of two strategies
-    family: stats.Family  # the duels' tests: one verdict per cell, the cells are the family
+    WORDS = WORDS
 
     @classmethod
-    def read(cls, ctx: AnalysisContext) -> HeadToHead | None:
-        """Per cell of the standard variant where different strategies share the table: each
-        strategy's win rate and points; with two strategies, their difference in points."""
-        rows, cells = _read(ctx)
-        if rows is None or "strategy" not in rows.columns:
-            return None
-        standings, duels, family = seats.head_to_head(rows, [c for c in cells if c.variant == "standard"])
-        return cls(standings, duels, family) if standings else None
-
-    def findings(self) -> list[str]:
-        """A verdict per cell of two strategies (`_duel_verdict`), with its numbers."""
-        family = self.family.text
-        return [
-            WORDS.fill_from("h2h.finding", d, verdict=_duel_verdict(d), family=family) for d in self.duels
-        ]
-
-    def tables(self) -> list[Table]:
-        """Each strategy of each mixed cell: its seat-games, win rate and points above the table."""
-        return [kit.table(WORDS["h2h.table"], H2H_COLUMNS, self.standings)]
+    def cells_of(cls, ctx: AnalysisContext) -> list[CellInfo]:
+        return [c for c in _read(ctx)[1] if c.variant == "standard"]
 
 
-# --- first seat -----------------------------------------------------------------------------------
+class SeatEffects(seats.SeatEffectsSection):
+    """Each seat's win rate and points above the table, in every cell of two or more players."""
 
-
-SEAT_COLUMNS = (
-    ("cell", "{cell.label}"),
-    ("seat", "{seat}"),
-    ("games", "{games:,}"),
-    ("win rate", "{wins:[pct]}"),
-    ("points above table", "{rel:[signed1]}"),
-)
-
-
-@dataclass(frozen=True)
-class SeatEffects(kit.SectionModel):
-    cells: list[seats.SeatEffect]
-    family: stats.Family  # the cells' tests of the first seat's points
+    WORDS, STEM = WORDS, "aa-seats"
 
     @classmethod
-    def read(cls, ctx: AnalysisContext) -> SeatEffects | None:
-        """Per cell of two or more players: each seat's win rate and points above the table."""
-        rows, cells = _read(ctx)
-        found, family = seats.seat_effects(rows, cells) if rows is not None else ([], None)
-        return cls(found, family) if found else None
-
-    def findings(self) -> list[str]:
-        """Per cell, the first seat's win rate and points against the average seat's."""
-        out = []
-        for c in self.cells:
-            words = ("seats.advantage", "seats.disadvantage", "seats.no_advantage")
-            verdict = _verdict(c.resolved, c.rel[0].estimate, *words)
-            out.append(WORDS.fill_from("seats.finding", c, verdict=verdict, family=self.family.text))
-        return out
-
-    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
-        """Each seat's points above the table average in each cell."""
-        if all(math.isnan(r.low) for c in self.cells for r in c.rel):
-            return []  # too few games for any interval
-        top = max(c.cell.players for c in self.cells)
-        with charts.one_panel(9.0, 4.2) as (fig, ax):
-            dots = {(s.seat, c.cell): s.rel for c in self.cells for s in c.seats if not math.isnan(s.rel.low)}
-            charts.dots_about_zero(ax, range(top + 1), [c.cell for c in self.cells], dots)  # seat s at x = s
-            ax.set_xticks(range(1, top + 1), [f"seat {k}" for k in range(1, top + 1)])
-            ax.set_xlabel(WORDS["seats.axis"])
-            ax.set_ylabel(WORDS["charts.points_above"])
-            ax.set_title(f"{WORDS['seats.title']}: {ctx.subject}", loc="left")
-            charts.side_legend(ax, "cell", fontsize=8)
-        items = "; ".join(WORDS.fill_from("seats.alt_item", s) for c in self.cells for s in c.seats)
-        alt = WORDS.fill("seats.alt", items=items)
-        caption = WORDS.fill("seats.caption", cells=count_range(c.cell.games for c in self.cells))
-        return [kit.save(ctx, fig, "aa-seats", WORDS["seats.title"], alt, caption)]
-
-    def tables(self) -> list[Table]:
-        """Each seat of each cell: its win rate and points above the table average."""
-        return [kit.table(WORDS["seats.table"], SEAT_COLUMNS, [s for c in self.cells for s in c.seats])]
+    def cells_of(cls, ctx: AnalysisContext) -> list[CellInfo]:
+        return _read(ctx)[1]
 
 
 # --- score components and Global Protection -------------------------------------------------------
@@ -482,8 +280,8 @@ class Step(NamedTuple):
 
     @property
     def verdict(self) -> str:
-        more, less, same = "semicoop.more", "semicoop.less", "semicoop.as_often"
-        return _verdict(self.resolved, self.diff.difference, more, less, same, players=self.a.players)
+        words = ("semicoop.more", "semicoop.less", "semicoop.as_often")
+        return WORDS.fill(by_sign(self.resolved, self.diff.difference, *words), players=self.a.players)
 
 
 SEMICOOP_COLUMNS = (
@@ -682,7 +480,7 @@ class BoardMaps(kit.SectionModel):
 def _decks(model: Cards) -> dict[str, list[seats.Dealt]]:
     """The model's decks by cell."""
     out: dict[str, list[seats.Dealt]] = {}
-    for d in model.decks:
+    for d in model.deals:
         out.setdefault(d.cell.cell, []).append(d)
     return out
 
@@ -696,7 +494,7 @@ def _ranking(deck: str, decks: list[seats.Dealt]) -> str:
 def _card_pairs(decks: list[seats.Dealt]) -> list[verdicts.Reading]:
     """Every pair of cards of a cell's decks: the second card's holder's points less the first's."""
     return [
-        verdicts.Reading(_card_name(p.column, p.a), _card_name(p.column, p.b), p.points, p.p)
+        verdicts.Reading(Cards.name(p.column, p.a), Cards.name(p.column, p.b), p.points, p.p)
         for d in decks
         for p in d.pairs
     ]
