@@ -465,3 +465,52 @@ def listed(games: pl.DataFrame, column: str, size: int, of: int) -> Listed:
     order = sorted(shares, key=lambda s: (-counts[s] / of, s))
     per_game = stats.mean_interval(np.array([len(x) for x in lists], dtype=float))
     return Listed(counts, shares, order, per_game)
+
+
+# --- an estimate as two table columns, and every setting paired along its values ---
+
+
+def estimate_columns(header: str, name: str, rate: bool = False) -> tuple[tuple[str, str], ...]:
+    """The `table` columns of an estimate (a `stats.Interval` attribute `name` of the items, a
+    dotted path allowed: "pool.surv"): its value under `header`, then its bounds under "95 % CI":
+    "12.3 %", "10.1 to 14.5 %" for a rate, "1,234.50", "1,200.00 to 1,269.00" otherwise."""
+    value = "pct" if rate else "number2"
+    return (header, f"{{{name}:{value}}}"), ("95 % CI", f"{{{name}:interval{' pct' if rate else ''}}}")
+
+
+class Along(NamedTuple):
+    """One setting's `other` value against its `base` value, as pairs of games (`paired_along`),
+    within the cells whose `group_key` setting is `group` ("": every cell)."""
+
+    group: str
+    key: str
+    base: str
+    other: str
+    paired: Paired
+
+
+def along_settings(
+    cells: Sequence[Cell],
+    keys: Sequence[str],
+    varied: Sequence[str],
+    group_key: str = "strategy",
+    skip: Callable[[str, str], bool] = lambda key, value: False,
+) -> list[Along]:
+    """Every other value of each setting of `varied` against its first, as pairs of games pooled
+    over the other settings (`paired_along` over `keys`): within each group of cells sharing a
+    value of `group_key` where that varies and is not the setting compared, else over every cell
+    (the group then the one value of `group_key`, or "" where it varies or is not in `keys`).
+    `skip(key, value)` leaves a value out; a pair of values no cells match is left out."""
+    groups = values(cells, group_key) if group_key in keys else []
+    out = []
+    for key in varied:
+        kept = [v for v in values(cells, key) if not skip(key, v)]
+        if key != group_key and len(groups) > 1:
+            parts = [(g, [c for c in cells if c.settings[group_key] == g]) for g in groups]
+        else:
+            parts = [(groups[0] if len(groups) == 1 else "", list(cells))]
+        for group, mine in parts:
+            for other in kept[1:]:
+                paired = paired_along(mine, key, kept[0], other, keys)
+                out += [Along(group, key, kept[0], other, paired)] if paired is not None else []
+    return out

@@ -377,7 +377,7 @@ def _first(held: pl.DataFrame) -> stats.Interval:
     return stats.wilson(int((held["seat"] == 0).sum()), held.height)
 
 
-# --- wt-an-aa (Alien Attack): the seat analyses as report sections, in a game's words -----------
+# --- the seat analyses as report sections, in a game's words ---
 
 
 class SeatSection(kit.SectionModel):

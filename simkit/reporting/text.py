@@ -171,7 +171,20 @@ def pp(x: Any, none: str = "n/a") -> str:
 
 # --- estimates in templates: the words of a page (`kit.Words.fill`) and its table cells ---
 
-FORMATS = {"number": number, "pct": pct, "points": points, "signed": signed, "signed1": signed1, "pp": pp}
+def number2(x: Any, none: str = "n/a") -> str:
+    """A number to two decimals with thousands separators ("1,234.50"); `none` without one."""
+    return fmt_num(x, 2, none)
+
+
+FORMATS = {
+    "number": number,
+    "number2": number2,
+    "pct": pct,
+    "points": points,
+    "signed": signed,
+    "signed1": signed1,
+    "pp": pp,
+}
 
 
 class Shown:
@@ -185,6 +198,8 @@ class Shown:
     - `{x:[pct]}` the estimate and its interval in a table cell, `bracketed`
       ("12.3 % [10.1 %, 14.5 %]"), and `{x:bounds pct}` the interval alone, `bounds`;
     - `{x:rate}` a rate, its interval and its games, `rate_text`;
+    - `{x:interval pct}` the bounds alone as `ci` writes them ("10.1 to 14.5 %"; `{x:interval}`
+      in numbers to two decimals, "1,234.50 to 1,300.00"), "n/a" without games;
     - `{x:more|less}` the first word where the estimate is at least 0, else the second;
     - `{x.n:,}` (any attribute of the value) as it is.
 
@@ -220,6 +235,8 @@ class Shown:
             return ci_text(self.low, self.high, FORMATS[name])
         if word == "bounds":
             return bounds(self.low, self.high, FORMATS[name])
+        if spec in ("interval", "interval pct"):  # "10.1 to 14.5 %", as `ci` writes it
+            return ci(self, pct=name == "pct")
         if word == "abs":
             return FORMATS[name](abs(self.estimate))
         if word or name not in FORMATS:
@@ -268,7 +285,7 @@ def fill_from(template: str, item: Any, /, **more: Any) -> str:
     return _FORMATTER.vformat(template, (), _Attributes(item, more))
 
 
-# --- wt-an-aa (Alien Attack) ---
+# --- a difference's words by its sign ---
 
 
 def by_sign(resolved: bool, x: float, above: Any, below: Any, neither: Any) -> Any:

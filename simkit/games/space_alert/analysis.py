@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property, partial, reduce
+from functools import cached_property, reduce
 from itertools import pairwise
+from typing import NamedTuple
 
 import matplotlib
 import polars as pl
@@ -37,11 +38,11 @@ from simkit.core import stats
 from simkit.games.space_alert import components
 from simkit.games.space_alert.components import ZONES
 from simkit.reporting import charts, kit
+from simkit.reporting.kit import estimate_columns
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import ci, count_range, fmt_num, pct, points, signed
+from simkit.reporting.text import count_range, plural
 
 WORDS = kit.words(__package__)
-num = partial(fmt_num, none="n/a")  # a mean no game gives reads "n/a" on this page
 
 CREW_KEYS = ("strategy", "players", "figures")
 ZONE_COLOURS = ("#D55E00", "#000000", "#0072B2")  # Okabe-Ito vermillion, black, blue
@@ -50,34 +51,18 @@ TILES_PER_ZONE = 6
 TOP_THREATS = 15
 MIN_DRAWN = 30  # the deadliest threat per game it is in is picked from those drawn this often
 TRANSCRIBED = {str(i) for i in range(1, 9)}
-X_LABEL = "threat difficulty and mission (settings)"
-
-
-def _rate(iv: stats.Interval, of: str = "", where: str = "") -> str:
-    """A rate with its interval and games: "12.3 %<of> (95 % CI 10.1 to 14.5 %; <where>400 games)"."""
-    return f"{pct(iv.estimate)}{of} (95 % CI {ci(iv, pct=True)}; {where}{iv.n:,} games)"
-
-
-def _estimate_cells(iv: stats.Interval, rate: bool = False) -> list[str]:
-    """An estimate and its interval as two table cells: a rate in percent, else a mean."""
-    return [pct(iv.estimate), ci(iv, pct=True)] if rate else [num(iv.estimate), ci(iv)]
-
-
-def _with_ci(*names: str) -> list[str]:
-    return [column for name in names for column in (name, "95 % CI")]
 
 
 def _games_per(ns, what: str = "cell") -> str:
     return count_range([n for n in ns if n], f"games per {what}")
 
 
-def _saved(ctx: AnalysisContext, fig, stem: str, title: str, alt: str, caption: str) -> list[charts.Chart]:
-    """The section's one chart, saved as `<dataset>-sa-<stem>`."""
-    return [charts.save_chart(fig, ctx.out, f"{ctx.name}-sa-{stem}", title, alt, caption)]
-
-
 def _losses(frame: pl.DataFrame) -> int:
     return int((~frame["won"].cast(pl.Boolean).fill_null(True)).sum())
+
+
+def _transcribed(key: str, value: str) -> bool:
+    return key == "mission" and value in TRANSCRIBED
 
 
 def _crew(strategy: str) -> str:
@@ -90,7 +75,7 @@ def _crew(strategy: str) -> str:
 @dataclass(frozen=True)
 class CrewCell(kit.Cell):
     """A cell (or cells pooled) with its difficulty label (the varied settings but the crew's), its
-    crew label, and its survival (Wilson) and mean score (t) over its games."""
+    crew label, and over its games: survival (Wilson), mean score and damage tiles (t)."""
 
     difficulty: str = ""
     crew: str = ""
@@ -100,8 +85,27 @@ class CrewCell(kit.Cell):
         return kit.win_rate(self.games)
 
     @cached_property
+    def survived(self) -> int:
+        return int(self.games["won"].cast(pl.Boolean).sum())
+
+    @cached_property
     def score(self) -> stats.Interval:
         return kit.mean_of(self.games, "score")
+
+    def at(self, key: str, value: str) -> stats.Interval:
+        """Survival over the games with setting `key` at `value`."""
+        return kit.win_rate(self.games.filter(pl.col(key).cast(pl.String) == value))
+
+    @cached_property
+    def zones(self) -> dict[str, stats.Interval]:
+        """The damage tiles a game in each zone."""
+        return {z: kit.mean_of(self.games, f"damage_{z}") for z in ZONES}
+
+    @cached_property
+    def damage(self) -> stats.Interval:
+        """The damage tiles a game in all zones."""
+        total = sum(pl.col(k).cast(pl.Float64) for k in DAMAGE).alias("t")
+        return kit.mean_of(self.games.select(total), "t")
 
 
 def _strategies(cells: list[CrewCell]) -> list[str]:
@@ -145,67 +149,50 @@ class Grid(kit.SectionModel):
 # --- 1. survival and score ----------------------------------------------------------------------
 
 
+SURVIVAL_COLUMNS = (
+    ("difficulty", "{difficulty}"),
+    ("crew", "{crew}"),
+    ("games", "{surv.n:,}"),
+    ("survived", "{survived:,}"),
+    *estimate_columns("survival", "surv", rate=True),
+    *estimate_columns("mean score", "score"),
+)
+
+
 class Survival(Grid):
     """Section 1: survival and mean score per cell, and each varied setting's effect on them."""
 
-    def comparisons(self) -> list[tuple[str, str, str, str, kit.Paired]]:
-        """Every other value of each varied setting against its first, as pairs of games: (whose
-        crew, setting, first value, other value, the pairs), per strategy when it varies and is not
-        the setting compared. Random mission types only: the transcribed missions are section 4's."""
-        keys, out = list(self.cells[0].settings), []
-        strategies = _strategies(self.cells) if "strategy" in keys else []
-        for key in self.varied:
-            values = [v for v in kit.values(self.cells, key) if key != "mission" or v not in TRANSCRIBED]
-            if key != "strategy" and len(strategies) > 1:
-                groups = [
-                    (f"the {s} crew", [c for c in self.cells if c.settings["strategy"] == s])
-                    for s in strategies
-                ]
-            else:
-                groups = [(f"the {strategies[0]} crew" if len(strategies) == 1 else "", self.cells)]
-            for who, cells in groups:
-                for other in values[1:]:
-                    p = kit.paired_along(cells, key, values[0], other, keys)
-                    out += [(who, key, values[0], other, p)] if p is not None else []
-        return out
-
     def findings(self) -> list[str]:
-        """The range of survival over the cells (or the one cell's survival and score), then each
-        comparison, resolved or not after Holm over all of them (survival and score each a family)."""
+        """The range of survival over the cells (or the one cell's survival and score), then every
+        other value of each varied setting against its first, as pairs of games, per strategy when
+        it varies and is not the setting compared, resolved or not after Holm over all of them
+        (survival and score each a family). Random mission types only: the transcribed missions
+        are section 4's."""
         decided = [c for c in self.cells if c.surv.n > 0]
         findings = []
         if len(decided) > 1:
-            ends = [pick(decided, key=lambda c: c.surv.estimate) for pick in (min, max)]
-            lo, hi = (_rate(c.surv, where=f"{c.difficulty}, {c.crew}; ") for c in ends)
-            findings.append(f"Survival ranges from {lo} to {hi}.")
+            lo, hi = (pick(decided, key=lambda c: c.surv.estimate) for pick in (min, max))
+            findings.append(WORDS.fill("survival.range", lo=lo, hi=hi))
         elif decided:
-            s = decided[0].score
+            findings.append(WORDS.fill_from("survival.one_cell", decided[0]))
+        keys = list(self.cells[0].settings)
+        compared = kit.along_settings(self.cells, keys, self.varied, skip=_transcribed)
+        wins = stats.family([c.paired.wins.p_value for c in compared])
+        scores = stats.family([c.paired.score_p for c in compared])
+        for c, won, scored in zip(compared, wins.resolved, scores.resolved, strict=True):
+            who = _crew(c.group) if c.group else ""
+            others = [k for k in self.varied if k != c.key and not (k == "strategy" and c.group)]
+            values = {"setting": f"{c.key}={c.other}", "against": f"{c.key}={c.base}", "wins": c.paired.wins}
+            head = WORDS.fill("survival.resolved" if won else "survival.unresolved", **values)
+            subject = WORDS.fill("survival.for_crew", who=who) if who else WORDS["survival.all"]
+            over = WORDS.fill("survival.over", settings=", ".join(others)) if others else ""
+            more = {
+                "cells": plural(c.paired.cells, "matched cell"),
+                "scored": bool(scored),
+                "family": wins.text,
+            }
             findings.append(
-                f"The ship survives {_rate(decided[0].surv, ' of games')}; mean score {num(s.estimate)} "
-                f"(95 % CI {ci(s)})."
-            )
-        compared = self.comparisons()
-        wins = stats.family([p.wins.p_value for *_, p in compared])
-        scores = stats.family([p.score_p for *_, p in compared])
-        for (who, key, base, other, p), won, scored in zip(
-            compared, wins.resolved, scores.resolved, strict=True
-        ):
-            w, s, setting, against = p.wins, p.score, f"{key}={other}", f"{key}={base}"
-            if won:
-                verb = "higher" if w.difference > 0 else "lower"
-                head = f"is {abs(100 * w.difference):.1f} points {verb} with {setting} than with {against}"
-            else:
-                head = (
-                    f"with {setting} against {against} differs by {points(w.difference)} points, not resolved"
-                )
-            others = [k for k in self.varied if k != key and not (k == "strategy" and who.startswith("the "))]
-            over = f", averaged over {', '.join(others)}" if others else ""
-            findings.append(
-                f"{f'For {who}, s' if who else 'S'}urvival {head} (95 % CI {points(w.low)} to "
-                f"{points(w.high)} points; {w.n:,} pairs of games over {p.cells} matched "
-                f"cell{'s' if p.cells != 1 else ''}, paired by seed{over}); mean score {signed(s.estimate)} "
-                f"(95 % CI {signed(s.low)} to {signed(s.high)}{'' if scored else ', not resolved'}); "
-                f"resolved or not after {wins.text}."
+                WORDS.fill_from("survival.compared", c.paired, subject=subject, head=head, over=over, **more)
             )
         return findings
 
@@ -221,31 +208,20 @@ class Survival(Grid):
                 by_x_crew = {(c.difficulty, c.crew): getattr(c, what) for c in self.cells}
                 charts.grouped_interval_dots(ax, xs, crews, by_x_crew, scale)
             top.set_ylim(-1.5, 101.5)
-            top.set_ylabel("survival (% of games)")
-            bottom.set_ylabel("mean score (points; 0 when lost)")
+            top.set_ylabel(WORDS["survival.axis"])
+            bottom.set_ylabel(WORDS["survival.score_axis"])
             charts.category_ticks(bottom, xs)
-            bottom.set_xlabel(X_LABEL)
+            bottom.set_xlabel(WORDS["charts.x_axis"])
             top.set_title(WORDS.fill("survival.heading", subject=ctx.subject), loc="left")
             top.legend(title="crew", loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
-        items = [
-            f"{c.difficulty}, {c.crew}: survival {pct(c.surv.estimate)} (95 % CI {ci(c.surv, pct=True)}), "
-            f"mean score {num(c.score.estimate)} (n={c.surv.n})"
-            for c in self.cells
-        ]
+        items = [WORDS.fill_from("survival.alt_item", c) for c in self.cells]
         alt = WORDS.fill("survival.alt", subject=ctx.subject, items=charts.alt_list(items))
         caption = WORDS.fill("survival.caption", games=_games_per(c.surv.n for c in self.cells))
-        return _saved(ctx, fig, "survival", WORDS["survival.chart"], alt, caption)
+        return [kit.save(ctx, fig, "sa-survival", WORDS["survival.chart"], alt, caption)]
 
     def tables(self) -> list[Table]:
         """Per cell: games, games survived, survival and mean score with their intervals."""
-        rows = [
-            [c.difficulty, c.crew, f"{c.surv.n:,}", f"{c.games['won'].cast(pl.Boolean).sum():,}"]
-            + _estimate_cells(c.surv, rate=True)
-            + _estimate_cells(c.score)
-            for c in self.cells
-        ]
-        columns = ["difficulty", "crew", "games", "survived", *_with_ci("survival", "mean score")]
-        return [Table(WORDS["survival.table"], columns, rows)]
+        return [kit.table(WORDS["survival.table"], SURVIVAL_COLUMNS, self.cells)]
 
 
 # --- 2. threats behind losses -------------------------------------------------------------------
@@ -275,6 +251,30 @@ def _most_losses(counts: pl.DataFrame, n: int) -> pl.DataFrame:
     return named.sort(["losses", "id"], descending=[True, False]).head(n)
 
 
+class Threat(NamedTuple):
+    """A threat behind losses, over some games: the games it was in, lost to it and destroyed it
+    in, its share of the `lost` losses of those games, and its loss and destroyed rates when
+    present (Wilson)."""
+
+    label: str
+    present: int
+    losses: int
+    lost: int
+    share: stats.Interval
+    rate: stats.Interval
+    killed: stats.Interval
+
+
+THREAT_COLUMNS = (
+    ("threat", "{label}"),
+    ("games present", "{present:,}"),
+    ("losses to it", "{losses:,}"),
+    *estimate_columns("share of losses", "share", rate=True),
+    *estimate_columns("loss rate when present", "rate", rate=True),
+    *estimate_columns("destroyed when present", "killed", rate=True),
+)
+
+
 @dataclass(frozen=True)
 class Threats(kit.SectionModel):
     """The threats' counts over every game and per crew, and their names."""
@@ -286,6 +286,19 @@ class Threats(kit.SectionModel):
 
     def label(self, tid: str) -> str:
         return f"{tid} {self.names[tid]}" if tid in self.names else tid
+
+    def most(self, counts: pl.DataFrame, n: int, lost: int) -> list[Threat]:
+        """The `n` threats behind the most losses of `counts`, of `lost` losses in all."""
+        out = []
+        for r in _most_losses(counts, n).iter_rows(named=True):
+            losses, present = r["losses"], r["present"]
+            rates = (
+                stats.wilson(losses, lost),
+                stats.wilson(losses, present),
+                stats.wilson(r["destroyed"], present),
+            )
+            out.append(Threat(self.label(r["id"]), present, losses, lost, *rates))
+        return out
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Threats | None:
@@ -307,54 +320,40 @@ class Threats(kit.SectionModel):
     def findings(self) -> list[str]:
         """Per crew the three threats behind the most losses (share of losses and loss rate when
         present), the deadliest threat per game it is in, and the losses that name no threat."""
-        if _losses(self.games) == 0:
+        losses = _losses(self.games)
+        if losses == 0:
             return [WORDS.fill("threats.never_lost", games=self.games.height)]
         findings = []
         for s, f, counts in self.crews:
             lost, who = _losses(f), _crew(s)
-            parts = [
-                f"{self.label(r['id'])} ({r['losses']:,} of {lost:,} losses, {pct(share.estimate)}, 95 % CI "
-                f"{ci(share, pct=True)}; it ends {pct(rate.estimate)} of the {r['present']:,} games it is "
-                f"in, 95 % CI {ci(rate, pct=True)})"
-                for r in _most_losses(counts, 3).iter_rows(named=True)
-                for share, rate in [
-                    (stats.wilson(r["losses"], lost), stats.wilson(r["losses"], r["present"]))
-                ]
-            ]
+            parts = [WORDS.fill_from("threats.part", t) for t in self.most(counts, 3, lost)]
             if lost == 0:
-                findings.append(f"{who.capitalize()} never lost in {f.height:,} games.")
+                findings.append(WORDS.fill("threats.crew_never_lost", who=who.capitalize(), games=f.height))
             elif parts:
-                lead = f"For {who} ({f.height:,} games), the threats most often behind a loss are "
-                findings.append(lead + "; ".join(parts) + ".")
+                findings.append(WORDS.fill("threats.most", who=who, games=f.height, parts="; ".join(parts)))
         drawn = self.counts.filter((pl.col("id") != "") & (pl.col("present") >= MIN_DRAWN))
         if drawn.height:
             rates = drawn.with_columns(rate=pl.col("losses") / pl.col("present"))
             r = rates.sort(["rate", "id"], descending=[True, False]).row(0, named=True)
-            rate = _rate(stats.wilson(r["losses"], r["present"]), " of them")
+            rate = stats.wilson(r["losses"], r["present"])
             findings.append(
                 WORDS.fill("threats.deadliest", least=MIN_DRAWN, threat=self.label(r["id"]), rate=rate)
             )
-        unnamed, losses = int(self.counts.filter(pl.col("id") == "")["losses"].sum()), _losses(self.games)
+        unnamed = int(self.counts.filter(pl.col("id") == "")["losses"].sum())
         if unnamed:
-            iv = stats.wilson(unnamed, losses)
-            share = f"{pct(iv.estimate)}, 95 % CI {ci(iv, pct=True)}"
+            share = stats.wilson(unnamed, losses)
             findings.append(WORDS.fill("threats.unnamed", count=unnamed, losses=losses, share=share))
         return findings
 
     def tables(self) -> list[Table]:
         """The threats behind the most losses: share of losses, loss rate and destroyed rate when
         present."""
-        top, losses = _most_losses(self.counts, TOP_THREATS), _losses(self.games)
-        rows = [
-            [self.label(r["id"]), f"{r['present']:,}", f"{r['losses']:,}"]
-            + _estimate_cells(stats.wilson(r["losses"], losses), rate=True)
-            + _estimate_cells(stats.wilson(r["losses"], r["present"]), rate=True)
-            + _estimate_cells(stats.wilson(r["destroyed"], r["present"]), rate=True)
-            for r in top.iter_rows(named=True)
-        ]
-        caption = WORDS.fill("threats.table", threats=top.height, games=self.games.height, losses=losses)
-        rates = _with_ci("share of losses", "loss rate when present", "destroyed when present")
-        return [Table(caption, ["threat", "games present", "losses to it", *rates], rows)] if losses else []
+        losses = _losses(self.games)
+        if not losses:
+            return []
+        top = self.most(self.counts, TOP_THREATS, losses)
+        caption = WORDS.fill("threats.table", threats=len(top), games=self.games.height, losses=losses)
+        return [kit.table(caption, THREAT_COLUMNS, top)]
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """The loss rate when present of the threats behind the most losses, per crew."""
@@ -367,17 +366,14 @@ class Threats(kit.SectionModel):
             rates |= {
                 (t, s): stats.wilson(by_id[t]["losses"], by_id[t]["present"]) for t in ids if t in by_id
             }
-        with matplotlib.rc_context(charts.STYLE):
-            fig = charts.new_figure(
-                9.0, min(12.0, max(3.2, 0.36 * len(ids) * max(1, len(crews)) ** 0.5 + 1.4))
-            )
-            ax = fig.add_subplot()
+        height = min(12.0, max(3.2, 0.36 * len(ids) * max(1, len(crews)) ** 0.5 + 1.4))
+        with charts.one_panel(9.0, height) as (fig, ax):
             charts.ranked_rates(ax, ids, [self.label(t) for t in ids], crews, rates, 0.7, "crew", fontsize=8)
             ax.set_xlim(-1, 101)
-            ax.set_xlabel("games lost to this threat (% of the games it is in)")
+            ax.set_xlabel(WORDS["threats.axis"])
             ax.set_title(WORDS.fill("threats.heading", subject=ctx.subject), loc="left")
         items = [
-            f"{self.label(t)} ({s}): {pct(iv.estimate)} (95 % CI {ci(iv, pct=True)}, {iv.n} games)"
+            WORDS.fill("threats.alt_item", threat=self.label(t), crew=s, rate=iv)
             for (t, s), iv in rates.items()
         ]
         alt = WORDS.fill("threats.alt", items="; ".join(items[:20]))
@@ -385,10 +381,19 @@ class Threats(kit.SectionModel):
         caption = WORDS.fill("threats.caption", least=min(ns), most=max(ns))
         if len(crews) > 1:
             caption += " " + WORDS["threats.crews"]
-        return _saved(ctx, fig, "threats", WORDS["threats.chart"], alt, caption)
+        return [kit.save(ctx, fig, "sa-threats", WORDS["threats.chart"], alt, caption)]
 
 
 # --- 3. damage by zone --------------------------------------------------------------------------
+
+
+DAMAGE_COLUMNS = (
+    ("difficulty", "{difficulty}"),
+    ("crew", "{crew}"),
+    ("games", "{games.height:,}"),
+    *(column for z in ZONES for column in estimate_columns(f"{z} tiles", f"zones[{z}]")),
+    *estimate_columns("all zones", "damage"),
+)
 
 
 class Damage(Grid):
@@ -411,21 +416,13 @@ class Damage(Grid):
             gap = tiles[most] - tiles[least]
             # the most and least damaged zones were picked from every pair of zones
             p = min(1.0, stats.mean_p_value(gap) * pairs) if most != least else math.nan
-            zones.append((crew, frame.height, most, least, stats.mean_interval(tiles[most]), gap, p))
-        family = stats.family([z[-1] for z in zones])
-        for (crew, n, most, least, iv, tiles_more, p), resolved in zip(zones, family.resolved, strict=True):
-            gap = stats.mean_interval(tiles_more)
-            more = (
-                f", {num(gap.estimate)} more than the {least} zone (95 % CI {ci(gap)}"
-                f"{'' if resolved else ', not resolved'}; paired within games); picked as the most and "
-                f"least damaged of {len(ZONES)} zones, so Bonferroni-adjusted over their {pairs} pairs, "
-                f"then {family.text} (one per crew)"
-            )
-            findings.append(
-                f"For the {crew} crew ({n:,} games, every difficulty pooled), the {most} zone takes the "
-                f"most damage: {num(iv.estimate)} tiles a game (95 % CI {ci(iv)})"
-                f"{'' if math.isnan(p) else more}."
-            )
+            found = {"crew": crew, "games": frame.height, "most": most, "least": least, "p": p}
+            zones.append(found | {"tiles": stats.mean_interval(tiles[most]), "gap": stats.mean_interval(gap)})
+        family = stats.family([z["p"] for z in zones])
+        for z, resolved in zip(zones, family.resolved, strict=True):
+            more = {"resolved": bool(resolved), "zones": len(ZONES), "pairs": pairs, "family": family.text}
+            more = WORDS.fill("damage.more", **more, **z)
+            findings.append(WORDS.fill("damage.most", more="" if math.isnan(z["p"]) else more, **z))
         ended = "end_reason" in self.games.columns
         lost = self.games.filter(pl.col("end_reason") == "zone_destroyed") if ended else self.games.clear()
         full = lost.select(
@@ -434,62 +431,71 @@ class Damage(Grid):
         only = {z: full.filter(pl.col(z) & (pl.sum_horizontal(ZONES) == 1)).height for z in ZONES}
         if lost.height:
             ties = lost.height - sum(only.values())
-            shares = [(z, stats.wilson(only[z], lost.height)) for z in ZONES]
-            zones_text = ", ".join(f"{z} {pct(iv.estimate)} (95 % CI {ci(iv, pct=True)})" for z, iv in shares)
-            findings.append(
-                f"Of the {lost.height:,} games lost to a 7th damage tile (every cell pooled), the destroyed "
-                f"zone is {zones_text}"
-                + (f"; {ties:,} had more than one full zone and are counted apart." if ties else ".")
+            shares = ", ".join(
+                WORDS.fill("damage.zone_share", zone=z, share=stats.wilson(only[z], lost.height))
+                for z in ZONES
             )
+            ties = WORDS.fill("damage.ties", ties=ties) if ties else "."
+            findings.append(WORDS.fill("damage.destroyed", games=lost.height, zones=shares, ties=ties))
         return findings
 
     def tables(self) -> list[Table]:
         """Per cell the mean damage tiles in each zone and in all of them, with t intervals."""
-        rows = []
-        for c in self.cells:
-            total = kit.mean_of(
-                c.games.select(sum(pl.col(k).cast(pl.Float64) for k in DAMAGE).alias("t")), "t"
-            )
-            zones = [text for k in DAMAGE for text in _estimate_cells(kit.mean_of(c.games, k))]
-            rows.append([c.difficulty, c.crew, f"{c.games.height:,}", *zones, *_estimate_cells(total)])
-        columns = ["difficulty", "crew", "games", *_with_ci(*(f"{z} tiles" for z in ZONES), "all zones")]
-        return [Table(WORDS["damage.table"], columns, rows)]
+        return [kit.table(WORDS["damage.table"], DAMAGE_COLUMNS, self.cells)]
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """Mean damage tiles per zone of each cell, one panel a crew, difficulties along x."""
         crews, xs = self.labels("crew"), self.labels("difficulty")
-        means = {(c.cell, z): kit.mean_of(c.games, f"damage_{z}") for c in self.cells for z in ZONES}
         with matplotlib.rc_context(charts.STYLE):
             fig = charts.new_figure(
                 min(14.0, max(6.5, len(xs) * 0.7 + 3.0)), min(16.0, 2.6 * len(crews) + 1.6)
             )
             axes = fig.subplots(len(crews), 1, sharex=True, sharey=True, squeeze=False)[:, 0]
             for ax, crew in zip(axes, crews, strict=True):
-                mine = {c.difficulty: c.cell for c in self.cells if c.crew == crew}
+                mine = {c.difficulty: c for c in self.cells if c.crew == crew}
                 for zi, z in enumerate(ZONES):
-                    bars = [(i + (zi - 1) * 0.26, means[(mine[x], z)]) for i, x in enumerate(xs) if x in mine]
+                    bars = [(i + (zi - 1) * 0.26, mine[x].zones[z]) for i, x in enumerate(xs) if x in mine]
                     bars = [(x, iv) for x, iv in bars if iv.n > 0]
                     where, intervals = [x for x, _ in bars], [iv for _, iv in bars]
                     charts.interval_bars(ax, where, intervals, 0.26, ZONE_COLOURS[zi], f"{z} zone")
-                ax.set_ylabel("tiles a game")
-                ax.set_title(f"crew: {crew}", loc="left", fontsize=9.5)
+                ax.set_ylabel(WORDS["damage.axis"])
+                ax.set_title(WORDS.fill("damage.panel", crew=crew), loc="left", fontsize=9.5)
             charts.category_ticks(axes[-1], xs)
-            axes[-1].set_xlabel(X_LABEL)
+            axes[-1].set_xlabel(WORDS["charts.x_axis"])
             axes[0].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
             heading = WORDS.fill("damage.heading", subject=ctx.subject)
             fig.suptitle(heading, x=0.01, ha="left", fontweight="bold", fontsize=11)
-        items = [
-            f"{c.difficulty}, {c.crew}: "
-            + ", ".join(f"{z} {num(means[(c.cell, z)].estimate)}" for z in ZONES)
-            + f" (n={c.games.height})"
+        zones = [
+            ", ".join(WORDS.fill("damage.alt_zone", zone=z, tiles=c.zones[z]) for z in ZONES)
             for c in self.cells
+        ]
+        items = [
+            WORDS.fill_from("damage.alt_item", c, zones=z) for c, z in zip(self.cells, zones, strict=True)
         ]
         alt = WORDS.fill("damage.alt", items="; ".join(items[:16]))
         caption = WORDS.fill("damage.caption", games=_games_per(c.games.height for c in self.cells))
-        return _saved(ctx, fig, "damage", WORDS["damage.chart"], alt, caption)
+        return [kit.save(ctx, fig, "sa-damage", WORDS["damage.chart"], alt, caption)]
 
 
 # --- 4. the transcribed missions ----------------------------------------------------------------
+
+
+class Ranked(NamedTuple):
+    """A transcribed mission's games for one strategy (its crew), pooled over the other settings,
+    and its rank."""
+
+    rank: int  # 1: the hardest (lowest survival)
+    pool: CrewCell
+
+
+MISSION_COLUMNS = (
+    ("mission", "{pool.difficulty}"),
+    ("crew", "{pool.crew}"),
+    ("rank", "{rank}"),
+    ("games", "{pool.surv.n:,}"),
+    *estimate_columns("survival", "pool.surv", rate=True),
+    *estimate_columns("mean score", "pool.score"),
+)
 
 
 @dataclass(frozen=True)
@@ -525,29 +531,22 @@ class Missions(kit.SectionModel):
         """Per strategy the hardest and easiest mission and their paired gap (Bonferroni over the
         missions' pairs), and how many steps between neighbouring ranks are resolved (Holm)."""
         findings, keys = [], list(self.cells[0].settings)
-        over = f", pooled over {', '.join(self.others)}" if self.others else ""
+        over = WORDS.fill("missions.over", settings=", ".join(self.others)) if self.others else ""
         for s, cells, ranked in self.crews:
             who, hard, easy = _crew(s), ranked[0], ranked[-1]
             if len(ranked) < 2:
-                rate = _rate(hard.surv, " of games")
-                findings.append(WORDS.fill("missions.only_one", who=who, mission=hard.cell, rate=rate))
+                findings.append(WORDS.fill("missions.only_one", who=who, mission=hard.cell, rate=hard.surv))
                 continue
-            text = (
-                f"For {who}{over}, the hardest transcribed mission is mission {hard.cell}: survival "
-                f"{_rate(hard.surv)}; the easiest is mission {easy.cell}: {_rate(easy.surv)}"
-            )
-            gap = kit.paired_along(cells, "mission", hard.cell, easy.cell, keys)
-            if gap is not None:
-                w = gap.wins
+            paired, gap = kit.paired_along(cells, "mission", hard.cell, easy.cell, keys), ""
+            if paired is not None:
                 # hardest and easiest were picked from every pair of the missions
                 picked_from = len(ranked) * (len(ranked) - 1) // 2
-                text += (
-                    f"; the gap is {points(w.difference)} points (95 % CI {points(w.low)} to {points(w.high)}"
-                    f"{'' if min(1.0, w.p_value * picked_from) < stats.ALPHA else '; not resolved'}; "
-                    f"{w.n:,} pairs of games, paired by seed; picked as the extremes of {len(ranked)} "
-                    f"missions, so Bonferroni-adjusted over their {picked_from} pairs)"
-                )
-            findings.append(text + ".")
+                resolved = bool(min(1.0, paired.wins.p_value * picked_from) < stats.ALPHA)
+                values = {"resolved": resolved, "missions": len(ranked), "pairs": picked_from}
+                gap = WORDS.fill("missions.gap", wins=paired.wins, **values)
+            findings.append(
+                WORDS.fill("missions.extremes", who=who, over=over, hard=hard, easy=easy, gap=gap)
+            )
             steps = [kit.paired_along(cells, "mission", a.cell, b.cell, keys) for a, b in pairwise(ranked)]
             steps = [p for p in steps if p is not None]
             if steps:
@@ -562,39 +561,32 @@ class Missions(kit.SectionModel):
     def tables(self) -> list[Table]:
         """Per strategy and mission, hardest first: games, survival and mean score with their
         intervals, and survival at each value of the other varied settings."""
-        rows = []
-        for s, cells, ranked in self.crews:
-            margins = [(k, v) for k in self.others for v in kit.values(cells, k)]
-            for rank, p in enumerate(ranked, 1):
-                subs = [kit.win_rate(p.games.filter(pl.col(k).cast(pl.String) == v)) for k, v in margins]
-                at_margins = [f"{pct(iv.estimate)} ({ci(iv, pct=True)}; n={iv.n:,})" for iv in subs]
-                row = [p.difficulty, s, str(rank), f"{p.surv.n:,}", *_estimate_cells(p.surv, rate=True)]
-                rows.append(row + _estimate_cells(p.score) + at_margins)
-        margin_columns = [f"survival at {k}={v}" for k in self.others for v in kit.values(self.cells, k)]
-        columns = ["mission", "crew", "rank", "games", *_with_ci("survival", "mean score"), *margin_columns]
-        return [Table(WORDS["missions.table"], columns, rows)]
+        margins = [
+            (f"survival at {k}={v}", lambda r, k=k, v=v: WORDS.fill("missions.at", rate=r.pool.at(k, v)))
+            for k in self.others
+            for v in kit.values(self.cells, k)
+        ]
+        ranks = [Ranked(rank, p) for _, _, ranked in self.crews for rank, p in enumerate(ranked, 1)]
+        return [kit.table(WORDS["missions.table"], [*MISSION_COLUMNS, *margins], ranks)]
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """Survival of each transcribed mission per strategy, in the first strategy's ranking."""
         order, strategies = [p.cell for p in self.crews[0][2]], [s for s, *_ in self.crews]
         survival = {(p.cell, s): p.surv for s, _, ranked in self.crews for p in ranked}
-        with matplotlib.rc_context(charts.STYLE):
-            fig = charts.new_figure(8.0, max(3.2, 0.4 * len(order) + 1.6))
-            ax = fig.add_subplot()
+        with charts.one_panel(8.0, max(3.2, 0.4 * len(order) + 1.6)) as (fig, ax):
             charts.ranked_rates(ax, order, [f"mission {x}" for x in order], strategies, survival, 0.6, "crew")
             top = max((100 * iv.high for iv in survival.values() if not math.isnan(iv.high)), default=100.0)
             ax.set_xlim(-1, min(101, max(10.0, top * 1.1)))
-            ax.set_xlabel("survival (% of games)")
+            ax.set_xlabel(WORDS["survival.axis"])
             ax.set_title(WORDS.fill("missions.heading", subject=ctx.subject), loc="left")
         items = [
-            f"mission {x} ({s}): {pct(iv.estimate)} (95 % CI {ci(iv, pct=True)}, {iv.n} games)"
-            for (x, s), iv in survival.items()
+            WORDS.fill("missions.alt_item", mission=x, crew=s, rate=iv) for (x, s), iv in survival.items()
         ]
         alt = WORDS.fill("missions.alt", items="; ".join(items))
         caption = WORDS.fill(
             "missions.caption", games=_games_per((iv.n for iv in survival.values()), "mission")
         )
-        return _saved(ctx, fig, "missions", WORDS["missions.chart"], alt, caption)
+        return [kit.save(ctx, fig, "sa-missions", WORDS["missions.chart"], alt, caption)]
 
 
 # --- the hook -----------------------------------------------------------------------------------
