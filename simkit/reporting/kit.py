@@ -46,7 +46,7 @@ from simkit.core import strategies as strategy_specs
 from simkit.core.compare import paired_scores
 from simkit.core.players import is_user_spec
 from simkit.core.strategies import Strategy
-from simkit.reporting.charts import Chart, save_chart
+from simkit.reporting.charts import Chart, panel_chart, save_chart
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
 from simkit.reporting.text import fill, fill_from
 
@@ -514,3 +514,50 @@ def along_settings(
                 paired = paired_along(mine, key, kept[0], other, keys)
                 out += [Along(group, key, kept[0], other, paired)] if paired is not None else []
     return out
+
+
+# --- panel charts as specs with a game's words, a win-rate axis, paired in a frame ---
+
+
+class Panels(NamedTuple):
+    """A chart of one panel per item (`charts.panel_chart`) as a spec: its file stem (saved as
+    `<dataset>-<stem>`), the keys of its words in a game's `Words` (title, alt text, caption),
+    each panel's size in inches and the y axis's label."""
+
+    stem: str
+    texts: tuple[str, str, str]
+    size: tuple[float, float]
+    ylabel: str
+
+    def draw(
+        self,
+        ctx: AnalysisContext,
+        words: Words,
+        items: Sequence[Any],
+        draw: Any,
+        listed: str,
+        *more: Any,
+        **values: Any,
+    ) -> Chart:
+        """The chart of `items`, each panel drawn by `draw(ax, item)` (`more`: the figure legend's
+        keyword arguments and the y limits, as `panel_chart` takes them); titled by the first text,
+        its alt text the second filled with the title and `listed` (as `items`), its caption the
+        third filled with `values`."""
+        title, (_, alt, caption) = words[self.texts[0]], self.texts
+        alt, caption = words.fill(alt, title=title, items=listed), words.fill(caption, **values)
+        how = (items, self.size, draw, self.ylabel, alt, caption, *more)
+        return panel_chart(ctx.out, f"{ctx.name}-{self.stem}", title, ctx.subject, *how)
+
+
+def rate_top(rates: Sequence[stats.Interval]) -> float:
+    """The top of a win-rate axis in percent: a tenth above the highest interval, on a multiple of
+    5 %, within 5 and 100."""
+    return min(100.0, max(5.0, math.ceil(max(w.high for w in rates) * 100 * 1.1 / 5) * 5))
+
+
+def paired_in(games: pl.DataFrame, keys: Sequence[str], key: str, base: Any, other: Any) -> Paired | None:
+    """`other` against `base` along `key` in the games (any part of the table) that have a verdict,
+    each cell by the values of `keys` (`cells_by`) paired with the one equal to it but for `key`
+    (`paired_along`; None: no such pair)."""
+    cells = cells_by(games.filter(pl.col("won").is_not_null()), keys)
+    return paired_along(cells, key, str(base), str(other), keys)

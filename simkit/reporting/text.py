@@ -171,6 +171,7 @@ def pp(x: Any, none: str = "n/a") -> str:
 
 # --- estimates in templates: the words of a page (`kit.Words.fill`) and its table cells ---
 
+
 def number2(x: Any, none: str = "n/a") -> str:
     """A number to two decimals with thousands separators ("1,234.50"); `none` without one."""
     return fmt_num(x, 2, none)

@@ -92,12 +92,6 @@ def _wins(w: stats.Interval) -> int:
     return round(w.estimate * w.n)
 
 
-def _along(g: pl.DataFrame, key: str, a: object, b: object) -> kit.Paired | None:
-    """B against A along `key` in the games of `g` with a verdict, paired by seed and other settings."""
-    cells = kit.cells_by(g.filter(pl.col("won").is_not_null()), SETTINGS)
-    return kit.paired_along(cells, key, str(a), str(b), SETTINGS)
-
-
 def _level(v: int) -> str:
     return f"level {v}" if v >= 0 else "the level played"
 
@@ -120,16 +114,15 @@ def _difference(b: str, a: str, iv: stats.Interval, pooled: str = "", rate: bool
     """'Games at B are won 3.1 percentage points more often than at A (95 % CI ...; n games each,
     paired by seed)', or of scores 'B scores 1.29 points a game more than A (...)'."""
     scale, digits = (100, point_decimals(iv.estimate, iv.low, iv.high)) if rate else (1, 2)
-    size, up = f"{scale * abs(iv.estimate):.{digits}f}", iv.estimate > 0
-    if rate:
-        head = f"are won {size} percentage points {'more' if up else 'less'} often than"
-    else:
-        head = f"scores {size} points a game {'more' if up else 'fewer'} than"
-    if iv.estimate == 0:
-        head = "are won as often as" if rate else "scores as much as"
     lo, hi = (iv.low, iv.high) if iv.estimate >= 0 else (-iv.high, -iv.low)
-    bounds = f"{scale * lo:.{digits}f} to {scale * hi:.{digits}f}{' points' if rate else ''}"
-    return f"{b} {head} {a} (95 % CI {bounds}; {iv.n:,} games each, paired by seed{pooled})"
+    size, lo, hi = (f"{scale * x:.{digits}f}" for x in (abs(iv.estimate), lo, hi))
+    rate_words, score_words = (
+        ("paired.rate", "paired.rate_head", "paired.rate_same"),
+        ("paired.score", "paired.score_head", "paired.score_same"),
+    )
+    sentence, head, same = rate_words if rate else score_words
+    head = WORDS[same] if iv.estimate == 0 else WORDS.fill(head, size=size, up=bool(iv.estimate > 0))
+    return WORDS.fill(sentence, b=b, a=a, head=head, lo=lo, hi=hi, n=iv.n, pooled=pooled)
 
 
 def _span(d: stats.PairedDifference) -> str:
@@ -154,17 +147,9 @@ def _level_axis(ax, levels: Sequence[int], crew: str) -> None:
     ax.grid(axis="x", visible=False)
 
 
-def _rate_top(ws: Sequence[stats.Interval]) -> float:
-    """The top of a win-rate axis: a tenth above the highest interval, on a multiple of 5 %."""
-    return min(100.0, max(5.0, math.ceil(max(w.high for w in ws) * 100 * 1.1 / 5) * 5))
-
-
-def _chart(ctx: AnalysisContext, stem: str, title: str, *rest, **more) -> list[charts.Chart]:
-    """`charts.panel_chart` (`rest`: its arguments after the subject) saved as `<name>-ohno-<stem>`."""
-    return [charts.panel_chart(ctx.out, f"{ctx.name}-ohno-{stem}", title, ctx.subject, *rest, **more)]
-
-
 # --- 1. win rate by level x players x crew -------------------------------------------------------
+
+WIN_CHART = kit.Panels("ohno-win-grid", ("win.title", "win.alt", "win.caption"), (3.4, 3.8), "win rate (%)")
 
 
 @dataclass(frozen=True)
@@ -199,23 +184,20 @@ class WinGrid(kit.SectionModel):
         ) -> tuple | None:
             """The name of B against A along `key` for one crew (or all), None where no games pair."""
             name, mine = (key, a, b, crew), g if crew is None else g.filter(pl.col("strategy") == crew)
-            if name not in found and (paired := _along(mine, key, a, b)):
+            if name not in found and (paired := kit.paired_in(mine, SETTINGS, key, a, b)):
                 found[name] = (paired.wins, min(1.0, paired.wins.p_value * weight))
             return name if name in found else None
 
         for word, pick, sign in (("highest", max, -1), ("lowest", min, 1)) if len(grid) > 1 else ():
             lv, p, crew = pick(grid, key=lambda k, s=sign: (grid[k].estimate, s * k[0]))  # ties: lower level
-            w = grid[(lv, p, crew)]
-            said.append(
-                f"The {word} win rate is {pct(w.estimate)} ({_level(lv)}, {_players(p)}, {crew} crew; "
-                f"95 % CI {ci(w, pct=True)}, {w.n:,} games)."
-            )
+            w, where = grid[(lv, p, crew)], {"level": _level(lv), "players": _players(p), "crew": crew}
+            said.append(WORDS.fill("win.extreme", word=word, w=w, ci=ci(w, pct=True), **where))
         played = {crew: [w for k, w in grid.items() if k[2] == crew] for crew in crews}
         for crew in crews:
             n, wins, whom = sum(w.n for w in played[crew]), sum(map(_wins, played[crew])), _crew(crew)
             if n and wins == 0:
                 high = 100 * stats.wilson(0, n).high
-                said.append(f"{whom.capitalize()} won none of its {n:,} games (95 % CI 0.0 to {high:.1f} %).")
+                said.append(WORDS.fill("win.none", whom=whom.capitalize(), n=n, high=high))
                 continue
             mine = g.filter(pl.col("strategy") == crew)
             pooled = _pooled_over(mine, "level")
@@ -256,7 +238,9 @@ class WinGrid(kit.SectionModel):
                 name, lead, b, a, pooled = item
                 d, resolved = self.compared[name]
                 sentence = _difference(b, a, stats.Interval(d.difference, d.low, d.high, d.n), pooled)
-                item = f"{lead}{sentence}: {'resolved' if resolved else 'not resolved'} after {self.family}."
+                item = WORDS.fill(
+                    "win.compared", lead=lead, sentence=sentence, resolved=resolved, family=self.family
+                )
             out.append(item)
         return out
 
@@ -278,15 +262,14 @@ class WinGrid(kit.SectionModel):
                 ax.legend(title="crew size", loc="upper left", bbox_to_anchor=(1.0, 1.0))
 
         items = [
-            f"level {lv}, {p} players, {crew}: {pct(w.estimate)} "
-            f"(95 % CI {ci(w, pct=True)}, {_wins(w)} of {w.n} games)"
+            WORDS.fill("win.alt_item", level=lv, players=p, crew=crew, w=w, ci=ci(w, pct=True), wins=_wins(w))
             for (lv, p, crew), w in self.grid.items()
         ]
-        title, ws = WORDS["win.title"], list(self.grid.values())
-        alt = WORDS.fill("win.alt", title=title, items="; ".join(items[:24]))
-        caption = WORDS.fill("win.caption", games=count_range([w.n for w in ws], "games per point"))
-        size, ylim = (3.4, 3.8), (-1, _rate_top(ws))
-        return _chart(ctx, "win-grid", title, self.crews, size, draw, "win rate (%)", alt, caption, ylim=ylim)
+        ws, items = list(self.grid.values()), "; ".join(items[:24])
+        games = count_range([w.n for w in ws], "games per point")
+        return [
+            WIN_CHART.draw(ctx, WORDS, self.crews, draw, items, None, (-1, kit.rate_top(ws)), games=games)
+        ]
 
     def tables(self) -> list[Table]:
         """The win rate of every cell, and the paired comparisons (B minus A) with their verdicts."""
@@ -304,6 +287,11 @@ class WinGrid(kit.SectionModel):
 
 
 # --- 2. why games are lost -----------------------------------------------------------------------
+
+OUTCOMES = ("loss.outcomes.title", "loss.outcomes.alt", "loss.outcomes.caption")
+OUTCOMES_CHART = kit.Panels("ohno-outcomes", OUTCOMES, (3.0, 3.6), "share of games (%)")
+ELIMINATIONS = ("loss.eliminations.title", "loss.eliminations.alt", "loss.eliminations.caption")
+ELIMINATIONS_CHART = kit.Panels("ohno-eliminations", ELIMINATIONS, (3.0, 3.6), "players eliminated per game")
 
 
 def _outcomes(g: pl.DataFrame) -> pl.DataFrame:
@@ -370,23 +358,26 @@ class Losses(kit.SectionModel):
                 lost = {o.removeprefix("lost: "): self.ended.get((lv, c, o), 0) for o in self.losses}
                 if c == crew and lost and lost[top := max(lost, key=lost.get)]:
                     w = stats.wilson(lost[top], n)
-                    rate = f"{pct(w.estimate)} of games at {_level(lv)}"
-                    tops.append((lv, top, f"{rate} (95 % CI {ci(w, pct=True)}, {n:,} games)"))
+                    tops.append(
+                        (lv, top, WORDS.fill("loss.share", w=w, level=_level(lv), ci=ci(w, pct=True)))
+                    )
             if len({top for _, top, _ in tops}) == 1:
                 where = "at every level" if len(tops) > 1 else f"at {_level(tops[0][0])}"
                 said = "; ".join(share for _, _, share in tops)
-                out.append(f"{whom.capitalize()} most often loses with the {tops[0][1]} {where}: {said}.")
+                out.append(
+                    WORDS.fill("loss.one_way", whom=whom.capitalize(), top=tops[0][1], where=where, said=said)
+                )
             elif tops:
                 said = "; ".join(f"the {top}, {share}" for _, top, share in tops)
-                out.append(f"{whom.capitalize()} most often loses with: {said}.")
+                out.append(WORDS.fill("loss.ways", whom=whom.capitalize(), said=said))
             per_game = self.eliminated.get((self.levels[-1], crew)) or {}  # none: no games at that level
             causes = [
                 (per_game[c], what) for c, _, what in self.causes if per_game and per_game[c].estimate > 0
             ]
             if causes:
-                text = ", ".join(f"{iv.estimate:.2f} {what} (95 % CI {ci(iv)})" for iv, what in causes)
-                n = per_game[self.causes[0][0]].n
-                out.append(f"At {_level(self.levels[-1])}, {whom} loses per game {text}; {n:,} games.")
+                text = ", ".join(WORDS.fill("loss.cause", iv=iv, what=what, ci=ci(iv)) for iv, what in causes)
+                n, level = per_game[self.causes[0][0]].n, _level(self.levels[-1])
+                out.append(WORDS.fill("loss.eliminated", level=level, whom=whom, text=text, n=n))
         return out
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
@@ -418,22 +409,23 @@ class Losses(kit.SectionModel):
         for (lv, crew), n in self.games.items():
             shares = [f"{o} {pct(self.ended.get((lv, crew, o), 0) / n)}" for o in self.outcomes]
             items.append(f"level {lv}, {crew} (n={n}): {', '.join(shares)}")
-        alt = WORDS.fill("loss.outcomes_alt", items="; ".join(items[:24]))
-        caption = WORDS.fill("loss.outcomes_caption", games=count_range(self.games.values(), "games per bar"))
-        how, legend = (self.crews, (3.0, 3.6)), {"title": "outcome", "ncols": 2, "fontsize": 8}
-        title = WORDS["loss.outcomes_title"]
-        out = _chart(ctx, "outcomes", title, *how, outcomes, "share of games (%)", alt, caption, legend)
+        legend = {"title": "outcome", "ncols": 2, "fontsize": 8}
+        games = count_range(self.games.values(), "games per bar")
+        out = [
+            OUTCOMES_CHART.draw(ctx, WORDS, self.crews, outcomes, "; ".join(items[:24]), legend, games=games)
+        ]
         if not self.causes:
             return out
         items = []
         for (lv, crew), iv in sorted(self.eliminated.items()):
             per_game = ", ".join(f"{label} {iv[c].estimate:.2f}" for c, label, _ in self.causes)
             items.append(f"level {lv}, {crew}: {per_game}")
-        alt = WORDS.fill("loss.eliminations_alt", items="; ".join(items[:24]))
-        games = count_range(self.games.values(), "games per bar group")
-        caption, legend = WORDS.fill("loss.eliminations_caption", games=games), legend | {"title": "cause"}
-        title, ylabel = WORDS["loss.eliminations_title"], "players eliminated per game"
-        return out + _chart(ctx, "eliminations", title, *how, eliminations, ylabel, alt, caption, legend)
+        games, legend = count_range(self.games.values(), "games per bar group"), legend | {"title": "cause"}
+        items = "; ".join(items[:24])
+        return [
+            *out,
+            ELIMINATIONS_CHART.draw(ctx, WORDS, self.crews, eliminations, items, legend, games=games),
+        ]
 
     def tables(self) -> list[Table]:
         """Each level and crew: the share of games lost in all and in each way (Wilson intervals), and
@@ -450,6 +442,10 @@ class Losses(kit.SectionModel):
 
 
 # --- 3. the Final Conflict threshold sweep -------------------------------------------------------
+
+SWEEP_CHART = kit.Panels(
+    "ohno-threshold", ("sweep.title", "sweep.alt", "sweep.caption"), (3.3, 3.6), "win rate (%)"
+)
 
 
 @dataclass(frozen=True)
@@ -498,7 +494,7 @@ class Thresholds(kit.SectionModel):
             rates = {k[3]: w for k, w in grid.items() if k[:3] == group}
             ts, best = list(rates), max(rates, key=lambda t, rates=rates: (rates[t].estimate, -t))
             mine = g.filter(*(pl.col(k) == v for k, v in zip(keys, group, strict=True)))
-            paired = {t: _along(mine, "final_conflict", t, best) for t in ts if t != best}
+            paired = {t: kit.paired_in(mine, SETTINGS, "final_conflict", t, best) for t in ts if t != best}
             against = {t: p.wins for t, p in paired.items() if p}
             i = ts.index(best)
             near = {side: ts[j] for side, j in (("lower", i - 1), ("higher", i + 1)) if 0 <= j < len(ts)}
@@ -518,23 +514,19 @@ class Thresholds(kit.SectionModel):
         for s in self.sweeps:
             (lv, crew, p), w, tied = s.group, self.grid[(*s.group, s.best)], s.tied()
             who = f"{_level(lv).capitalize()}, {crew} crew" + (f", {p} players" if self.show_players else "")
-            text = (
-                f"{who}: the best threshold is {s.best:g} with a win rate of {pct(w.estimate)} "
-                f"(95 % CI {ci(w, pct=True)}; {w.n:,} games)."
-            )
+            said = [WORDS.fill("sweep.best", who=who, best=s.best, w=w, ci=ci(w, pct=True))]
             comps = []
             for t in (t for t in s.near.values() if t in s.against):
                 d, resolved = s.against[t]
-                against = f"{points(d.difference)} points against threshold {t:g}"
-                comps.append(f"{against} (95 % CI {_span(d)}, {'resolved' if resolved else 'not resolved'})")
-            if comps:
-                text += " Paired by seed, its win rate is " + " and ".join(comps) + "."
-            if tied:
-                listed = ", ".join(f"{t:g}" for t in tied)
-                text += f" Thresholds not resolved from it: {listed} ({len(tied)} of {s.others})."
-            else:
-                text += " Every other threshold is resolved below it."
-            out.append(text + f" (Resolved: after {self.family}, each against the best of its group.)")
+                comps.append(WORDS.fill("sweep.against", t=t, d=d, resolved=resolved))
+            said += [WORDS.fill("sweep.neighbours", comps=" and ".join(comps))] if comps else []
+            listed = ", ".join(f"{t:g}" for t in tied)
+            said.append(
+                WORDS.fill("sweep.tied", listed=listed, tied=len(tied), others=s.others)
+                if tied
+                else WORDS["sweep.all_resolved"]
+            )
+            out.append(" ".join([*said, WORDS.fill("sweep.family", family=self.family)]))
         return out
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
@@ -559,18 +551,19 @@ class Thresholds(kit.SectionModel):
             ax.set_xlabel("threshold (crew weapons per strike needed)")
 
         items = [
-            f"level {lv}, {crew}, threshold {t:g}: {pct(w.estimate)} (95 % CI {ci(w, pct=True)}, n={w.n})"
+            WORDS.fill("sweep.alt_item", level=lv, crew=crew, t=t, w=w, ci=ci(w, pct=True))
             for (lv, crew, _, t), w in self.grid.items()
         ]
-        title, ws = WORDS["sweep.title"], list(self.grid.values())
-        alt = WORDS.fill("sweep.alt", title=title, items="; ".join(items[:30]))
-        alt += "; and more (see the table)" if len(items) > 30 else ""
-        swept = ", ".join(f"{t:g}" for t in sorted({k[3] for k in self.grid}))
-        games = count_range([w.n for w in ws], "games per point")
-        caption = WORDS.fill("sweep.caption", swept=swept, games=games)
-        how = (self.levels, (3.3, 3.6), draw, "win rate (%)", alt, caption)
+        items_text = "; ".join(items[:30]) + ("; and more (see the table)" if len(items) > 30 else "")
+        ws, swept = list(self.grid.values()), ", ".join(f"{t:g}" for t in sorted({k[3] for k in self.grid}))
         legend = {"title": "crew (star: best threshold)", "ncols": max(1, len(series))}
-        return _chart(ctx, "threshold", title, *how, legend, (0, _rate_top(ws)))
+        games = count_range([w.n for w in ws], "games per point")
+        ylim = (0, kit.rate_top(ws))
+        return [
+            SWEEP_CHART.draw(
+                ctx, WORDS, self.levels, draw, items_text, legend, ylim, swept=swept, games=games
+            )
+        ]
 
     def tables(self) -> list[Table]:
         """The best threshold of each group against its neighbours, and at every threshold the win
@@ -599,6 +592,10 @@ class Thresholds(kit.SectionModel):
 
 
 # --- 4. the score distribution -------------------------------------------------------------------
+
+SCORES_CHART = kit.Panels(
+    "ohno-scores", ("score.title", "score.alt", "score.caption"), (3.4, 3.4), "share of games (%)"
+)
 
 
 @dataclass(frozen=True)
@@ -629,11 +626,15 @@ class Scores(kit.SectionModel):
             means = {lv: stats.mean_interval(s) for lv, s in scores.items()}
             ranked = sorted(levels, key=lambda lv, means=means: -means[lv].estimate)
             m, pooled = means[ranked[0]], _pooled_over(mine, "level")
-            text = (
-                f"{_crew(crew).capitalize()} scores most at {_level(ranked[0])}: {m.estimate:.2f} points a "
-                f"game (95 % CI {ci(m)}; {m.n:,} games{pooled})."
+            text = WORDS.fill(
+                "score.most",
+                crew=_crew(crew).capitalize(),
+                level=_level(ranked[0]),
+                m=m,
+                ci=ci(m),
+                pooled=pooled,
             )
-            paired = _along(mine, "level", ranked[1], ranked[0]) if len(ranked) > 1 else None
+            paired = kit.paired_in(mine, SETTINGS, "level", ranked[1], ranked[0]) if len(ranked) > 1 else None
             found.append((text, ranked[:2], paired if paired and paired.score.n >= 2 else None))
         pairs = len(levels) * (len(levels) - 1) // 2  # the top two were picked from every pair of levels
         family = stats.family([min(1.0, p.score_p * pairs) for *_, p in found if p])
@@ -648,9 +649,15 @@ class Scores(kit.SectionModel):
             if compared:
                 top, second, d, resolved = compared
                 sentence = _difference(_level(top).capitalize(), _level(second), d, rate=False)
-                pairs = f"Bonferroni-adjusted over their {levels * (levels - 1) // 2} pairs"
-                family = f"the top two of {levels} levels, {pairs}"
-                text += f" {sentence}{'' if resolved else ': not resolved'} ({family}, then {self.family})."
+                pairs, family = levels * (levels - 1) // 2, self.family
+                text += " " + WORDS.fill(
+                    "score.top",
+                    sentence=sentence,
+                    resolved=resolved,
+                    levels=levels,
+                    pairs=pairs,
+                    family=family,
+                )
             out.append(text)
         return out
 
@@ -681,11 +688,9 @@ class Scores(kit.SectionModel):
         for (lv, crew), n in played.items():
             shares = [f"{s:g}: {pct(k / n)}" for (lv_, c, s), k in seen.items() if (lv_, c) == (lv, crew)]
             items.append(f"level {lv}, {crew} (n={n}): {', '.join(shares)}")
-        alt = WORDS.fill("score.alt", items="; ".join(items[:24]))
-        caption = WORDS.fill("score.caption", games=count_range(played.values(), "games per crew and level"))
-        title, legend = WORDS["score.title"], {"title": "crew", "ncols": max(1, len(crews))}
-        how = (levels, (3.4, 3.4), draw, "share of games (%)", alt, caption, legend)
-        return _chart(ctx, "scores", title, *how)
+        games, legend = count_range(played.values(), "games per crew and level"), {"title": "crew"}
+        legend["ncols"] = max(1, len(crews))
+        return [SCORES_CHART.draw(ctx, WORDS, levels, draw, "; ".join(items[:24]), legend, games=games)]
 
     def tables(self) -> list[Table]:
         """Each level, crew size and crew: the mean score (t interval), the share of games scoring 0
