@@ -156,10 +156,10 @@ def manifest_for(
     scenario: Scenario,
     command: str | None = None,
     engines: dict[str, str] | None = None,
-    stopping: str | None = None,
+    stopping: str = "fixed",
 ) -> dict[str, Any]:
     """The run's manifest; `engines` names the engine of each cell (default: the Python one) and
-    `stopping` the kind of its stopping rule (default: fixed, or precision where the scenario sets one)."""
+    `stopping` the kind of its stopping rule (`StoppingRule.kind`)."""
     engine = get_game(scenario.game)
     engines = engines or {c.name: "python" for c in scenario.cells}
     data_files: dict[str, str] = {}
@@ -184,7 +184,7 @@ def manifest_for(
         "precision": scenario.precision,
         # how the cells' game counts were decided: "fixed" and "precision" runs are unfinished while a
         # cell is short of its plan; a "tune" or "calibrate" race stops cells early by design
-        "stopping": stopping or ("fixed" if scenario.precision is None else "precision"),
+        "stopping": stopping,
         "root_seed": scenario.seed,
         "chunk_size": scenario.chunk_size,
         "grid_keys": scenario.grid_keys,

@@ -111,6 +111,12 @@ def save_chart(fig: Figure, out: Path, name: str, title: str, alt: str, caption:
     return Chart(name, title, alt, caption, inline_svg(svg_text), f"{name}.png", f"{name}.svg")
 
 
+def percent_top(top: float, headroom: float = 1.0) -> float:
+    """The top of a percent axis for the highest value `top` (a share): `headroom` times it, up to
+    a multiple of 5 %, within 5 and 100."""
+    return min(100.0, max(5.0, math.ceil(top * 100 * headroom / 5) * 5))
+
+
 @contextmanager
 def one_panel(width: float, height: float) -> Iterator[tuple[Figure, Any]]:
     """A figure of one panel, `width` by `height` inches, drawn in the chart style: (figure, axes)."""
@@ -318,7 +324,7 @@ def win_rate_chart(points: Sequence[WinPoint], out: Path, name: str, subject: st
     vertical = len(xs) * per_x > 11.5
     width = min(14.0, max(5.5, len(xs) * (max(0.3, 0.2 * len(groups)) if vertical else per_x) + 2.5))
     top = max((p.high for p in points if not math.isnan(p.high)), default=1.0)
-    y_max = min(100.0, max(5.0, math.ceil(top * 100 * 1.15 / 5) * 5))
+    y_max = percent_top(top, 1.15)
     with matplotlib.rc_context(STYLE):
         fig = new_figure(width, 4.2)
         ax = fig.add_subplot()

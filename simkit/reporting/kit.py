@@ -46,7 +46,7 @@ from simkit.core import strategies as strategy_specs
 from simkit.core.compare import paired_scores
 from simkit.core.players import is_user_spec
 from simkit.core.strategies import Strategy
-from simkit.reporting.charts import Chart, panel_chart, save_chart
+from simkit.reporting.charts import Chart, panel_chart, percent_top, save_chart
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
 from simkit.reporting.text import fill, fill_from
 
@@ -552,7 +552,7 @@ class Panels(NamedTuple):
 def rate_top(rates: Sequence[stats.Interval]) -> float:
     """The top of a win-rate axis in percent: a tenth above the highest interval, on a multiple of
     5 %, within 5 and 100."""
-    return min(100.0, max(5.0, math.ceil(max(w.high for w in rates) * 100 * 1.1 / 5) * 5))
+    return percent_top(max(w.high for w in rates), 1.1)
 
 
 def paired_in(games: pl.DataFrame, keys: Sequence[str], key: str, base: Any, other: Any) -> Paired | None:

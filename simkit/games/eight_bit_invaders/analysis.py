@@ -251,7 +251,7 @@ class Grid(kit.SectionModel):
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """A heat-table of the win rates per strategy; the paired effect of each step, if any."""
         top = max((w.high for w in self.wins.values()), default=1.0)
-        vmax = min(100.0, max(5.0, math.ceil(100 * top / 5) * 5))
+        vmax = charts.percent_top(top)
         width = min(14.0, max(5.0, len(self.strategies) * (1.3 * len(self.dice) + 1.2) + 1.4))
         with matplotlib.rc_context(charts.STYLE):
             fig = charts.new_figure(width, max(2.6, 0.95 * len(self.counts) + 1.7))
