@@ -2,8 +2,8 @@
 full, and `simkit data template` writes out with every field explained.
 
 A game declares its file as a `Table` of fields (`Int`, `Float`, `Str`, `Bool`, `Source`, `List`,
-`Table`, `Tables` for an array of tables, and `Table(keys=...)` for a table whose keys are data,
-such as a points table per city value) plus `Check`s: rules across fields, each naming the keys it
+`Table`, `Tables` for an array of tables, `Table(keys=...)` for a table whose keys are data, such
+as a points table per city value, and `Section` for a top-level table with its `source`) plus `Check`s: rules across fields, each naming the keys it
 reads so that it runs only when those passed their own checks.
 
 `problems(doc, spec)` lists every fault as (key, message), not just the first: a user entering
@@ -214,6 +214,13 @@ class Table(Field):
                 f"a table of {self.keys_help or self.keys} = {self.values.allowed() if self.values else ''}"
             )
         return "{ " + ", ".join(self.fields) + " }"
+
+
+def Section(doc: str = "", optional: bool = False, source_doc: str = "", **fields: Field) -> Table:  # noqa: N802
+    """A section of a component file: `fields` after its `source` (where its values come from, one of
+    PROVENANCE; `source_doc` says so in the template's words), as every section has one."""
+    source = Source(source_doc) if source_doc else Source()
+    return Table(doc=doc, optional=optional, fields={"source": source, **fields})
 
 
 @dataclass(frozen=True)

@@ -216,6 +216,18 @@ def test_a_rule_across_fields_runs_only_on_checked_fields(tmp_path):
     assert [key for key, _ in schema.problems(doc, spec)] == ["aliens.cards"]
 
 
+def test_a_section_must_say_where_its_values_come_from():
+    """`Section` puts its `source` before its fields: a section without one, or with a source that
+    is not a provenance, is named."""
+    spec = schema.FileSpec(root=schema.Table(fields={"box": schema.Section("a box", cards=schema.Int(lo=1))}))
+    assert list(spec.root.fields["box"].fields) == ["source", "cards"]
+    assert schema.problems({"box": {"source": "rulebook", "cards": 3}}, spec) == []
+    assert [key for key, _ in schema.problems({"box": {"cards": 3}}, spec)] == ["box.source"]
+    assert [key for key, _ in schema.problems({"box": {"source": "guessed", "cards": 3}}, spec)] == [
+        "box.source"
+    ]
+
+
 @pytest.mark.parametrize(
     "args, expected",
     [

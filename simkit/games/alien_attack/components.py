@@ -22,7 +22,7 @@ from simkit.core import schema
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
 )
-from simkit.core.schema import Check, FileSpec, Int, List, Problem, Source, Str, Table, Tables
+from simkit.core.schema import Check, FileSpec, Int, List, Problem, Section, Source, Str, Table, Tables
 
 DEFAULT_FILE = Path(__file__).parent / "data" / "board.toml"
 
@@ -347,57 +347,51 @@ FILE_SPEC = FileSpec(
     root=Table(
         fields={
             "meta": schema.META,
-            "board": Table(
+            "board": Section(
                 doc=f"The {SPACES} numbered spaces of the board and where each sits",
-                fields={
-                    "source": Source("where the layout comes from"),
-                    "spaces": Tables(
-                        doc=f"every space once, numbered 1-{SPACES}; together they form one piece",
-                        item=Table(
-                            inline=True,
-                            fields={
-                                "n": Int(doc="the number printed on the space", lo=1, hi=SPACES),
-                                "q": Int(doc="its column, growing eastwards"),
-                                "r": Int(doc="its row, growing southwards"),
-                            },
-                        ),
+                source_doc="where the layout comes from",
+                spaces=Tables(
+                    doc=f"every space once, numbered 1-{SPACES}; together they form one piece",
+                    item=Table(
+                        inline=True,
+                        fields={
+                            "n": Int(doc="the number printed on the space", lo=1, hi=SPACES),
+                            "q": Int(doc="its column, growing eastwards"),
+                            "r": Int(doc="its row, growing southwards"),
+                        },
                     ),
-                },
+                ),
             ),
-            "parks": Table(
+            "parks": Section(
                 doc="The National Parks: one park marker starts on each",
-                fields={
-                    "source": Source("where the park spaces come from"),
-                    "spaces": Tables(
-                        doc=f"the {PARKS} parks the rulebook names, each on its own space",
-                        min_len=PARKS,
-                        max_len=PARKS,
-                        item=Table(
-                            inline=True,
-                            fields={
-                                "space": Int(doc="the space it is on", lo=1, hi=SPACES),
-                                "name": Str(
-                                    doc='its name (left out: "park" and the space number)',
-                                    optional=True,
-                                    valid=_not_blank,
-                                    pattern_help="a name, not blank",
-                                ),
-                            },
-                        ),
+                source_doc="where the park spaces come from",
+                spaces=Tables(
+                    doc=f"the {PARKS} parks the rulebook names, each on its own space",
+                    min_len=PARKS,
+                    max_len=PARKS,
+                    item=Table(
+                        inline=True,
+                        fields={
+                            "space": Int(doc="the space it is on", lo=1, hi=SPACES),
+                            "name": Str(
+                                doc='its name (left out: "park" and the space number)',
+                                optional=True,
+                                valid=_not_blank,
+                                pattern_help="a name, not blank",
+                            ),
+                        },
                     ),
-                },
+                ),
             ),
-            "herds": Table(
+            "herds": Section(
                 doc=f"The herd spaces, in regions of {HERD_REGION} connected spaces (rulebook)",
-                fields={
-                    "source": Source("where the herd regions come from"),
-                    "regions": List(
-                        doc=f"one entry per region: its {HERD_REGION} spaces, each touching another "
-                        "of them; a space is in at most one region",
-                        item=_spaces("", HERD_REGION, HERD_REGION),
-                        min_len=1,
-                    ),
-                },
+                source_doc="where the herd regions come from",
+                regions=List(
+                    doc=f"one entry per region: its {HERD_REGION} spaces, each touching another "
+                    "of them; a space is in at most one region",
+                    item=_spaces("", HERD_REGION, HERD_REGION),
+                    min_len=1,
+                ),
             ),
             "borders": Table(
                 doc="The border spaces, each on the board's edge, in any order; a space may lie on "
@@ -415,58 +409,52 @@ FILE_SPEC = FileSpec(
                     ),
                 },
             ),
-            "canada_icons": Table(
+            "canada_icons": Section(
                 doc="The Canada icons printed beyond the Canadian border: a line of three may end on one",
-                fields={
-                    "source": Source("where the icon positions come from"),
-                    "positions": Tables(
-                        doc="one entry per icon, each on a hex off the board that touches a Canadian "
-                        "border space",
-                        item=Table(
-                            inline=True,
-                            fields={
-                                "q": Int(doc="the icon's column, as for a space"),
-                                "r": Int(doc="the icon's row, as for a space"),
-                            },
-                        ),
+                source_doc="where the icon positions come from",
+                positions=Tables(
+                    doc="one entry per icon, each on a hex off the board that touches a Canadian "
+                    "border space",
+                    item=Table(
+                        inline=True,
+                        fields={
+                            "q": Int(doc="the icon's column, as for a space"),
+                            "r": Int(doc="the icon's row, as for a space"),
+                        },
                     ),
-                },
+                ),
             ),
-            "cities": Table(
+            "cities": Section(
                 doc=f"The cities, each on a corner where spaces meet, worth 1-7 (at least "
                 f"{MIN_CITIES[1]} worth 1 and {MIN_CITIES[2]} worth 2)",
-                fields={
-                    "source": Source("where the cities, their corners and values come from"),
-                    "list": Tables(
-                        doc="one entry per city, no two on the same corner",
-                        min_len=1,
-                        item=Table(
-                            inline=True,
-                            fields={
-                                "name": Str(
-                                    doc="the city's name",
-                                    valid=_not_blank,
-                                    pattern_help="a name, not blank",
-                                ),
-                                "value": Int(doc="its printed value", lo=1, hi=7),
-                                "spaces": _spaces(
-                                    "the spaces touching its corner, each next to the others: 3, or 2 "
-                                    "on the board's edge",
-                                    2,
-                                    3,
-                                ),
-                            },
-                        ),
+                source_doc="where the cities, their corners and values come from",
+                list=Tables(
+                    doc="one entry per city, no two on the same corner",
+                    min_len=1,
+                    item=Table(
+                        inline=True,
+                        fields={
+                            "name": Str(
+                                doc="the city's name",
+                                valid=_not_blank,
+                                pattern_help="a name, not blank",
+                            ),
+                            "value": Int(doc="its printed value", lo=1, hi=7),
+                            "spaces": _spaces(
+                                "the spaces touching its corner, each next to the others: 3, or 2 "
+                                "on the board's edge",
+                                2,
+                                3,
+                            ),
+                        },
                     ),
-                },
+                ),
             ),
-            "supply": Table(
+            "supply": Section(
                 doc="The pieces in the box",
-                fields={
-                    "source": Source("where the counts come from"),
-                    "discs": Int(doc="defense discs per player", lo=1, hi=200),
-                    "park_markers": Int(doc="park markers, at least one per park", lo=PARKS),
-                },
+                source_doc="where the counts come from",
+                discs=Int(doc="defense discs per player", lo=1, hi=200),
+                park_markers=Int(doc="park markers, at least one per park", lo=PARKS),
             ),
             "missions": Table(
                 doc="Mission point tables: entry k is the points for a count of k, and counts past "
@@ -490,36 +478,28 @@ FILE_SPEC = FileSpec(
                             **{name: _points(f"the {name.title()} card") for name in BORDER_CARDS},
                         },
                     ),
-                    "global": Table(
+                    "global": Section(
                         doc="The Global mission cards every player scores",
-                        fields={
-                            "source": Source("where these tables come from"),
-                            "parks": _points(
-                                "the National Parks card: points by the park markers a player holds"
-                            ),
-                            "bases": _points("the Alien Bases card: points by the alien bases a player kept"),
-                            "territory": _points(
-                                "the Territorial Expansion card: points by the size of a player's "
-                                "largest group of connected discs"
-                            ),
-                        },
+                        source_doc="where these tables come from",
+                        parks=_points("the National Parks card: points by the park markers a player holds"),
+                        bases=_points("the Alien Bases card: points by the alien bases a player kept"),
+                        territory=_points(
+                            "the Territorial Expansion card: points by the size of a player's "
+                            "largest group of connected discs"
+                        ),
                     ),
-                    "protection": Table(
+                    "protection": Section(
                         doc="The Global Protection card: its points, scored when a player meets all "
                         "three requirements",
-                        fields={
-                            "source": Source("where the points and requirements come from"),
-                            "points": Int(doc="the points it scores", lo=0),
-                            "value1_cities": Int(
-                                doc="distinct value-1 cities the player's discs touch", lo=0
-                            ),
-                            "herds": Int(doc="distinct herd spaces the player's discs cover", lo=0),
-                            "other_border_spaces": Int(
-                                doc="border spaces the player's discs cover off the border of its own "
-                                "Border card (Canada counts)",
-                                lo=0,
-                            ),
-                        },
+                        source_doc="where the points and requirements come from",
+                        points=Int(doc="the points it scores", lo=0),
+                        value1_cities=Int(doc="distinct value-1 cities the player's discs touch", lo=0),
+                        herds=Int(doc="distinct herd spaces the player's discs cover", lo=0),
+                        other_border_spaces=Int(
+                            doc="border spaces the player's discs cover off the border of its own "
+                            "Border card (Canada counts)",
+                            lo=0,
+                        ),
                     ),
                 },
             ),

@@ -15,7 +15,7 @@ from simkit.core import schema
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
 )
-from simkit.core.schema import Check, FileSpec, Int, List, Source, Str, Table, Tables
+from simkit.core.schema import Check, FileSpec, Int, List, Section, Source, Str, Table, Tables
 
 DEFAULT_FILE = Path(__file__).parent / "data" / "components.toml"
 BONUS_NAMES = ("rapid_fire", "time_slip", "smart_bomb", "extra_life", "rocket_fuel")
@@ -145,66 +145,51 @@ FILE_SPEC = FileSpec(
     root=Table(
         fields={
             "meta": schema.META,
-            "formation": Table(
+            "formation": Section(
                 doc="The grid of alien cards dealt at the start",
-                fields={
-                    "source": Source(),
-                    "rows": Int(doc="rows of alien cards", lo=1, hi=9),
-                    "columns": Int(doc="columns of alien cards", lo=1, hi=9),
-                },
+                rows=Int(doc="rows of alien cards", lo=1, hi=9),
+                columns=Int(doc="columns of alien cards", lo=1, hi=9),
             ),
-            "shields": Table(
+            "shields": Section(
                 doc="The shield cards under the formation",
-                fields={
-                    "source": Source(),
-                    "count": Int(doc="shield cards", lo=0, hi=9),
-                    "start_columns": List(
-                        doc="the columns the shields start under, 1-based, left to right",
-                        item=Int(lo=1, hi=9),
-                        distinct=True,
-                        increasing=True,
-                    ),
-                },
+                count=Int(doc="shield cards", lo=0, hi=9),
+                start_columns=List(
+                    doc="the columns the shields start under, 1-based, left to right",
+                    item=Int(lo=1, hi=9),
+                    distinct=True,
+                    increasing=True,
+                ),
             ),
-            "countdown": Table(
+            "countdown": Section(
                 doc="The countdown cards",
-                fields={
-                    "source": Source(),
-                    "cards": Int(
-                        doc="countdown cards in the box; the `countdown` setting may start with fewer",
-                        lo=1,
-                        hi=20,
-                    ),
-                },
+                cards=Int(
+                    doc="countdown cards in the box; the `countdown` setting may start with fewer",
+                    lo=1,
+                    hi=20,
+                ),
             ),
-            "dice": Table(
+            "dice": Section(
                 doc="The attack dice",
-                fields={
-                    "source": Source(),
-                    "supplied": Int(
-                        doc="dice in the box; a turn rolls the `dice` setting plus one per Rapid Fire played "
-                        "and may not need more",
-                        lo=1,
-                        hi=30,
-                    ),
-                    "faces": Int(doc="faces per die (only six-sided dice are supported)", lo=6, hi=6),
-                },
+                supplied=Int(
+                    doc="dice in the box; a turn rolls the `dice` setting plus one per Rapid Fire played "
+                    "and may not need more",
+                    lo=1,
+                    hi=30,
+                ),
+                faces=Int(doc="faces per die (only six-sided dice are supported)", lo=6, hi=6),
             ),
-            "bonus": Table(
+            "bonus": Section(
                 doc="The bonus cards, by name and count",
-                fields={
-                    "source": Source(),
-                    "cards": Tables(
-                        doc="the bonus deck",
-                        item=Table(
-                            inline=True,
-                            fields={
-                                "name": Str(doc="the card", choices=BONUS_NAMES),
-                                "count": Int(doc="copies in the deck", lo=0, hi=20),
-                            },
-                        ),
+                cards=Tables(
+                    doc="the bonus deck",
+                    item=Table(
+                        inline=True,
+                        fields={
+                            "name": Str(doc="the card", choices=BONUS_NAMES),
+                            "count": Int(doc="copies in the deck", lo=0, hi=20),
+                        },
                     ),
-                },
+                ),
             ),
             "aliens": Table(
                 doc='The alien cards. A requirement "a b" is one die showing a and one showing b; "=N" '

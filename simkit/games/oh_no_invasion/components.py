@@ -16,7 +16,7 @@ from simkit.core import schema
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
 )
-from simkit.core.schema import Check, FileSpec, Int, List, Source, Str, Table, Tables
+from simkit.core.schema import Check, FileSpec, Int, List, Section, Source, Str, Table, Tables
 
 DEFAULT_FILE = Path(__file__).parent / "data" / "components.toml"
 KINDS = ("invalien", "evaporalien", "sabotalien")
@@ -266,100 +266,80 @@ FILE_SPEC = FileSpec(
     root=Table(
         fields={
             "meta": schema.META,
-            "totals": Table(
+            "totals": Section(
                 doc="How many cards each deck holds: the sections below must add up to these",
-                fields={
-                    "source": Source(),
-                    "resistance": Int(doc="Resistance cards: hubs + modules + weapons", lo=1, hi=1000),
-                    "spawn": Int(doc="Spawn cards: Shield aliens + invader cards", lo=1, hi=1000),
-                },
+                resistance=Int(doc="Resistance cards: hubs + modules + weapons", lo=1, hi=1000),
+                spawn=Int(doc="Spawn cards: Shield aliens + invader cards", lo=1, hi=1000),
             ),
-            "colours": Table(
+            "colours": Section(
                 doc=f"The {N_COLOURS} alien colours, listed under their kind; each colour has one kind. "
                 'The weapons\' extra colour "black" is not an alien colour',
-                fields={
-                    "source": Source(),
-                    "invalien": List(
-                        doc="the Invalien colours (ordered to attack, they eliminate a player with as "
-                        "many of them as the ordering card's threshold)",
-                        item=Str(),
-                        min_len=1,
-                    ),
-                    "evaporalien": List(
-                        doc="the Evaporalien colours (an attack discards a hand card per alien)",
-                        item=Str(),
-                        min_len=1,
-                    ),
-                    "sabotalien": List(
-                        doc="the Sabotalien colours (they sit next to a module with their symbol and "
-                        "sabotage it)",
-                        item=Str(),
-                        min_len=1,
-                    ),
-                },
+                invalien=List(
+                    doc="the Invalien colours (ordered to attack, they eliminate a player with as "
+                    "many of them as the ordering card's threshold)",
+                    item=Str(),
+                    min_len=1,
+                ),
+                evaporalien=List(
+                    doc="the Evaporalien colours (an attack discards a hand card per alien)",
+                    item=Str(),
+                    min_len=1,
+                ),
+                sabotalien=List(
+                    doc="the Sabotalien colours (they sit next to a module with their symbol and "
+                    "sabotage it)",
+                    item=Str(),
+                    min_len=1,
+                ),
             ),
-            "levels": Table(
+            "levels": Section(
                 doc="The Next Level: what each surviving crew member scores",
-                fields={
-                    "source": Source(),
-                    "points": List(
-                        doc="points per survivor at levels 0, 1, 2 and 3",
-                        item=Int(lo=0, hi=100),
-                        min_len=4,
-                        max_len=4,
-                    ),
-                },
+                points=List(
+                    doc="points per survivor at levels 0, 1, 2 and 3",
+                    item=Int(lo=0, hi=100),
+                    min_len=4,
+                    max_len=4,
+                ),
             ),
-            "hubs": Table(
+            "hubs": Section(
                 doc="The 5 Transport Hubs (Resistance cards): a game uses hubs 1 up to the number of "
                 "players. A symbol is a colour: an invader lands at a station showing its colour",
-                fields={
-                    "source": Source(),
-                    "cards": Tables(
-                        doc="the hub cards",
-                        min_len=5,
-                        max_len=5,
-                        item=Table(
-                            inline=True,
-                            fields={
-                                "number": Int(doc="its printed number, each of 1 to 5 once", lo=1, hi=5),
-                                "symbols": List(
-                                    doc=f"its three different symbols, each {COLOUR_HELP}",
-                                    item=Str(),
-                                    min_len=3,
-                                    max_len=3,
-                                    distinct=True,
-                                ),
-                            },
-                        ),
+                cards=Tables(
+                    doc="the hub cards",
+                    min_len=5,
+                    max_len=5,
+                    item=Table(
+                        inline=True,
+                        fields={
+                            "number": Int(doc="its printed number, each of 1 to 5 once", lo=1, hi=5),
+                            "symbols": List(
+                                doc=f"its three different symbols, each {COLOUR_HELP}",
+                                item=Str(),
+                                min_len=3,
+                                max_len=3,
+                                distinct=True,
+                            ),
+                        },
                     ),
-                },
+                ),
             ),
-            "modules": Table(
+            "modules": Section(
                 doc="The station modules (Resistance cards), each with one symbol",
-                fields={
-                    "source": Source(),
-                    "cards": _cards(
-                        "the module cards",
-                        module=Str(doc="which module", choices=MODULES),
-                        symbol=Str(doc=f"its symbol, {COLOUR_HELP}"),
-                    ),
-                },
+                cards=_cards(
+                    "the module cards",
+                    module=Str(doc="which module", choices=MODULES),
+                    symbol=Str(doc=f"its symbol, {COLOUR_HELP}"),
+                ),
             ),
-            "weapons": Table(
+            "weapons": Section(
                 doc="The weapon cards (Resistance cards): a weapon zaps aliens of its colour; a black "
                 "weapon zaps any colour",
-                fields={
-                    "source": Source(),
-                    "types": List(
-                        doc="the three weapon types", item=Str(), min_len=3, max_len=3, distinct=True
-                    ),
-                    "cards": _cards(
-                        "the weapon cards",
-                        type=Str(doc="its type, one of `types`"),
-                        colour=Str(doc=f'its colour: {COLOUR_HELP}, or "black"'),
-                    ),
-                },
+                types=List(doc="the three weapon types", item=Str(), min_len=3, max_len=3, distinct=True),
+                cards=_cards(
+                    "the weapon cards",
+                    type=Str(doc="its type, one of `types`"),
+                    colour=Str(doc=f'its colour: {COLOUR_HELP}, or "black"'),
+                ),
             ),
             "orders": Table(
                 doc="The order table: the colours an invader card of each colour may name in its "
@@ -370,42 +350,36 @@ FILE_SPEC = FileSpec(
                 keys_help="each alien colour of [colours], once",
                 values=List(doc="the colours this colour may order", item=Str(), min_len=1),
             ),
-            "shields": Table(
+            "shields": Section(
                 doc="The Shield aliens of the Spawnmonster deck",
-                fields={
-                    "source": Source(),
-                    "colours": List(
-                        doc=f"one entry per Shield alien card: its colour, {COLOUR_HELP}",
-                        item=Str(),
-                        min_len=1,
-                    ),
-                },
+                colours=List(
+                    doc=f"one entry per Shield alien card: its colour, {COLOUR_HELP}",
+                    item=Str(),
+                    min_len=1,
+                ),
             ),
-            "invaders": Table(
+            "invaders": Section(
                 doc="The invader cards of the Spawnmonster deck (every Spawn card but the Shield aliens)",
-                fields={
-                    "source": Source(),
-                    "cards": _cards(
-                        "the invader cards",
-                        colour=Str(doc=f"its colour, {COLOUR_HELP}; the colour's kind is the card's kind"),
-                        aliens=Int(doc="aliens it shows (a Sabotalien card shows one)", lo=1, hi=9),
-                        flies=Str(
-                            doc='its flying direction ("left" is clockwise, to the next seat)',
-                            choices=("left", "right"),
-                        ),
-                        orders=Str(
-                            doc="the colour its text balloon orders to attack, one its colour's "
-                            "[orders] entry lists"
-                        ),
-                        threshold=Int(
-                            doc="its printed elimination threshold, on every Invalien card and no other: a "
-                            "player with this many aliens of the ordered colour is eliminated",
-                            lo=1,
-                            hi=99,
-                            optional=True,
-                        ),
+                cards=_cards(
+                    "the invader cards",
+                    colour=Str(doc=f"its colour, {COLOUR_HELP}; the colour's kind is the card's kind"),
+                    aliens=Int(doc="aliens it shows (a Sabotalien card shows one)", lo=1, hi=9),
+                    flies=Str(
+                        doc='its flying direction ("left" is clockwise, to the next seat)',
+                        choices=("left", "right"),
                     ),
-                },
+                    orders=Str(
+                        doc="the colour its text balloon orders to attack, one its colour's "
+                        "[orders] entry lists"
+                    ),
+                    threshold=Int(
+                        doc="its printed elimination threshold, on every Invalien card and no other: a "
+                        "player with this many aliens of the ordered colour is eliminated",
+                        lo=1,
+                        hi=99,
+                        optional=True,
+                    ),
+                ),
             ),
         }
     ),

@@ -22,7 +22,7 @@ from simkit.core import schema
 from simkit.core.files import (
     PROVENANCE,  # noqa: F401 (the allowed sources, part of this interface)
 )
-from simkit.core.schema import Check, Field, FileSpec, Int, List, Problem, Source, Str, Table, Tables
+from simkit.core.schema import Check, Field, FileSpec, Int, List, Problem, Section, Source, Str, Table, Tables
 
 DEFAULT_FILE = Path(__file__).parent / "data" / "space_alert.toml"
 ZONES = ("red", "white", "blue")
@@ -466,39 +466,34 @@ FILE_SPEC = FileSpec(
     root=Table(
         fields={
             "meta": schema.META,
-            "trajectories": Table(
+            "trajectories": Section(
                 doc="The seven trajectory boards T1-T7. Space 1 is next to the ship (the Z space); a "
                 "threat enters on the highest space (its length) and moves down by its speed",
-                fields={
-                    "source": Source(),
-                    "note": NOTE,
-                    "boards": Tables(
-                        doc="the boards T1 to T7, in order",
-                        min_len=7,
-                        max_len=7,
-                        item=Table(
-                            inline=True,
-                            fields={
-                                "id": Str(
-                                    doc="the board's name", pattern=r"T\d", pattern_help="T1 to T7, in order"
-                                ),
-                                "length": Int(doc="spaces, the entry space included", lo=3, hi=30),
-                                "x": List(
-                                    doc="the X spaces", item=Int(lo=2, hi=29), min_len=1, distinct=True
-                                ),
-                                "y": List(doc="the Y spaces", item=Int(lo=2, hi=29), distinct=True),
-                                "z": Int(doc="the Z space (always 1)", lo=1, hi=1),
-                            },
-                        ),
+                note=NOTE,
+                boards=Tables(
+                    doc="the boards T1 to T7, in order",
+                    min_len=7,
+                    max_len=7,
+                    item=Table(
+                        inline=True,
+                        fields={
+                            "id": Str(
+                                doc="the board's name", pattern=r"T\d", pattern_help="T1 to T7, in order"
+                            ),
+                            "length": Int(doc="spaces, the entry space included", lo=3, hi=30),
+                            "x": List(doc="the X spaces", item=Int(lo=2, hi=29), min_len=1, distinct=True),
+                            "y": List(doc="the Y spaces", item=Int(lo=2, hi=29), distinct=True),
+                            "z": Int(doc="the Z space (always 1)", lo=1, hi=1),
+                        },
                     ),
-                    "distance_bounds": List(
-                        doc="the last space at distance 1 and at distance 2 (beyond: distance 3)",
-                        item=Int(lo=1, hi=30),
-                        min_len=2,
-                        max_len=2,
-                        increasing=True,
-                    ),
-                },
+                ),
+                distance_bounds=List(
+                    doc="the last space at distance 1 and at distance 2 (beyond: distance 3)",
+                    item=Int(lo=1, hi=30),
+                    min_len=2,
+                    max_len=2,
+                    increasing=True,
+                ),
             ),
             "ship": Table(
                 doc="The ship board and its set-up",
@@ -557,18 +552,15 @@ FILE_SPEC = FileSpec(
                     ),
                 },
             ),
-            "damage": Table(
+            "damage": Section(
                 doc="The damage tiles: one of each kind per zone; a seventh damage destroys the ship",
-                fields={
-                    "source": Source(),
-                    "note": NOTE,
-                    "tiles": Names(
-                        doc="the kinds of tile, each once",
-                        item=Name(known=TILES, what="damage tile"),
-                        min_len=len(TILES),
-                        max_len=len(TILES),
-                    ),
-                },
+                note=NOTE,
+                tiles=Names(
+                    doc="the kinds of tile, each once",
+                    item=Name(known=TILES, what="damage tile"),
+                    min_len=len(TILES),
+                    max_len=len(TILES),
+                ),
             ),
             "points": Table(
                 doc="Threat points [destroyed, survived] by deck and colour, and the penalties",
@@ -590,97 +582,83 @@ FILE_SPEC = FileSpec(
                     ),
                 },
             ),
-            "actions": Table(
+            "actions": Section(
                 doc="The action deck: each card is a move on one half and an action on the other",
-                fields={
-                    "source": Source(),
-                    "note": NOTE,
-                    "moves": Exactly(
-                        doc="the moves, as the engine names them", value=["red", "blue", "lift"]
+                note=NOTE,
+                moves=Exactly(doc="the moves, as the engine names them", value=["red", "blue", "lift"]),
+                actions=Exactly(doc="the actions, as the engine names them", value=list(BUTTONS)),
+                copies=Int(doc="cards of each move/action pair", lo=1, hi=50),
+                heroic=Tables(
+                    doc="the heroic action cards",
+                    min_len=5,
+                    item=Table(
+                        inline=True,
+                        fields={
+                            "action": Str(doc="the heroic action", choices=("A", "B", "BB")),
+                            "teleport": Name(
+                                doc="the teleport half's station", known=STATIONS, what="station"
+                            ),
+                        },
                     ),
-                    "actions": Exactly(doc="the actions, as the engine names them", value=list(BUTTONS)),
-                    "copies": Int(doc="cards of each move/action pair", lo=1, hi=50),
-                    "heroic": Tables(
-                        doc="the heroic action cards",
-                        min_len=5,
-                        item=Table(
-                            inline=True,
-                            fields={
-                                "action": Str(doc="the heroic action", choices=("A", "B", "BB")),
-                                "teleport": Name(
-                                    doc="the teleport half's station", known=STATIONS, what="station"
-                                ),
-                            },
-                        ),
-                    ),
-                },
+                ),
             ),
-            "threats": Table(
+            "threats": Section(
                 doc=THREATS_DOC,
-                fields={
-                    "source": Source(),
-                    "note": NOTE,
-                    "cards": Cards(doc="the 55 threat cards of the base game", item=THREAT_CARD),
-                },
+                note=NOTE,
+                cards=Cards(doc="the 55 threat cards of the base game", item=THREAT_CARD),
             ),
-            "missions": Table(
+            "missions": Section(
                 doc='The transcribed mission soundtracks: each threat as "T<turn>[S]<zone>[?]" (zone '
                 "R, W, B, or I for internal; S serious; ? unconfirmed, with 5 figures only)",
-                fields={
-                    "source": Source(),
-                    "note": NOTE,
-                    "list": Tables(
-                        doc="missions 1 to 8, in order",
-                        min_len=8,
-                        max_len=8,
-                        item=Table(
-                            inline=True,
-                            fields={
-                                "id": Int(doc="1 to 8, in order", lo=1, hi=8),
-                                "threats": List(
-                                    doc="the threats announced, at most one a turn",
-                                    item=Str(
-                                        valid=_is_mission_threat,
-                                        pattern_help="T<turn>[S]<R|W|B|I>[?], like T7SR",
-                                    ),
-                                    min_len=1,
+                note=NOTE,
+                list=Tables(
+                    doc="missions 1 to 8, in order",
+                    min_len=8,
+                    max_len=8,
+                    item=Table(
+                        inline=True,
+                        fields={
+                            "id": Int(doc="1 to 8, in order", lo=1, hi=8),
+                            "threats": List(
+                                doc="the threats announced, at most one a turn",
+                                item=Str(
+                                    valid=_is_mission_threat,
+                                    pattern_help="T<turn>[S]<R|W|B|I>[?], like T7SR",
                                 ),
-                                "incoming_data": Int(doc="incoming data announcements", lo=0, hi=9),
-                                "data_transfers": Int(doc="data transfer announcements", lo=0, hi=9),
-                                "phase_ends_s": List(
-                                    doc="the soundtrack's phase ends in seconds (for reference only)",
-                                    item=Int(lo=1, hi=3600),
-                                    min_len=3,
-                                    max_len=3,
-                                    increasing=True,
-                                    optional=True,
-                                ),
-                            },
-                        ),
+                                min_len=1,
+                            ),
+                            "incoming_data": Int(doc="incoming data announcements", lo=0, hi=9),
+                            "data_transfers": Int(doc="data transfer announcements", lo=0, hi=9),
+                            "phase_ends_s": List(
+                                doc="the soundtrack's phase ends in seconds (for reference only)",
+                                item=Int(lo=1, hi=3600),
+                                min_len=3,
+                                max_len=3,
+                                increasing=True,
+                                optional=True,
+                            ),
+                        },
                     ),
-                },
+                ),
             ),
-            "recipe": Table(
+            "recipe": Section(
                 doc="Random missions: threat levels (commons + 2 x serious) and the turns threats "
                 "may come in, [low, high] inclusive",
-                fields={
-                    "source": Source(),
-                    "note": NOTE,
-                    "level_test": Int(doc="external threat level of a test mission", lo=0, hi=12),
-                    "level_simulation": Int(doc="of a simulation", lo=0, hi=12),
-                    "level_real": Int(doc="of a real mission", lo=0, hi=12),
-                    "unconfirmed_extra": Int(
-                        doc="extra level with 5 figures, announced as unconfirmed", lo=0, hi=12
-                    ),
-                    "internal_level": _range("internal threat level"),
-                    "max_internal": Int(doc="internal threats at most", lo=0, hi=12),
-                    "common_external_turns": _range("turns of common external threats"),
-                    "serious_external_turns": _range("turns of serious external threats"),
-                    "common_internal_turns": _range("turns of common internal threats"),
-                    "serious_internal_turns": _range("turns of serious internal threats"),
-                    "incoming_data": _range("incoming data announcements"),
-                    "data_transfers": _range("data transfer announcements"),
-                },
+                note=NOTE,
+                level_test=Int(doc="external threat level of a test mission", lo=0, hi=12),
+                level_simulation=Int(doc="of a simulation", lo=0, hi=12),
+                level_real=Int(doc="of a real mission", lo=0, hi=12),
+                unconfirmed_extra=Int(
+                    doc="extra level with 5 figures, announced as unconfirmed", lo=0, hi=12
+                ),
+                internal_level=_range("internal threat level"),
+                max_internal=Int(doc="internal threats at most", lo=0, hi=12),
+                common_external_turns=_range("turns of common external threats"),
+                serious_external_turns=_range("turns of serious external threats"),
+                common_internal_turns=_range("turns of common internal threats"),
+                serious_internal_turns=_range("turns of serious internal threats"),
+                incoming_data=_range("incoming data announcements"),
+                data_transfers=_range("data transfer announcements"),
             ),
         }
     ),
