@@ -3,8 +3,9 @@ full, and `simkit data template` writes out with every field explained.
 
 A game declares its file as a `Table` of fields (`Int`, `Float`, `Str`, `Bool`, `Source`, `List`,
 `Table`, `Tables` for an array of tables, `Table(keys=...)` for a table whose keys are data, such
-as a points table per city value, and `Section` for a top-level table with its `source`) plus `Check`s: rules across fields, each naming the keys it
-reads so that it runs only when those passed their own checks.
+as a points table per city value, and `Section` for a top-level table with its `source`) plus
+`Check`s: rules across fields, each naming the keys it reads so that it runs only when those passed
+their own checks.
 
 `problems(doc, spec)` lists every fault as (key, message), not just the first: a user entering
 real cards fixes them all in one pass. A loader raises the first as one line

@@ -52,6 +52,11 @@ def param(name: str, type: str, default: Any, help: str, **bounds: Any) -> Setti
     return Setting(name, type, default, help, what="parameter", **bounds)
 
 
+def share_param(name: str, default: float, help: str) -> Setting:
+    """A strategy parameter that is a share or weight, 0 to 1."""
+    return param(name, "float", default, help, minimum=0, maximum=1)
+
+
 def search_strategy(help: str, iterations: int, exploration: float, *more: Setting) -> Strategy:
     """A game's search player `mcts` (native/src/mcts.rs over the game's forward model): played
     by the native core only, so it has no Python player. Its budget and exploration constant,

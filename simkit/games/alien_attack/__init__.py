@@ -7,7 +7,7 @@ from typing import Any
 
 from simkit.core import replay_page, seeds
 from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, record_head, register
-from simkit.core.strategies import Strategy, declare, param, search_strategy
+from simkit.core.strategies import Strategy, declare, param, search_strategy, share_param
 from simkit.games.alien_attack import components, draw, narrate, native, players, rules
 from simkit.games.alien_attack.game import SEMI_COOP_BASES, Game, new_game
 from simkit.games.alien_attack.state import BASE, EMPTY, LOST, POWER_NAMES
@@ -64,13 +64,10 @@ class AlienAttack(Engine):
                 minimum=0,
                 maximum=1_000,
             ),
-            param(
+            share_param(
                 "margin",
-                "float",
                 0.5,
                 "weight of the margin share in a seat's value (the rest: winning)",
-                minimum=0,
-                maximum=1,
             ),
             param(
                 "spread",

@@ -8,7 +8,7 @@ from typing import Any
 from simkit.core import seeds
 from simkit.core.errors import UserError
 from simkit.core.registry import Column, GoldenCase, SelfPlayingEngine, Setting, record_head, register
-from simkit.core.strategies import Strategy, declare, param, search_strategy
+from simkit.core.strategies import Strategy, declare, param, search_strategy, share_param
 from simkit.games.eight_bit_invaders import components, draw, narrate, native, players
 from simkit.games.eight_bit_invaders.game import STATS, Game, Streams
 
@@ -54,13 +54,10 @@ class EightBitInvaders(SelfPlayingEngine):
                 minimum=0,
                 maximum=10_000,
             ),
-            param(
+            share_param(
                 "progress",
-                "float",
                 0.5,
                 "a lost game's value: this times the share of the aliens killed (a win is 1)",
-                minimum=0,
-                maximum=1,
             ),
             param("lookahead_rollout", "bool", True, "rollouts by lookahead (false: by greedy, faster)"),
         ),

@@ -8,7 +8,7 @@ from typing import Any
 
 from simkit.core import seeds
 from simkit.core.registry import Column, GoldenCase, SelfPlayingEngine, Setting, record_head, register
-from simkit.core.strategies import Strategy, declare, param, search_strategy
+from simkit.core.strategies import Strategy, declare, param, search_strategy, share_param
 from simkit.games.oh_no_invasion import components, draw, narrate, native, players
 from simkit.games.oh_no_invasion.game import STAT_KEYS, Game, Streams
 
@@ -91,21 +91,15 @@ class OhNoInvasion(SelfPlayingEngine):
             "only its hand",
             400,
             0.7,
-            param(
+            share_param(
                 "survivors",
-                "float",
                 0.25,
                 "a win's value is 1 less this share for the crew lost (the score counts survivors)",
-                minimum=0,
-                maximum=1,
             ),
-            param(
+            share_param(
                 "progress",
-                "float",
                 0.2,
                 "a lost game's value: this times the share of the Shield aliens struck",
-                minimum=0,
-                maximum=1,
             ),
             param("bold_rollout", "bool", True, "rollouts by the bold crew (false: by the cautious one)"),
         ),

@@ -13,7 +13,7 @@ from typing import Any
 from simkit.core import replay_page, seeds
 from simkit.core.errors import UserError
 from simkit.core.registry import Column, Engine, GameResult, GoldenCase, Setting, record_head, register
-from simkit.core.strategies import Strategy, declare, param, search_strategy
+from simkit.core.strategies import Strategy, declare, search_strategy, share_param
 from simkit.games.space_alert import components, draw, game, narrate, native, plan_file, players
 
 MISSIONS = ("test", "simulation", "real") + tuple(str(i) for i in range(1, 9))
@@ -106,14 +106,11 @@ class SpaceAlert(Engine):
             "hands and tile orders sampled; rollouts by scripted",
             400,
             0.5,
-            param(
+            share_param(
                 "kills",
-                "float",
                 0.2,
                 "a surviving crew's value: 1 - kills + kills x share of the threats destroyed "
                 "(a lost ship is 0)",
-                minimum=0,
-                maximum=1,
             ),
         ),
     )
