@@ -280,6 +280,20 @@ def _wrap_label(label: str) -> str:
     return "\n".join(label.split(" "))
 
 
+CELL_LABEL_WIDTH = 40  # characters a line of a cell's label in a legend or on an axis
+
+
+def _cell_label(label: str, n: int) -> str:
+    """'mission=real common=white (n=120)', wrapped: a label naming every setting (a dataset of one
+    cell) would otherwise squeeze the plot to nothing."""
+    return textwrap.fill(f"{label} (n={n:,})", CELL_LABEL_WIDTH, break_on_hyphens=False)
+
+
+def _label_rows(labels: Sequence[str]) -> float:
+    """The rows of a chart with one row per label, a label of several lines taking more room."""
+    return sum(max(1.0, 0.6 * (label.count("\n") + 1)) for label in labels)
+
+
 def _n_text(ns: Sequence[int]) -> str:
     counts = list(ns)
     return "n = " + page_text.count_range(counts, "games per cell") if counts else "no games"
@@ -385,7 +399,8 @@ def end_reason_chart(
 
     `cells` is [(label, n)] in display order, `counts[(label, reason)]` the games that ended so.
     """
-    height = min(16.0, max(2.6, 0.34 * len(cells) + 1.6))
+    ticks = [_cell_label(label, n) for label, n in cells]
+    height = min(16.0, max(2.6, 0.34 * _label_rows(ticks) + 1.6))
     with matplotlib.rc_context(STYLE):
         fig = new_figure(8.5, height)
         ax = fig.add_subplot()
@@ -402,7 +417,7 @@ def end_reason_chart(
                 bars, labels=labels, label_type="center", fontsize=8, color="white" if dark else "black"
             )
             left = [a + b for a, b in zip(left, shares, strict=True)]
-        ax.set_yticks(list(ys), [f"{label} (n={n:,})" for label, n in cells])
+        ax.set_yticks(list(ys), ticks)
         ax.invert_yaxis()
         ax.set_xlim(0, 100)
         ax.set_xlabel("share of games (%)")
@@ -516,7 +531,7 @@ def _ecdf(series: Sequence[DistSeries], quantity: str, title: str, unit: str, su
                 color=col,
                 linestyle=ls,
                 linewidth=1.6,
-                label=f"{s.label} (n={total:,})",
+                label=_cell_label(s.label, total),
             )
         ax.set_ylim(0, 100.5)
         ax.set_xlabel(f"{quantity} ({unit})")
@@ -527,10 +542,11 @@ def _ecdf(series: Sequence[DistSeries], quantity: str, title: str, unit: str, su
 
 
 def _boxes(series: Sequence[DistSeries], quantity: str, title: str, unit: str, subject: str) -> Figure:
-    height = min(30.0, max(3.0, 0.28 * len(series) + 1.6))
+    labels = [_cell_label(s.label, s.n) for s in series]
+    height = min(30.0, max(3.0, 0.28 * _label_rows(labels) + 1.6))
     stats = [
         {
-            "label": f"{s.label} (n={s.n:,})",
+            "label": label,
             "med": s.quantiles["q50"],
             "q1": s.quantiles["q25"],
             "q3": s.quantiles["q75"],
@@ -539,7 +555,7 @@ def _boxes(series: Sequence[DistSeries], quantity: str, title: str, unit: str, s
             "mean": s.quantiles["mean"],
             "fliers": [],
         }
-        for s in series
+        for s, label in zip(series, labels, strict=True)
     ]
     with matplotlib.rc_context(STYLE):
         fig = new_figure(9.0, height)
@@ -607,7 +623,7 @@ def convergence_chart(
             fig = new_figure(9.0, 4.2)
             ax = fig.add_subplot()
             for i, s in enumerate(series):
-                _running(ax, s, colour(i), LINESTYLES[i % len(LINESTYLES)], scale, f"{s.label} (n={s.n:,})")
+                _running(ax, s, colour(i), LINESTYLES[i % len(LINESTYLES)], scale, _cell_label(s.label, s.n))
             ax.set_xlabel("games played (log scale)")
             ax.set_ylabel(y_label)
             ax.legend(title="cell", loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)

@@ -841,3 +841,23 @@ def test_summary_tables_are_written_as_csv(report, grid):
     assert (
         f'href="{grid.name}-end-reasons.csv"' in report[1] and f'href="{grid.name}-paired.csv"' in report[1]
     )
+
+
+def test_a_cell_named_by_every_setting_keeps_its_chart_readable(tmp_path):
+    """A dataset of one cell labels it with every setting: the label is wrapped, not cut off, and
+    the plot keeps its room (matplotlib warns when its layout collapses; here that is an error)."""
+    import warnings
+
+    from simkit.reporting import charts
+
+    label = "mission=real common=white serious=white players=4 figures=4 hands=dealt strategy=scripted"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        charts.end_reason_chart([(label, 120)], ["survived", "zone_destroyed"], {}, tmp_path, "one", "one")
+    svg = (tmp_path / "one.svg").read_text(encoding="utf-8")
+    shown = re.findall(r"<!-- (.*?) -->", svg)  # each text line of the chart, in drawing order
+    first = next(i for i, text in enumerate(shown) if text.startswith("mission=real"))
+    last = next(i for i, text in enumerate(shown) if text.endswith("(n=120)"))
+    wrapped = shown[first : last + 1]
+    assert " ".join(wrapped) == f"{label} (n=120)"
+    assert len(wrapped) > 1 and all(len(line) <= charts.CELL_LABEL_WIDTH for line in wrapped)
