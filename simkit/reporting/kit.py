@@ -563,7 +563,7 @@ def paired_in(games: pl.DataFrame, keys: Sequence[str], key: str, base: Any, oth
     return paired_along(cells, key, str(base), str(other), keys)
 
 
-# --- wt-an-sa: rates ranked down the page as a spec with a game's words ---
+# --- wt-an-sa: rates ranked down the page as a chart spec, and a setting's values ranked ---
 
 
 class Ranked(NamedTuple):

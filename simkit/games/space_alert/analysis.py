@@ -368,7 +368,7 @@ class Damage(Grid):
         """Per crew the most damaged zone and its paired excess over the least damaged one
         (Bonferroni over the zone pairs, then Holm over the crews), and which zone a 7th tile
         destroyed."""
-        pairs, zones, findings = len(ZONES) * (len(ZONES) - 1) // 2, [], []
+        pairs, zones, findings = math.comb(len(ZONES), 2), [], []
         for crew in self.labels("crew"):
             frame = pl.concat([c.games.select(DAMAGE) for c in self.cells if c.crew == crew])
             tiles = {z: frame[f"damage_{z}"].cast(pl.Float64).to_numpy() for z in ZONES}
@@ -379,24 +379,19 @@ class Damage(Grid):
             found = {"crew": crew, "games": frame.height, "most": most, "least": least, "p": p}
             zones.append(found | {"tiles": stats.mean_interval(tiles[most]), "gap": stats.mean_interval(gap)})
         family = stats.family([z["p"] for z in zones])
-        for z, resolved in zip(zones, family.resolved, strict=True):
-            more = {"resolved": bool(resolved), "zones": len(ZONES), "pairs": pairs, "family": family.text}
+        for z, resolved in zip(zones, family.resolved.tolist(), strict=True):
+            more = {"resolved": resolved, "zones": len(ZONES), "pairs": pairs, "family": family.text}
             more = WORDS.fill("damage.more", **more, **z)
             findings.append(WORDS.fill("damage.most", more="" if math.isnan(z["p"]) else more, **z))
         ended = "end_reason" in self.games.columns
         lost = self.games.filter(pl.col("end_reason") == "zone_destroyed") if ended else self.games.clear()
-        full = lost.select(
-            [(pl.col(k) >= TILES_PER_ZONE).alias(z) for k, z in zip(DAMAGE, ZONES, strict=True)]
-        )
-        only = {z: full.filter(pl.col(z) & (pl.sum_horizontal(ZONES) == 1)).height for z in ZONES}
-        if lost.height:
-            ties = lost.height - sum(only.values())
-            shares = ", ".join(
-                WORDS.fill("damage.zone_share", zone=z, share=stats.wilson(only[z], lost.height))
-                for z in ZONES
-            )
-            ties = WORDS.fill("damage.ties", ties=ties) if ties else "."
-            findings.append(WORDS.fill("damage.destroyed", games=lost.height, zones=shares, ties=ties))
+        full = lost.select([(pl.col(f"damage_{z}") >= TILES_PER_ZONE).alias(z) for z in ZONES])
+        alone = full.filter(pl.sum_horizontal(ZONES) == 1)  # one full zone: the zone destroyed
+        if n := lost.height:
+            share = {z: stats.wilson(int(alone[z].sum()), n) for z in ZONES}
+            zones = ", ".join(WORDS.fill("damage.zone_share", zone=z, share=share[z]) for z in ZONES)
+            ties = WORDS.fill("damage.ties", ties=n - alone.height) if n > alone.height else "."
+            findings.append(WORDS.fill("damage.destroyed", games=n, zones=zones, ties=ties))
         return findings
 
     def tables(self) -> list[Table]:
