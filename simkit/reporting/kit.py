@@ -46,7 +46,7 @@ from simkit.core import strategies as strategy_specs
 from simkit.core.compare import paired_scores
 from simkit.core.players import is_user_spec
 from simkit.core.strategies import Strategy
-from simkit.reporting.charts import Chart, panel_chart, percent_top, save_chart
+from simkit.reporting.charts import Chart, one_panel, panel_chart, percent_top, ranked_rates, save_chart
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
 from simkit.reporting.text import fill, fill_from
 
@@ -561,3 +561,73 @@ def paired_in(games: pl.DataFrame, keys: Sequence[str], key: str, base: Any, oth
     (`paired_along`; None: no such pair)."""
     cells = cells_by(games.filter(pl.col("won").is_not_null()), keys)
     return paired_along(cells, key, str(base), str(other), keys)
+
+
+# --- wt-an-sa: rates ranked down the page as a chart spec, and a setting's values ranked ---
+
+
+class Ranked(NamedTuple):
+    """A chart of rates ranked down the page (`charts.ranked_rates`) as a spec: its file stem
+    (saved as `<dataset>-<stem>`), the keys of its words in a game's `Words` (title, heading, x
+    axis, alt text, one point in it, caption), its width in inches, the share of a row its groups
+    spread over, what a group is (the legend's title), and the size of the rows' labels (None:
+    the style's)."""
+
+    stem: str
+    texts: tuple[str, str, str, str, str, str]
+    width: float
+    band: float
+    legend: str
+    label_size: float | None = None
+
+    def draw(
+        self,
+        ctx: AnalysisContext,
+        words: Words,
+        rows: Mapping[Any, str],
+        groups: Sequence[Any],
+        points: Mapping[tuple[Any, Any], stats.Interval],
+        height: float,
+        right: float,
+        listed: int | None = None,
+        **values: Any,
+    ) -> Chart:
+        """The chart of `points[(row, group)]`, the rows of `rows` from the top, each labelled by
+        its value, `height` inches tall, the x axis from -1 to `right` %: titled by the first text,
+        headed by the second (filled with the subject), the x axis named by the third; its alt text
+        the fourth filled with `items`, the first `listed` points (None: all) each as the fifth
+        filled with its row's `label`, its `group` and its `rate`; its caption the sixth filled
+        with `values`."""
+        title, heading, axis, alt, item, caption = self.texts
+        style = {} if self.label_size is None else {"fontsize": self.label_size}
+        with one_panel(self.width, height) as (fig, ax):
+            ranked_rates(ax, list(rows), list(rows.values()), groups, points, self.band, self.legend, **style)
+            ax.set_xlim(-1, right)
+            ax.set_xlabel(words[axis])
+            ax.set_title(words.fill(heading, subject=ctx.subject), loc="left")
+        items = [words.fill(item, label=rows[row], group=g, rate=iv) for (row, g), iv in points.items()]
+        alt = words.fill(alt, items="; ".join(items[:listed]))
+        return save(ctx, fig, self.stem, words[title], alt, words.fill(caption, **values))
+
+
+class Ranking(NamedTuple):
+    """The values of one setting ranked (`ranked_along`): each value's games pooled over the other
+    settings, in rank order, and as pairs of games (`paired_along`) the last value against the
+    first (None: one value, or no cells pair) and each value against the one ranked before it
+    (where cells pair)."""
+
+    pools: list[tuple[str, pl.DataFrame]]
+    extremes: Paired | None
+    steps: list[Paired]
+
+
+def ranked_along(
+    cells: Sequence[Cell], key: str, keys: Sequence[str], rank: Callable[[str, pl.DataFrame], Any]
+) -> Ranking:
+    """The values of setting `key` over `cells`, each with the games of its cells pooled, sorted by
+    `rank(value, games)`, and their paired comparisons along `key` over `keys`."""
+    pools = {v: pl.concat([c.games for c in cells if c.settings[key] == v]) for v in values(cells, key)}
+    order = sorted(pools, key=lambda v: rank(v, pools[v]))
+    extremes = paired_along(cells, key, order[0], order[-1], keys) if len(order) > 1 else None
+    steps = [paired_along(cells, key, a, b, keys) for a, b in zip(order, order[1:], strict=False)]
+    return Ranking([(v, pools[v]) for v in order], extremes, [p for p in steps if p is not None])

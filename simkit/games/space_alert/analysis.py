@@ -26,9 +26,9 @@ Decisions:
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
-from functools import cached_property, reduce
-from itertools import pairwise
+from functools import cached_property
 from typing import NamedTuple
 
 import matplotlib
@@ -55,14 +55,6 @@ TRANSCRIBED = {str(i) for i in range(1, 9)}
 
 def _games_per(ns, what: str = "cell") -> str:
     return count_range([n for n in ns if n], f"games per {what}")
-
-
-def _losses(frame: pl.DataFrame) -> int:
-    return int((~frame["won"].cast(pl.Boolean).fill_null(True)).sum())
-
-
-def _transcribed(key: str, value: str) -> bool:
-    return key == "mission" and value in TRANSCRIBED
 
 
 def _crew(strategy: str) -> str:
@@ -176,24 +168,21 @@ class Survival(Grid):
         elif decided:
             findings.append(WORDS.fill_from("survival.one_cell", decided[0]))
         keys = list(self.cells[0].settings)
-        compared = kit.along_settings(self.cells, keys, self.varied, skip=_transcribed)
+        # the transcribed missions are section 4's
+        compared = kit.along_settings(
+            self.cells, keys, self.varied, skip=lambda key, value: key == "mission" and value in TRANSCRIBED
+        )
         wins = stats.family([c.paired.wins.p_value for c in compared])
         scores = stats.family([c.paired.score_p for c in compared])
-        for c, won, scored in zip(compared, wins.resolved, scores.resolved, strict=True):
-            who = _crew(c.group) if c.group else ""
+        for c, won, scored in zip(compared, wins.resolved.tolist(), scores.resolved.tolist(), strict=True):
             others = [k for k in self.varied if k != c.key and not (k == "strategy" and c.group)]
-            values = {"setting": f"{c.key}={c.other}", "against": f"{c.key}={c.base}", "wins": c.paired.wins}
-            head = WORDS.fill("survival.resolved" if won else "survival.unresolved", **values)
-            subject = WORDS.fill("survival.for_crew", who=who) if who else WORDS["survival.all"]
+            verdict = "survival.resolved" if won else "survival.unresolved"
+            head = WORDS.fill_from(verdict, c, wins=c.paired.wins)
+            subject = WORDS.fill_from("survival.for_crew", c) if c.group else WORDS["survival.all"]
             over = WORDS.fill("survival.over", settings=", ".join(others)) if others else ""
-            more = {
-                "cells": plural(c.paired.cells, "matched cell"),
-                "scored": bool(scored),
-                "family": wins.text,
-            }
-            findings.append(
-                WORDS.fill_from("survival.compared", c.paired, subject=subject, head=head, over=over, **more)
-            )
+            more = {"subject": subject, "head": head, "over": over, "scored": scored, "family": wins.text}
+            cells = plural(c.paired.cells, "matched cell")
+            findings.append(WORDS.fill_from("survival.compared", c.paired, cells=cells, **more))
         return findings
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
@@ -213,7 +202,7 @@ class Survival(Grid):
             charts.category_ticks(bottom, xs)
             bottom.set_xlabel(WORDS["charts.x_axis"])
             top.set_title(WORDS.fill("survival.heading", subject=ctx.subject), loc="left")
-            top.legend(title="crew", loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
+            charts.side_legend(top, "crew", fontsize=8)
         items = [WORDS.fill_from("survival.alt_item", c) for c in self.cells]
         alt = WORDS.fill("survival.alt", subject=ctx.subject, items=charts.alt_list(items))
         caption = WORDS.fill("survival.caption", games=_games_per(c.surv.n for c in self.cells))
@@ -227,42 +216,52 @@ class Survival(Grid):
 # --- 2. threats behind losses -------------------------------------------------------------------
 
 
-def _ids(frame: pl.DataFrame, col: str) -> pl.DataFrame:
-    """(row, id) for a comma-separated id column."""
-    split = pl.col(col).fill_null("").str.split(",").alias("id")
-    pairs = frame.select(pl.int_range(pl.len()).alias("row"), split).explode("id")
-    return pairs.filter(pl.col("id").str.len_chars() > 0).unique()
-
-
-def _threat_counts(frame: pl.DataFrame) -> pl.DataFrame:
-    """Per threat id: games it was in (present), games it was destroyed in, games lost to it."""
-    lost = frame.filter(~pl.col("won").cast(pl.Boolean).fill_null(True))
-    counts = [
-        _ids(frame, "threat_ids").group_by("id").agg(present=pl.len()),
-        _ids(frame, "destroyed_ids").group_by("id").agg(destroyed=pl.len()),
-        lost.select(pl.col("lost_to").fill_null("").alias("id")).group_by("id").agg(losses=pl.len()),
-    ]
-    return reduce(lambda a, b: a.join(b, on="id", how="full", coalesce=True), counts).fill_null(0)
-
-
-def _most_losses(counts: pl.DataFrame, n: int) -> pl.DataFrame:
-    """The `n` named threats behind the most losses, most first (ties by id)."""
-    named = counts.filter((pl.col("id") != "") & (pl.col("losses") > 0))
-    return named.sort(["losses", "id"], descending=[True, False]).head(n)
+def _named(ids: pl.Series) -> Counter[str]:
+    """How many games a column of comma-separated ids names each id in (once a game)."""
+    return Counter(t for text in ids.fill_null("").to_list() for t in set(text.split(",")) if t)
 
 
 class Threat(NamedTuple):
-    """A threat behind losses, over some games: the games it was in, lost to it and destroyed it
-    in, its share of the `lost` losses of those games, and its loss and destroyed rates when
-    present (Wilson)."""
+    """A threat over some games (id "": the losses that name none): its label, the games it was
+    in and lost to, of the `lost` losses of those games, and its rates (Wilson)."""
 
+    id: str
     label: str
     present: int
     losses: int
     lost: int
-    share: stats.Interval
-    rate: stats.Interval
-    killed: stats.Interval
+    share: stats.Interval  # of the losses
+    rate: stats.Interval  # games lost to it when present
+    killed: stats.Interval  # games the crew destroyed it in when present
+
+
+class Crew(NamedTuple):
+    """A crew's games (or every game): how many, how many were lost, and each threat over them."""
+
+    strategy: str
+    games: int
+    lost: int
+    threats: dict[str, Threat]  # by id
+
+    @classmethod
+    def read(cls, strategy: str, frame: pl.DataFrame, names: dict[str, str]) -> Crew:
+        """Per threat id the games it was in (threat_ids), destroyed in (destroyed_ids) and lost to
+        (lost_to), each threat labelled by its name where `names` has it."""
+        lost_to = frame.filter(~pl.col("won").cast(pl.Boolean).fill_null(True))["lost_to"]
+        present, destroyed = _named(frame["threat_ids"]), _named(frame["destroyed_ids"])
+        losses, lost = Counter(lost_to.fill_null("").to_list()), lost_to.len()
+
+        def threat(t: str) -> Threat:
+            n, label = present[t], f"{t} {names[t]}" if t in names else t
+            rates = stats.wilson(losses[t], lost), stats.wilson(losses[t], n), stats.wilson(destroyed[t], n)
+            return Threat(t, label, n, losses[t], lost, *rates)
+
+        return cls(strategy, frame.height, lost, {t: threat(t) for t in {*present, *destroyed, *losses}})
+
+    def most(self, n: int) -> list[Threat]:
+        """The `n` named threats behind the most losses, most first (ties by id)."""
+        behind = (t for t in self.threats.values() if t.id and t.losses)
+        return sorted(behind, key=lambda t: (-t.losses, t.id))[:n]
 
 
 THREAT_COLUMNS = (
@@ -273,37 +272,20 @@ THREAT_COLUMNS = (
     *estimate_columns("loss rate when present", "rate", rate=True),
     *estimate_columns("destroyed when present", "killed", rate=True),
 )
+RANKED_TEXTS = ("threats.chart", "threats.heading", "threats.axis", "threats.alt", "charts.ranked_item")
+THREATS_CHART = kit.Ranked("sa-threats", (*RANKED_TEXTS, "threats.caption"), 9.0, 0.7, "crew", 8)
 
 
 @dataclass(frozen=True)
 class Threats(kit.SectionModel):
-    """The threats' counts over every game and per crew, and their names."""
+    """The threats over every game, and per crew."""
 
-    games: pl.DataFrame
-    counts: pl.DataFrame  # per threat, every cell pooled (see _threat_counts)
-    crews: list[tuple[str, pl.DataFrame, pl.DataFrame]]  # strategy, its games, its counts
-    names: dict[str, str]  # threat names by id
-
-    def label(self, tid: str) -> str:
-        return f"{tid} {self.names[tid]}" if tid in self.names else tid
-
-    def most(self, counts: pl.DataFrame, n: int, lost: int) -> list[Threat]:
-        """The `n` threats behind the most losses of `counts`, of `lost` losses in all."""
-        out = []
-        for r in _most_losses(counts, n).iter_rows(named=True):
-            losses, present = r["losses"], r["present"]
-            rates = (
-                stats.wilson(losses, lost),
-                stats.wilson(losses, present),
-                stats.wilson(r["destroyed"], present),
-            )
-            out.append(Threat(self.label(r["id"]), present, losses, lost, *rates))
-        return out
+    every: Crew  # every cell pooled
+    crews: list[Crew]  # per strategy (one crew of every game where the strategy does not vary)
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Threats | None:
-        """Per threat the games it was in, destroyed in and lost to: every cell pooled, and per
-        strategy when the strategy varies."""
+        """The threats over every game, and per strategy when the strategy varies."""
         games = ctx.dataset.games
         if not {"lost_to", "threat_ids", "destroyed_ids", "won"} <= set(games.columns):
             return None
@@ -315,73 +297,51 @@ class Threats(kit.SectionModel):
             names = {t.id: t.name for t in components.load(None).threats}
         except Exception:  # noqa: BLE001 (names are a nicety; ids stand alone)
             names = {}
-        return cls(games, _threat_counts(games), [(s, f, _threat_counts(f)) for s, f in crews], names)
+        return cls(Crew.read("", games, names), [Crew.read(s, f, names) for s, f in crews])
 
     def findings(self) -> list[str]:
         """Per crew the three threats behind the most losses (share of losses and loss rate when
         present), the deadliest threat per game it is in, and the losses that name no threat."""
-        losses = _losses(self.games)
-        if losses == 0:
-            return [WORDS.fill("threats.never_lost", games=self.games.height)]
+        if self.every.lost == 0:
+            return [WORDS.fill("threats.never_lost", games=self.every.games)]
         findings = []
-        for s, f, counts in self.crews:
-            lost, who = _losses(f), _crew(s)
-            parts = [WORDS.fill_from("threats.part", t) for t in self.most(counts, 3, lost)]
-            if lost == 0:
-                findings.append(WORDS.fill("threats.crew_never_lost", who=who.capitalize(), games=f.height))
+        for crew in self.crews:
+            who, parts = _crew(crew.strategy), [WORDS.fill_from("threats.part", t) for t in crew.most(3)]
+            if crew.lost == 0:
+                findings.append(WORDS.fill("threats.crew_never_lost", who=who.capitalize(), games=crew.games))
             elif parts:
-                findings.append(WORDS.fill("threats.most", who=who, games=f.height, parts="; ".join(parts)))
-        drawn = self.counts.filter((pl.col("id") != "") & (pl.col("present") >= MIN_DRAWN))
-        if drawn.height:
-            rates = drawn.with_columns(rate=pl.col("losses") / pl.col("present"))
-            r = rates.sort(["rate", "id"], descending=[True, False]).row(0, named=True)
-            rate = stats.wilson(r["losses"], r["present"])
-            findings.append(
-                WORDS.fill("threats.deadliest", least=MIN_DRAWN, threat=self.label(r["id"]), rate=rate)
-            )
-        unnamed = int(self.counts.filter(pl.col("id") == "")["losses"].sum())
-        if unnamed:
-            share = stats.wilson(unnamed, losses)
-            findings.append(WORDS.fill("threats.unnamed", count=unnamed, losses=losses, share=share))
+                findings.append(WORDS.fill_from("threats.most", crew, who=who, parts="; ".join(parts)))
+        drawn = [t for t in self.every.threats.values() if t.id and t.present >= MIN_DRAWN]
+        if drawn:
+            deadliest = min(drawn, key=lambda t: (-t.losses / t.present, t.id))
+            findings.append(WORDS.fill_from("threats.deadliest", deadliest, least=MIN_DRAWN))
+        if (unnamed := self.every.threats.get("")) is not None and unnamed.losses:
+            findings.append(WORDS.fill_from("threats.unnamed", unnamed))
         return findings
 
     def tables(self) -> list[Table]:
         """The threats behind the most losses: share of losses, loss rate and destroyed rate when
         present."""
-        losses = _losses(self.games)
-        if not losses:
-            return []
-        top = self.most(self.counts, TOP_THREATS, losses)
-        caption = WORDS.fill("threats.table", threats=len(top), games=self.games.height, losses=losses)
-        return [kit.table(caption, THREAT_COLUMNS, top)]
+        top = self.every.most(TOP_THREATS)
+        caption = WORDS.fill_from("threats.table", self.every, threats=len(top))
+        return [kit.table(caption, THREAT_COLUMNS, top)] if self.every.lost else []
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """The loss rate when present of the threats behind the most losses, per crew."""
-        ids = _most_losses(self.counts, TOP_THREATS)["id"].to_list()
-        if not ids:
+        top = {t.id: t.label for t in self.every.most(TOP_THREATS)}
+        if not top:
             return []
-        crews, rates = [s for s, *_ in self.crews], {}
-        for s, _, counts in self.crews:
-            by_id = {r["id"]: r for r in counts.iter_rows(named=True) if r["present"] > 0}
-            rates |= {
-                (t, s): stats.wilson(by_id[t]["losses"], by_id[t]["present"]) for t in ids if t in by_id
-            }
-        height = min(12.0, max(3.2, 0.36 * len(ids) * max(1, len(crews)) ** 0.5 + 1.4))
-        with charts.one_panel(9.0, height) as (fig, ax):
-            charts.ranked_rates(ax, ids, [self.label(t) for t in ids], crews, rates, 0.7, "crew", fontsize=8)
-            ax.set_xlim(-1, 101)
-            ax.set_xlabel(WORDS["threats.axis"])
-            ax.set_title(WORDS.fill("threats.heading", subject=ctx.subject), loc="left")
-        items = [
-            WORDS.fill("threats.alt_item", threat=self.label(t), crew=s, rate=iv)
-            for (t, s), iv in rates.items()
-        ]
-        alt = WORDS.fill("threats.alt", items="; ".join(items[:20]))
+        crews = [c.strategy for c in self.crews]
+        rates = {
+            (t, c.strategy): c.threats[t].rate
+            for c in self.crews
+            for t in top
+            if t in c.threats and c.threats[t].present
+        }
         ns = [iv.n for iv in rates.values()] or [0]
-        caption = WORDS.fill("threats.caption", least=min(ns), most=max(ns))
-        if len(crews) > 1:
-            caption += " " + WORDS["threats.crews"]
-        return [kit.save(ctx, fig, "sa-threats", WORDS["threats.chart"], alt, caption)]
+        height = min(12.0, max(3.2, 0.36 * len(top) * len(crews) ** 0.5 + 1.4))
+        drawn = {"least": min(ns), "most": max(ns), "crews": len(crews) > 1}
+        return [THREATS_CHART.draw(ctx, WORDS, top, crews, rates, height, 101, 20, **drawn)]
 
 
 # --- 3. damage by zone --------------------------------------------------------------------------
@@ -408,7 +368,7 @@ class Damage(Grid):
         """Per crew the most damaged zone and its paired excess over the least damaged one
         (Bonferroni over the zone pairs, then Holm over the crews), and which zone a 7th tile
         destroyed."""
-        pairs, zones, findings = len(ZONES) * (len(ZONES) - 1) // 2, [], []
+        pairs, zones, findings = math.comb(len(ZONES), 2), [], []
         for crew in self.labels("crew"):
             frame = pl.concat([c.games.select(DAMAGE) for c in self.cells if c.crew == crew])
             tiles = {z: frame[f"damage_{z}"].cast(pl.Float64).to_numpy() for z in ZONES}
@@ -419,24 +379,19 @@ class Damage(Grid):
             found = {"crew": crew, "games": frame.height, "most": most, "least": least, "p": p}
             zones.append(found | {"tiles": stats.mean_interval(tiles[most]), "gap": stats.mean_interval(gap)})
         family = stats.family([z["p"] for z in zones])
-        for z, resolved in zip(zones, family.resolved, strict=True):
-            more = {"resolved": bool(resolved), "zones": len(ZONES), "pairs": pairs, "family": family.text}
+        for z, resolved in zip(zones, family.resolved.tolist(), strict=True):
+            more = {"resolved": resolved, "zones": len(ZONES), "pairs": pairs, "family": family.text}
             more = WORDS.fill("damage.more", **more, **z)
             findings.append(WORDS.fill("damage.most", more="" if math.isnan(z["p"]) else more, **z))
         ended = "end_reason" in self.games.columns
         lost = self.games.filter(pl.col("end_reason") == "zone_destroyed") if ended else self.games.clear()
-        full = lost.select(
-            [(pl.col(k) >= TILES_PER_ZONE).alias(z) for k, z in zip(DAMAGE, ZONES, strict=True)]
-        )
-        only = {z: full.filter(pl.col(z) & (pl.sum_horizontal(ZONES) == 1)).height for z in ZONES}
-        if lost.height:
-            ties = lost.height - sum(only.values())
-            shares = ", ".join(
-                WORDS.fill("damage.zone_share", zone=z, share=stats.wilson(only[z], lost.height))
-                for z in ZONES
-            )
-            ties = WORDS.fill("damage.ties", ties=ties) if ties else "."
-            findings.append(WORDS.fill("damage.destroyed", games=lost.height, zones=shares, ties=ties))
+        full = lost.select([(pl.col(f"damage_{z}") >= TILES_PER_ZONE).alias(z) for z in ZONES])
+        alone = full.filter(pl.sum_horizontal(ZONES) == 1)  # one full zone: the zone destroyed
+        if n := lost.height:
+            share = {z: stats.wilson(int(alone[z].sum()), n) for z in ZONES}
+            zones = ", ".join(WORDS.fill("damage.zone_share", zone=z, share=share[z]) for z in ZONES)
+            ties = WORDS.fill("damage.ties", ties=n - alone.height) if n > alone.height else "."
+            findings.append(WORDS.fill("damage.destroyed", games=n, zones=zones, ties=ties))
         return findings
 
     def tables(self) -> list[Table]:
@@ -454,10 +409,11 @@ class Damage(Grid):
             for ax, crew in zip(axes, crews, strict=True):
                 mine = {c.difficulty: c for c in self.cells if c.crew == crew}
                 for zi, z in enumerate(ZONES):
-                    bars = [(i + (zi - 1) * 0.26, mine[x].zones[z]) for i, x in enumerate(xs) if x in mine]
-                    bars = [(x, iv) for x, iv in bars if iv.n > 0]
-                    where, intervals = [x for x, _ in bars], [iv for _, iv in bars]
-                    charts.interval_bars(ax, where, intervals, 0.26, ZONE_COLOURS[zi], f"{z} zone")
+                    bars = {i + (zi - 1) * 0.26: mine[x].zones[z] for i, x in enumerate(xs) if x in mine}
+                    bars = {x: iv for x, iv in bars.items() if iv.n > 0}
+                    charts.interval_bars(
+                        ax, list(bars), list(bars.values()), 0.26, ZONE_COLOURS[zi], f"{z} zone"
+                    )
                 ax.set_ylabel(WORDS["damage.axis"])
                 ax.set_title(WORDS.fill("damage.panel", crew=crew), loc="left", fontsize=9.5)
             charts.category_ticks(axes[-1], xs)
@@ -465,14 +421,12 @@ class Damage(Grid):
             axes[0].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
             heading = WORDS.fill("damage.heading", subject=ctx.subject)
             fig.suptitle(heading, x=0.01, ha="left", fontweight="bold", fontsize=11)
-        zones = [
-            ", ".join(WORDS.fill("damage.alt_zone", zone=z, tiles=c.zones[z]) for z in ZONES)
-            for c in self.cells
-        ]
-        items = [
-            WORDS.fill_from("damage.alt_item", c, zones=z) for c, z in zip(self.cells, zones, strict=True)
-        ]
-        alt = WORDS.fill("damage.alt", items="; ".join(items[:16]))
+
+        def item(c: CrewCell) -> str:
+            zones = ", ".join(WORDS.fill("damage.alt_zone", zone=z, tiles=c.zones[z]) for z in ZONES)
+            return WORDS.fill_from("damage.alt_item", c, zones=zones)
+
+        alt = WORDS.fill("damage.alt", items="; ".join(map(item, self.cells[:16])))
         caption = WORDS.fill("damage.caption", games=_games_per(c.games.height for c in self.cells))
         return [kit.save(ctx, fig, "sa-damage", WORDS["damage.chart"], alt, caption)]
 
@@ -498,12 +452,16 @@ MISSION_COLUMNS = (
 )
 
 
+MISSION_TEXTS = ("missions.chart", "missions.heading", "survival.axis", "missions.alt", "charts.ranked_item")
+MISSIONS_CHART = kit.Ranked("sa-missions", (*MISSION_TEXTS, "missions.caption"), 8.0, 0.6, "crew")
+
+
 @dataclass(frozen=True)
 class Missions(kit.SectionModel):
     """The transcribed missions of each strategy, pooled over the other settings and ranked."""
 
     cells: list[CrewCell]  # the cells playing a transcribed mission
-    crews: list[tuple[str, list[CrewCell], list[CrewCell]]]  # strategy, its cells, its missions ranked
+    crews: list[tuple[str, list[CrewCell], kit.Ranking]]  # strategy, its missions ranked, compared
     others: list[str]  # the other settings the grid varies (not the mission, not the strategy)
 
     @classmethod
@@ -514,48 +472,40 @@ class Missions(kit.SectionModel):
         mine = [c for c in grid.cells if c.settings.get("mission") in TRANSCRIBED]
         if not mine:
             return None
-        crews = []
+        keys, crews = list(mine[0].settings), []
         for s in _strategies(mine):
             cells = [c for c in mine if c.settings.get("strategy", "") == s]
-            games = {
-                mission: pl.concat([c.games for c in cells if c.settings["mission"] == mission])
-                for mission in kit.values(cells, "mission")
-            }
-            pools = [
-                CrewCell(mission, {}, frame, f"mission {mission}", s) for mission, frame in games.items()
-            ]
-            crews.append((s, cells, sorted(pools, key=lambda p: (p.surv.estimate, int(p.cell)))))
+            ranking = kit.ranked_along(
+                cells, "mission", keys, lambda m, g: (kit.win_rate(g).estimate, int(m))
+            )
+            crews.append((s, [CrewCell(m, {}, g, f"mission {m}", s) for m, g in ranking.pools], ranking))
         return cls(mine, crews, [k for k in grid.varied if k not in ("mission", "strategy")])
 
     def findings(self) -> list[str]:
         """Per strategy the hardest and easiest mission and their paired gap (Bonferroni over the
         missions' pairs), and how many steps between neighbouring ranks are resolved (Holm)."""
-        findings, keys = [], list(self.cells[0].settings)
+        findings = []
         over = WORDS.fill("missions.over", settings=", ".join(self.others)) if self.others else ""
-        for s, cells, ranked in self.crews:
-            who, hard, easy = _crew(s), ranked[0], ranked[-1]
+        for s, ranked, ranking in self.crews:
+            who, hard, easy, paired = _crew(s), ranked[0], ranked[-1], ranking.extremes
             if len(ranked) < 2:
                 findings.append(WORDS.fill("missions.only_one", who=who, mission=hard.cell, rate=hard.surv))
                 continue
-            paired, gap = kit.paired_along(cells, "mission", hard.cell, easy.cell, keys), ""
+            gap = ""
             if paired is not None:
                 # hardest and easiest were picked from every pair of the missions
-                picked_from = len(ranked) * (len(ranked) - 1) // 2
-                resolved = bool(min(1.0, paired.wins.p_value * picked_from) < stats.ALPHA)
-                values = {"resolved": resolved, "missions": len(ranked), "pairs": picked_from}
+                pairs = math.comb(len(ranked), 2)
+                resolved = bool(min(1.0, paired.wins.p_value * pairs) < stats.ALPHA)
+                values = {"resolved": resolved, "missions": len(ranked), "pairs": pairs}
                 gap = WORDS.fill("missions.gap", wins=paired.wins, **values)
             findings.append(
                 WORDS.fill("missions.extremes", who=who, over=over, hard=hard, easy=easy, gap=gap)
             )
-            steps = [kit.paired_along(cells, "mission", a.cell, b.cell, keys) for a, b in pairwise(ranked)]
-            steps = [p for p in steps if p is not None]
-            if steps:
+            if steps := ranking.steps:
                 family = stats.family([p.wins.p_value for p in steps])
-                resolved = f"{int(family.resolved.sum())} of the {len(steps)}"
+                values = {"resolved": int(family.resolved.sum()), "steps": len(steps), "family": family.text}
                 pairs = count_range([p.wins.n for p in steps], "pairs of games a step")
-                findings.append(
-                    WORDS.fill("missions.steps", who=who, resolved=resolved, family=family.text, pairs=pairs)
-                )
+                findings.append(WORDS.fill("missions.steps", who=who, pairs=pairs, **values))
         return findings
 
     def tables(self) -> list[Table]:
@@ -566,27 +516,17 @@ class Missions(kit.SectionModel):
             for k in self.others
             for v in kit.values(self.cells, k)
         ]
-        ranks = [Ranked(rank, p) for _, _, ranked in self.crews for rank, p in enumerate(ranked, 1)]
+        ranks = [Ranked(rank, p) for _, ranked, _ in self.crews for rank, p in enumerate(ranked, 1)]
         return [kit.table(WORDS["missions.table"], [*MISSION_COLUMNS, *margins], ranks)]
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """Survival of each transcribed mission per strategy, in the first strategy's ranking."""
-        order, strategies = [p.cell for p in self.crews[0][2]], [s for s, *_ in self.crews]
-        survival = {(p.cell, s): p.surv for s, _, ranked in self.crews for p in ranked}
-        with charts.one_panel(8.0, max(3.2, 0.4 * len(order) + 1.6)) as (fig, ax):
-            charts.ranked_rates(ax, order, [f"mission {x}" for x in order], strategies, survival, 0.6, "crew")
-            top = max((100 * iv.high for iv in survival.values() if not math.isnan(iv.high)), default=100.0)
-            ax.set_xlim(-1, min(101, max(10.0, top * 1.1)))
-            ax.set_xlabel(WORDS["survival.axis"])
-            ax.set_title(WORDS.fill("missions.heading", subject=ctx.subject), loc="left")
-        items = [
-            WORDS.fill("missions.alt_item", mission=x, crew=s, rate=iv) for (x, s), iv in survival.items()
-        ]
-        alt = WORDS.fill("missions.alt", items="; ".join(items))
-        caption = WORDS.fill(
-            "missions.caption", games=_games_per((iv.n for iv in survival.values()), "mission")
-        )
-        return [kit.save(ctx, fig, "sa-missions", WORDS["missions.chart"], alt, caption)]
+        order = {p.cell: p.difficulty for p in self.crews[0][1]}  # "mission 3"
+        survival = {(p.cell, s): p.surv for s, ranked, _ in self.crews for p in ranked}
+        right = min(101, max(10.0, 100 * max(iv.high for iv in survival.values()) * 1.1))
+        height, strategies = max(3.2, 0.4 * len(order) + 1.6), [s for s, *_ in self.crews]
+        games = _games_per((iv.n for iv in survival.values()), "mission")
+        return [MISSIONS_CHART.draw(ctx, WORDS, order, strategies, survival, height, right, games=games)]
 
 
 # --- the hook -----------------------------------------------------------------------------------

@@ -204,6 +204,17 @@ def test_one_cell_dataset_and_missing_columns(tmp_path):
     assert "never lost" in secs["sa-threats"].findings[0]
     assert not secs["sa-threats"].charts
 
+    # losses that name no threat are counted apart
+    lost = ds.games.with_columns(pl.lit(False).alias("won"), pl.lit(None, pl.String).alias("lost_to"))
+    secs = {
+        s.key: s
+        for s in analysis.sections(AnalysisContext(dataclasses.replace(ds, games=lost), out, "x", "x"))
+    }
+    n = ds.games.height
+    assert secs["sa-threats"].findings == [
+        f"{n} of {n} losses name no threat (100.0 %, 95 % CI {ci(stats.wilson(n, n))})."
+    ]
+
     # an empty games table gives no sections
     empty = dataclasses.replace(ds, games=ds.games.clear())
     assert analysis.sections(AnalysisContext(empty, out, "empty", "empty")) == []
