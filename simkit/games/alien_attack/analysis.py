@@ -183,8 +183,7 @@ class Components(kit.SectionModel):
             ax.set_xlabel(WORDS["components.axis"])
             ax.set_title(COMPONENTS_CHART.heading(WORDS, ctx), loc="left")
             charts.side_legend(ax, "component")
-        bars = zip(labels, self.pools, strict=True)
-        items = "; ".join(WORDS.fill("components.alt_item", bar=bar, parts=_parts(p)) for bar, p in bars)
+        items = "; ".join(WORDS.fill_from("components.alt_item", p, parts=_parts(p)) for p in self.pools)
         seat_games = count_range((p.seat_games for p in self.pools), "seat-games")
         return [COMPONENTS_CHART.save(ctx, WORDS, fig, items=items, seat_games=seat_games)]
 
