@@ -915,3 +915,12 @@ def interval_band(
         linewidth=1.4,
         label=label,
     )
+
+
+# --- wt-an-aa: intervals as `interval_dots` takes them ---
+
+
+def bounds(intervals: Sequence[Any]) -> tuple[list[float], list[float], list[float]]:
+    """The estimates, the lower and the upper bounds of `intervals` (`stats.Interval`s), the
+    arguments `interval_dots` takes after the positions."""
+    return tuple([getattr(iv, k) for iv in intervals] for k in ("estimate", "low", "high"))

@@ -631,3 +631,26 @@ def ranked_along(
     extremes = paired_along(cells, key, order[0], order[-1], keys) if len(order) > 1 else None
     steps = [paired_along(cells, key, a, b, keys) for a, b in zip(order, order[1:], strict=False)]
     return Ranking([(v, pools[v]) for v in order], extremes, [p for p in steps if p is not None])
+
+
+# --- wt-an-aa: a chart's words as a spec, as `Panels` holds them for a chart of panels ---
+
+
+class ChartWords(NamedTuple):
+    """A chart's file stem (saved as `<dataset>-<stem>`) and the keys of its words in a game's
+    `Words`: its title, alt text and caption."""
+
+    stem: str
+    texts: tuple[str, str, str]
+
+    def heading(self, words: Words, ctx: AnalysisContext) -> str:
+        """The title drawn on the chart: "title: subject"."""
+        return f"{words[self.texts[0]]}: {ctx.subject}"
+
+    def save(self, ctx: AnalysisContext, words: Words, fig: Any, /, **values: Any) -> Chart:
+        """The figure saved, titled by the first text, its alt text and caption the second and the
+        third filled with `values` (each takes those it names; `title` and `subject` are given)."""
+        title = words[self.texts[0]]
+        values = {"title": title, "subject": ctx.subject, **values}
+        alt, caption = (words.fill(key, **values) for key in self.texts[1:])
+        return save(ctx, fig, self.stem, title, alt, caption)

@@ -25,7 +25,9 @@ Three analyses a competitive game's report makes from them, each a cell at a tim
 Each is also a report section, its words the game's (`kit.Words`, by the keys the class lists):
 `SeatEffectsSection`, `HeadToHeadSection` and `DealtSection`. A game subclasses one, setting its
 `WORDS` (and the chart's `STEM`, and for `DealtSection` the `COLUMNS`), and says which cells it
-reads (`cells_of`) where not every cell.
+reads (`cells_of`) where not every cell. `first_seat_verdicts` and `dealt_verdicts` declare the
+verdicts of a `SeatEffectsSection` and a `DealtSection` read at every rung of a strategy ladder
+(`verdicts.Mirror`: the report's "Does the verdict hold?").
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ from simkit.core import stats
 from simkit.core.compare import paired_scores
 from simkit.reporting import charts, kit
 from simkit.reporting.sections import AnalysisContext, Table
-from simkit.reporting.text import by_sign, count_range
+from simkit.reporting.text import by_sign, count_range, signed1
+from simkit.reporting.verdicts import Mirror, Reading
 
 NEEDED = {"cell", "game_index", "seat", "score", "won"}
 
@@ -671,3 +674,62 @@ class DealtSection(SeatSection):
             kit.table(self._text("table"), values, [h for d in self.deals for h in d.values]),
             kit.table(self._text("pairs_table"), pairs, [p for d in self.deals for p in d.pairs]),
         ]
+
+
+# --- wt-an-aa: the seat sections' verdicts at every rung of a strategy ladder (`verdicts.Mirror`) ---
+
+
+def first_seat_verdicts(section: type[SeatEffectsSection], how: str, caption: str, rungs: str) -> Mirror:
+    """The first seat's points above the average seat of the same game (`seat_effects`), read by
+    `section` in each mirror cell, as the verdict of the report's "Does the verdict hold?" (`how`,
+    `caption` and `rungs` are `verdicts.Mirror`'s words); each rung's first seat in its table."""
+    columns = (
+        ("first seat's win rate", "{wins[0]:[pct]}"),
+        ("average seat's", "{fair:[pct]}"),
+        ("first seat's points above table", "{rel[0]:[signed1]}"),
+    )
+
+    def readings(c: SeatEffect) -> list[Reading]:
+        return [Reading("the table's average", "the first seat", c.rel[0], c.p)]
+
+    def items(model: SeatEffectsSection) -> dict[str, SeatEffect]:
+        return {c.cell.cell: c for c in model.cells}
+
+    return _in_points(section, items, readings, columns, "paired within the game", (how, caption, rungs))
+
+
+def dealt_verdicts(section: type[DealtSection], how: str, caption: str, rungs: str) -> Mirror:
+    """Every pair of values of each column `section` deals (the second's holder's points less the
+    first's, in the games that dealt both), read in each mirror cell, as the verdicts of the report's
+    "Does the verdict hold?" (`how`, `caption` and `rungs` are `verdicts.Mirror`'s words); each
+    rung's values in its table, ranked by points above the table average."""
+
+    def by_cell(model: DealtSection) -> dict[str, list[Dealt]]:
+        out: dict[str, list[Dealt]] = {}
+        for d in model.deals:
+            out.setdefault(d.cell.cell, []).append(d)
+        return out
+
+    def pairs(deals: list[Dealt]) -> list[Reading]:
+        return [
+            Reading(section.name(p.column, p.a), section.name(p.column, p.b), p.points, p.p)
+            for d in deals
+            for p in d.pairs
+        ]
+
+    def ranking(column: str, deals: list[Dealt]) -> str:
+        ranked = sorted(
+            (h for d in deals if d.column == column for h in d.values), key=lambda h: -h.rel.estimate
+        )
+        return " > ".join(f"{section.short(column, h.value)} ({signed1(h.rel.estimate)})" for h in ranked)
+
+    columns = tuple(
+        (f"{name}s by points above table", partial(ranking, c)) for c, name in section.COLUMNS.items()
+    )
+    test = "in the games that dealt both, paired"
+    return _in_points(section, by_cell, pairs, columns, test, (how, caption, rungs))
+
+
+def _in_points(section: Any, items: Any, readings: Any, columns: Any, test: str, words: tuple) -> Mirror:
+    """The verdicts `section` reads, differences of a seat's points (`verdicts.Mirror`)."""
+    return Mirror(section.read, items, readings, columns, "points", signed1, test, *words)

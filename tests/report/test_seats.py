@@ -163,3 +163,64 @@ def test_dealt_section_in_a_games_words(tmp_path):
     assert [row[:3] for row in section.tables[1].rows] == [["2 players, same mirror", "Card y − x", "30"]]
     (chart,) = section.charts
     assert chart.alt == "alt: Card x +3.0; Card y -3.0" and chart.png_file == "t-t-cards.png"
+
+
+# --- the seat sections' verdicts at every rung of a strategy ladder (seats.first_seat_verdicts, ...) ---
+
+
+def _ladder(tmp_path: Path) -> AnalysisContext:
+    """Mirror cells of two strategies at 2 players, 30 games each, cards x and y dealt in turn: x is
+    worth 6 points, and the first seat 4 more at rung `a` only."""
+    manifest = {"cells": [{"cell": f"c00{i}", "strategy": [s, s]} for i, s in enumerate("ab")]}
+    rows = []
+    for i, strategy in enumerate("ab"):
+        for g in range(30):
+            for seat in (0, 1):
+                card = "xy"[(seat + g) % 2]
+                score = 10.0 + 6 * (card == "x") + (4 if seat == 0 and strategy == "a" else 0) + g % 4
+                row = {"cell": f"c00{i}", "game_index": g, "seat": seat, "card": card, "score": score}
+                rows.append(row | {"strategy": strategy, "won": card == "x"})
+    games = pl.DataFrame(
+        {
+            "cell": [f"c00{i}" for i in range(2) for _ in range(30)],
+            "game_index": list(range(30)) * 2,
+            "strategy": [f"{s},{s}" for s in "ab" for _ in range(30)],
+            "players": [2] * 60,
+        }
+    )
+    return AnalysisContext(
+        Dataset(tmp_path, manifest, games, pl.DataFrame(rows), None), tmp_path, "t", "a test"
+    )
+
+
+def test_the_first_seat_verdict_is_read_at_each_rung(tmp_path):
+    part = seats.first_seat_verdicts(FirstSeat, "how", "caption", "rungs").part(_ladder(tmp_path))
+    assert [(m.rung, m.base, m.other, round(m.difference, 6)) for m in part.measures] == [
+        ("a", "the table's average", "the first seat", 2.0),
+        ("b", "the table's average", "the first seat", 0.0),
+    ]
+    (rungs,) = part.tables
+    assert rungs.caption == "rungs" and rungs.columns[3:] == [
+        "first seat's win rate",
+        "average seat's",
+        "first seat's points above table",
+    ]
+    assert [row[1] for row in rungs.rows] == ["a", "b"] and rungs.rows[0][5].startswith("+2.0 ")
+    assert (part.unit, part.how, part.caption, part.test) == (
+        "points",
+        "how",
+        "caption",
+        "paired within the game",
+    )
+
+
+def test_every_pair_of_dealt_values_is_a_verdict_at_each_rung(tmp_path):
+    part = seats.dealt_verdicts(Dealt, "how", "caption", "rungs").part(_ladder(tmp_path))
+    assert [(m.rung, m.base, m.other, round(m.difference, 6)) for m in part.measures] == [
+        ("a", "Card x", "Card y", -6.0),
+        ("b", "Card x", "Card y", -6.0),
+    ]
+    (rungs,) = part.tables
+    assert rungs.columns[3:] == ["Cards by points above table"]
+    assert [row[3] for row in rungs.rows] == ["x (+3.0) > y (-3.0)"] * 2
+    assert part.test == "in the games that dealt both, paired"

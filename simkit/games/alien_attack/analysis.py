@@ -27,9 +27,9 @@ import polars as pl
 from simkit.core import stats
 from simkit.games.alien_attack import board_plot, components
 from simkit.games.alien_attack.game import SEMI_COOP_BASES
-from simkit.reporting import charts, kit, seats, verdicts
+from simkit.reporting import charts, kit, seats
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import bracketed, by_sign, count_range, signed1
+from simkit.reporting.text import by_sign, count_range
 
 COMPONENTS = {  # the seat rows' score components: column, name
     "placement_points": "placements",
@@ -60,14 +60,19 @@ class CellInfo(seats.SeatCell):
         return super().label + (", semi-coop" if self.variant == "semi-coop" else "")
 
 
-def _read(ctx: AnalysisContext) -> tuple[pl.DataFrame | None, list[CellInfo]]:
-    """The seat rows with `rel`, the seat's points above the average seat of its game (None: the
-    dataset has none), and the cells in the games' order with their player count, variant and each
-    seat's strategy (from the manifest where the games table lacks them)."""
-    return seats.rows(ctx), CellInfo.all(ctx, variant="standard")
+class Seated:
+    """A seat section (`simkit.reporting.seats`) in this game's words, over its cells."""
+
+    WORDS = WORDS
+
+    @classmethod
+    def cells_of(cls, ctx: AnalysisContext) -> list[CellInfo]:
+        """The cells in the games' order with their player count, variant and each seat's strategy
+        (from the manifest where the games table lacks them)."""
+        return CellInfo.all(ctx, variant="standard")
 
 
-# --- mission cards --------------------------------------------------------------------------------
+# --- the seat sections (simkit.reporting.seats): mission cards, strategies at one table, first seat
 
 
 def _short_card(deck: str, card: Any) -> str:
@@ -80,173 +85,140 @@ def _ordered(deck: str, cards: list[Any]) -> list[Any]:
     return sorted(cards, key=lambda c: (order.index(str(c)) if str(c) in order else len(order), str(c)))
 
 
-class Cards(seats.DealtSection):
+class Cards(Seated, seats.DealtSection):
     """The City and the Border card of each seat, compared in the mirror cells of either variant."""
 
-    WORDS, STEM, KEY, VALUE, COLUMNS = WORDS, "aa-cards", "cards", "card", DECKS
+    STEM, KEY, VALUE, COLUMNS = "aa-cards", "cards", "card", DECKS
     short, order = staticmethod(_short_card), staticmethod(_ordered)
 
-    @classmethod
-    def cells_of(cls, ctx: AnalysisContext) -> list[CellInfo]:
-        return _read(ctx)[1]
 
-
-# --- strategies at one table and the first seat (simkit.reporting.seats) -------------------------
-
-
-class HeadToHead(seats.HeadToHeadSection):
+class HeadToHead(Seated, seats.HeadToHeadSection):
     """Strategies at one table, in the standard variant's cells."""
 
-    WORDS = WORDS
-
     @classmethod
     def cells_of(cls, ctx: AnalysisContext) -> list[CellInfo]:
-        return [c for c in _read(ctx)[1] if c.variant == "standard"]
+        return [c for c in super().cells_of(ctx) if c.variant == "standard"]
 
 
-class SeatEffects(seats.SeatEffectsSection):
+class SeatEffects(Seated, seats.SeatEffectsSection):
     """Each seat's win rate and points above the table, in every cell of two or more players."""
 
-    WORDS, STEM = WORDS, "aa-seats"
-
-    @classmethod
-    def cells_of(cls, ctx: AnalysisContext) -> list[CellInfo]:
-        return _read(ctx)[1]
+    STEM = "aa-seats"
 
 
-# --- score components and Global Protection -------------------------------------------------------
+# --- score components and Global Protection: the seats of each strategy at each player count ----
 
 
-class Group(NamedTuple):
-    """The seats of one strategy at one player count; points per seat, each game one unit."""
+class Pool(NamedTuple):
+    """The seats of one strategy at one player count, pooled over the cells (`seats.pooled`); their
+    points per seat and share that earned Global Protection, each game one unit."""
 
     players: str  # "2 players"
     strategy: str
     seat_games: int
     total: stats.Interval  # final points
     parts: dict[str, stats.Interval]  # each score component's points, by name
-    mission: stats.Interval | None  # both mission cards' points
+    mission: stats.Interval | None  # both mission cards' points (None: not recorded)
+    protected: stats.Interval | None  # None: not recorded
+    protected_games: int  # the seat-games that record it
+
+
+def _pools(ctx: AnalysisContext, *needed: str) -> list[Pool]:
+    """The seats of each strategy at each player count (none: no seat rows with the columns `needed`)."""
+    rows = seats.rows(ctx)
+    if rows is None or not {"strategy", *needed} <= set(rows.columns):
+        return []
+    out, has = [], set(rows.columns)
+    for players, strategy, part in seats.pooled(rows, Seated.cells_of(ctx)):
+        mean = partial(seats.per_game, part)
+        parts = {name: mean(pl.col(c)) for c, name in COMPONENTS.items() if c in has}
+        both = {"city_mission", "border_mission"} <= has
+        mission = mean(pl.col("city_mission") + pl.col("border_mission")) if both else None
+        # Global Protection pays all of its points or none: any points mean it was earned, whatever
+        # the board file pays; the page names the amount from that file when it can still be read
+        earned = (None, 0)
+        if "protection" in has:
+            earned = mean(pl.col("protection") > 0), part["protection"].drop_nulls().len()
+        out.append(Pool(players, strategy, part.height, mean(pl.col("score")), parts, mission, *earned))
+    return out
+
+
+POOL_COLUMNS = (("players", "{players}"), ("strategy", "{strategy}"))
+PROTECTION_COLUMNS = (
+    *POOL_COLUMNS,
+    ("seat-games", "{protected_games:,}"),
+    ("success rate", "{protected:[pct]}"),
+)
+COMPONENTS_CHART = kit.ChartWords(
+    "aa-components", ("components.title", "components.alt", "components.caption")
+)
 
 
 @dataclass(frozen=True)
 class Components(kit.SectionModel):
-    groups: list[Group]
+    pools: list[Pool]
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Components | None:
         """Mean points per seat of each score component by player count and strategy."""
-        rows, cells = _read(ctx)
-        if rows is None or "strategy" not in rows.columns or not set(COMPONENTS) & set(rows.columns):
-            return None
-        found = []
-        for players, strategy, part in seats.pooled(rows, cells):
-            parts = {
-                name: seats.per_game(part, pl.col(c)) for c, name in COMPONENTS.items() if c in part.columns
-            }
-            both = {"city_mission", "border_mission"} <= set(part.columns)
-            mission = (
-                seats.per_game(part, pl.col("city_mission") + pl.col("border_mission")) if both else None
-            )
-            total = seats.per_game(part, pl.col("score"))
-            found.append(Group(players, strategy, part.height, total, parts, mission))
-        return cls(found) if found else None
+        pools = _pools(ctx)
+        return cls(pools) if pools and pools[0].parts else None
 
     def findings(self) -> list[str]:
         """What the seats of each strategy score, and how much of it the mission cards (and the
         placements) bring."""
         out = []
-        for g in (g for g in self.groups if g.mission is not None):
-            text = WORDS.fill_from("components.finding", g)
-            if (place := g.parts.get("placements")) is not None:
-                text += " " + WORDS.fill("components.placements", place=place)
-            out.append(text + ".")
+        for p in (p for p in self.pools if p.mission is not None):
+            place = p.parts.get("placements")
+            more = "" if place is None else " " + WORDS.fill("components.placements", place=place)
+            out.append(WORDS.fill_from("components.finding", p, placements=more))
         return out
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """The components' mean points per seat, stacked, a bar per player count and strategy."""
-        labels = [f"{g.players}, {g.strategy}" for g in self.groups]
+        labels = [f"{p.players}, {p.strategy}" for p in self.pools]
         with charts.one_panel(10.0, max(2.8, 0.45 * len(labels) + 1.6)) as (fig, ax):
-            parts = {name: [g.parts[name].estimate for g in self.groups] for name in self.groups[0].parts}
+            parts = {name: [p.parts[name].estimate for p in self.pools] for name in self.pools[0].parts}
             charts.stacked_bars(ax, labels, parts)
             ax.set_xlabel(WORDS["components.axis"])
-            ax.set_title(f"{WORDS['components.title']}: {ctx.subject}", loc="left")
+            ax.set_title(COMPONENTS_CHART.heading(WORDS, ctx), loc="left")
             charts.side_legend(ax, "component")
-        bars = zip(labels, self.groups, strict=True)
-        items = "; ".join(WORDS.fill("components.alt_item", bar=bar, parts=_parts(g)) for bar, g in bars)
-        alt = WORDS.fill("components.alt", items=items)
-        seat_games = count_range((g.seat_games for g in self.groups), "seat-games")
-        caption = WORDS.fill("components.caption", seat_games=seat_games)
-        return [kit.save(ctx, fig, "aa-components", WORDS["components.title"], alt, caption)]
+        items = "; ".join(WORDS.fill_from("components.alt_item", p, parts=_parts(p)) for p in self.pools)
+        seat_games = count_range((p.seat_games for p in self.pools), "seat-games")
+        return [COMPONENTS_CHART.save(ctx, WORDS, fig, items=items, seat_games=seat_games)]
 
     def tables(self) -> list[Table]:
         """Each component's mean points per seat by player count and strategy."""
-        columns = [
-            ("players", "{players}"),
-            ("strategy", "{strategy}"),
-            ("seat-games", "{total.n:,}"),
-            ("total", "{total:[number]}"),
-            *((name, lambda g, name=name: bracketed(g.parts[name])) for name in self.groups[0].parts),
-        ]
-        return [kit.table(WORDS["components.table"], columns, self.groups)]
+        parts = ((name, f"{{parts[{name}]:[number]}}") for name in self.pools[0].parts)
+        columns = [*POOL_COLUMNS, ("seat-games", "{total.n:,}"), ("total", "{total:[number]}"), *parts]
+        return [kit.table(WORDS["components.table"], columns, self.pools)]
 
 
-def _parts(g: Group) -> str:
+def _parts(p: Pool) -> str:
     """A bar's components in the chart's alt text: "placements 40.1, City card 9.5, ..."."""
-    return ", ".join(WORDS.fill("components.alt_part", name=name, points=iv) for name, iv in g.parts.items())
-
-
-class Rate(NamedTuple):
-    """The share of one strategy's seat-games at one player count that earned Global Protection."""
-
-    players: str  # "2 players"
-    strategy: str
-    seat_games: int
-    rate: stats.Interval  # each game one unit
-
-
-PROTECTION_COLUMNS = (
-    ("players", "{players}"),
-    ("strategy", "{strategy}"),
-    ("seat-games", "{seat_games:,}"),
-    ("success rate", "{rate:[pct]}"),
-)
+    return ", ".join(WORDS.fill("components.alt_part", name=name, points=iv) for name, iv in p.parts.items())
 
 
 @dataclass(frozen=True)
 class Protection(kit.SectionModel):
     pays: str
     needs: tuple[int, int, int]  # value-1 cities touched, herd spaces and border spaces covered
-    rates: list[Rate]
+    pools: list[Pool]
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Protection | None:
         """What Global Protection pays and needs by the dataset's board file, and the share of
         seat-games that earned it by player count and strategy, each game one unit."""
-        rows, cells = _read(ctx)
-        if rows is None or not {"protection", "strategy"} <= set(rows.columns):
+        if not (pools := _pools(ctx, "protection")):
             return None
-        # Global Protection pays all of its points or none: any points mean it was earned, whatever
-        # the board file pays; the page names the amount from that file when it can still be read
-        rates = [
-            Rate(
-                players,
-                strategy,
-                part["protection"].drop_nulls().len(),
-                seats.per_game(part, pl.col("protection") > 0),
-            )
-            for players, strategy, part in seats.pooled(rows, cells)
-        ]
-        board = _board(ctx.dataset.games)[0]
-        if not rates:
-            return None
-        if board is None:  # the board file moved: the rulebook's requirements
-            return cls("its points", (4, 4, 3), rates)
-        needs = (board.protection_value1, board.protection_herds, board.protection_borders)
-        return cls(f"{board.protection_points} points", needs, rates)
+        if (b := _board(ctx.dataset.games)[0]) is None:  # the board file moved: the rulebook's
+            return cls("its points", (4, 4, 3), pools)
+        needs = (b.protection_value1, b.protection_herds, b.protection_borders)
+        return cls(f"{b.protection_points} points", needs, pools)
 
     def findings(self) -> list[str]:
         """The success rate of each strategy at each player count."""
-        return [WORDS.fill_from("protection.finding", r) for r in self.rates]
+        return [WORDS.fill_from("protection.finding", p) for p in self.pools]
 
     def notes(self) -> list[str]:
         """What Global Protection pays and needs."""
@@ -255,7 +227,7 @@ class Protection(kit.SectionModel):
 
     def tables(self) -> list[Table]:
         """The success rate by player count and strategy."""
-        return [kit.table(WORDS["protection.table"], PROTECTION_COLUMNS, self.rates)]
+        return [kit.table(WORDS["protection.table"], PROTECTION_COLUMNS, self.pools)]
 
 
 # --- semi-cooperative -----------------------------------------------------------------------------
@@ -278,11 +250,6 @@ class Step(NamedTuple):
     diff: stats.PairedDifference  # b - a, paired by game index
     resolved: bool = False  # after the family of every step of every strategy
 
-    @property
-    def verdict(self) -> str:
-        words = ("semicoop.more", "semicoop.less", "semicoop.as_often")
-        return WORDS.fill(by_sign(self.resolved, self.diff.difference, *words), players=self.a.players)
-
 
 SEMICOOP_COLUMNS = (
     ("cell", "{info.label}"),
@@ -290,6 +257,8 @@ SEMICOOP_COLUMNS = (
     ("Earth holds", "{held:[pct]}"),
     ("bases destroyed", "{destroyed:[number]}"),
 )
+STEP_WORDS = ("semicoop.more", "semicoop.less", "semicoop.as_often")  # a step resolved up, down, neither
+SEMICOOP_CHART = kit.ChartWords("aa-semicoop", ("semicoop.title", "semicoop.alt", "semicoop.caption"))
 
 
 @dataclass(frozen=True)
@@ -304,7 +273,7 @@ class Semicoop(kit.SectionModel):
         game; per mirror strategy, the share at one player count against the next, paired by
         game index (game i draws the same Mothership order at every player count)."""
         games = ctx.dataset.games
-        semi = [c for c in _read(ctx)[1] if c.variant == "semi-coop"]
+        semi = [c for c in Seated.cells_of(ctx) if c.variant == "semi-coop"]
         if not semi or "won" not in games.columns:
             return None
         played = {c: games.filter(pl.col("cell") == c.cell) for c in semi}
@@ -313,11 +282,9 @@ class Semicoop(kit.SectionModel):
             Team(c, kit.win_rate(g), kit.mean_of(g, "bases_destroyed") if counted else None)
             for c, g in played.items()
         ]
-        steps = []
-        for strategy in dict.fromkeys(c.strategies[0] for c in semi if c.mirror and c.strategies):
-            mine = sorted(
-                (c for c in semi if c.mirror and c.strategies[0] == strategy), key=lambda c: c.players
-            )
+        steps, mirrors = [], [c for c in semi if c.mirror and c.strategies]
+        for strategy in dict.fromkeys(c.strategies[0] for c in mirrors):
+            mine = sorted((c for c in mirrors if c.strategies[0] == strategy), key=lambda c: c.players)
             for a, b in pairwise(mine):
                 diff = kit.paired_outcome(played[a], played[b], pl.col("won").cast(pl.Boolean))
                 steps += [Step(strategy, a, b, diff)] if diff is not None and diff.n >= 2 else []
@@ -325,33 +292,28 @@ class Semicoop(kit.SectionModel):
 
     def findings(self) -> list[str]:
         """How often Earth holds in each cell, and at each step up in players."""
-        held = [
-            WORDS.fill_from("semicoop.finding", t, bases=SEMI_COOP_BASES)
-            + ("" if t.destroyed is None else WORDS.fill_from("semicoop.destroyed", t))
-            + "."
-            for t in self.teams
-        ]
-        return held + [WORDS.fill_from("semicoop.step", s, family=self.family.text) for s in self.steps]
+        out = []
+        for t in self.teams:
+            more = "" if t.destroyed is None else WORDS.fill_from("semicoop.destroyed", t)
+            out.append(WORDS.fill_from("semicoop.finding", t, bases=SEMI_COOP_BASES, destroyed_text=more))
+        for s in self.steps:
+            verdict = WORDS.fill(by_sign(s.resolved, s.diff.difference, *STEP_WORDS), players=s.a.players)
+            out.append(WORDS.fill_from("semicoop.step", s, verdict=verdict, family=self.family.text))
+        return out
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """The share of games Earth holds in each semi-cooperative cell."""
         rates = [t.held for t in self.teams]
         with charts.one_panel(7.0, 3.8) as (fig, ax):
             xs = list(range(len(rates)))
-            est, low, high = ([getattr(iv, k) for iv in rates] for k in ("estimate", "low", "high"))
-            charts.interval_dots(ax, xs, est, low, high, scale=100)
+            charts.interval_dots(ax, xs, *charts.bounds(rates), scale=100)
             ax.set_xticks(xs, [t.info.label.replace(", ", "\n") for t in self.teams])
-            ax.set_ylim(-1.5, 101)
-            ax.set_ylabel(WORDS["semicoop.axis"])
-            ax.set_xlabel("cell")
+            ax.set(ylim=(-1.5, 101), ylabel=WORDS["semicoop.axis"], xlabel="cell")
             ax.grid(axis="x", visible=False)
-            ax.set_title(f"{WORDS['semicoop.title']}: {ctx.subject}", loc="left")
+            ax.set_title(SEMICOOP_CHART.heading(WORDS, ctx), loc="left")
         items = "; ".join(WORDS.fill_from("semicoop.alt_item", t) for t in self.teams)
-        alt = WORDS.fill("semicoop.alt", bases=SEMI_COOP_BASES, items=items)
-        caption = WORDS.fill(
-            "semicoop.caption", bases=SEMI_COOP_BASES, cells=count_range(iv.n for iv in rates)
-        )
-        return [kit.save(ctx, fig, "aa-semicoop", WORDS["semicoop.title"], alt, caption)]
+        cells = count_range(iv.n for iv in rates)
+        return [SEMICOOP_CHART.save(ctx, WORDS, fig, bases=SEMI_COOP_BASES, items=items, cells=cells)]
 
     def tables(self) -> list[Table]:
         """Per cell, the share of games Earth holds and the bases destroyed a game."""
@@ -363,7 +325,7 @@ class Semicoop(kit.SectionModel):
 
 class Heat(NamedTuple):
     column: str  # the games' column that lists the spaces
-    title: str  # the chart's
+    title: str  # the chart's title's words
     cmap: str
     does: str  # what a space does, did, and (they) do
     did: str
@@ -371,14 +333,12 @@ class Heat(NamedTuple):
 
 
 HEATS = (
-    Heat("base_spaces", "Where bases appear", "Reds", "becomes a base", "became a base", "become a base"),
+    Heat("base_spaces", "board.bases", "Reds", "becomes a base", "became a base", "become a base"),
     Heat(
         "capture_spaces",
-        "Where discs are captured",
+        "board.captures",
         "Purples",
-        "sees a disc captured",
-        "saw a disc captured",
-        "see a disc captured",
+        *(f"{v} a disc captured" for v in ("sees", "saw", "see")),
     ),
 )
 
@@ -395,11 +355,6 @@ def _board(games: pl.DataFrame) -> tuple[Any, str]:
         return None, f"the board file could not be read ({exc})"
 
 
-class SpaceMap(NamedTuple):
-    heat: Heat
-    spaces: kit.Listed  # how often each space is listed
-
-
 SPACE_COLUMNS = (("space", "{item}"), ("share of games", "{share:[pct]}"), ("games", "{games:,}"))
 
 
@@ -408,7 +363,7 @@ class BoardMaps(kit.SectionModel):
     board: Any  # None: no map, for the reason `why`
     why: str
     games: int
-    maps: list[SpaceMap]
+    maps: list[tuple[Heat, kit.Listed]]  # how often each map's spaces are listed
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> BoardMaps | None:
@@ -423,14 +378,14 @@ class BoardMaps(kit.SectionModel):
         if not n:
             return None
         # each space's share of the games, the games with a list of bases the whole
-        return cls(board, why, n, [SpaceMap(h, kit.listed(games, h.column, board.n, n)) for h in HEATS])
+        return cls(board, why, n, [(h, kit.listed(games, h.column, board.n, n)) for h in HEATS])
 
     def retitle(self) -> str:
         return "Board heatmaps" if self.board is None else ""
 
     def findings(self) -> list[str]:
         """The most and the least frequent space of each map, and such spaces a game."""
-        return [WORDS.fill_from("board.finding", m.spaces, does=m.heat.does) for m in self.maps]
+        return [WORDS.fill_from("board.finding", spaces, does=heat.does) for heat, spaces in self.maps]
 
     def notes(self) -> list[str]:
         """How a space becomes a base or sees a capture, or why there is no map."""
@@ -441,93 +396,35 @@ class BoardMaps(kit.SectionModel):
         out = []
         for heat, (counts, shares, order, _) in self.maps:
             rates = {s: counts[s] / self.games for s in shares}
+            title = WORDS.fill("board.heading", does=heat.does, subject=ctx.subject)
             with charts.one_panel(11.0, 7.5) as (fig, ax):
-                title = WORDS.fill("board.heading", does=heat.does, subject=ctx.subject)
-                values = {s: 100 * r for s, r in rates.items()}
-                board_plot.draw_board(
-                    self.board,
-                    values=values,
-                    ax=ax,
-                    title=title,
-                    cmap=heat.cmap,
-                    value_label=WORDS["board.axis"],
-                )
+                look = {"title": title, "cmap": heat.cmap, "value_label": WORDS["board.axis"]}
+                board_plot.draw_board(self.board, {s: 100 * r for s, r in rates.items()}, ax, **look)
             spaces = [WORDS.fill("board.alt_space", space=s, share=rates[s]) for s in order]
-            alt = WORDS.fill(
-                "board.alt", does=heat.does, most=", ".join(spaces[:TOP_SPACES]), least=spaces[-1]
-            )
             widest = max(iv.half_width for iv in shares.values())
-            caption = WORDS.fill("board.caption", did=heat.did, games=self.games, widest=widest)
+            more = {"most": ", ".join(spaces[:TOP_SPACES]), "least": spaces[-1], "widest": widest}
             stem = f"aa-heat-{heat.column.split('_')[0]}s"  # -bases, -captures
-            out.append(kit.save(ctx, fig, stem, heat.title, alt, caption))
+            chart = kit.ChartWords(stem, (heat.title, "board.alt", "board.caption"))
+            out.append(chart.save(ctx, WORDS, fig, does=heat.does, did=heat.did, games=self.games, **more))
         return out
 
     def tables(self) -> list[Table]:
         """The most frequent spaces of each map."""
-        return [
-            kit.table(
-                WORDS.fill("board.table", top=TOP_SPACES, do=m.heat.do, games=self.games),
-                SPACE_COLUMNS,
-                [m.spaces.item(s) for s in m.spaces.order[:TOP_SPACES]],
-            )
-            for m in self.maps
-        ]
+        out = []
+        for heat, spaces in self.maps:
+            caption = WORDS.fill("board.table", top=TOP_SPACES, do=heat.do, games=self.games)
+            out.append(kit.table(caption, SPACE_COLUMNS, [spaces.item(s) for s in spaces.order[:TOP_SPACES]]))
+        return out
 
 
 # --- does the verdict hold? (reporting/verdicts.py): the seat and card verdicts at every rung ------
 
-
-def _decks(model: Cards) -> dict[str, list[seats.Dealt]]:
-    """The model's decks by cell."""
-    out: dict[str, list[seats.Dealt]] = {}
-    for d in model.deals:
-        out.setdefault(d.cell.cell, []).append(d)
-    return out
-
-
-def _ranking(deck: str, decks: list[seats.Dealt]) -> str:
-    """A deck's cards in one cell by points above the table average, highest first."""
-    ranked = sorted((h for d in decks if d.column == deck for h in d.values), key=lambda h: -h.rel.estimate)
-    return " > ".join(f"{_short_card(deck, h.value)} ({signed1(h.rel.estimate)})" for h in ranked)
-
-
-def _card_pairs(decks: list[seats.Dealt]) -> list[verdicts.Reading]:
-    """Every pair of cards of a cell's decks: the second card's holder's points less the first's."""
-    return [
-        verdicts.Reading(Cards.name(p.column, p.a), Cards.name(p.column, p.b), p.points, p.p)
-        for d in decks
-        for p in d.pairs
-    ]
-
-
-_in_points = partial(verdicts.Mirror, unit="points", fmt=signed1)
 VERDICTS = (  # the first seat's edge and every pair of cards, read in each mirror cell
-    _in_points(
-        read=SeatEffects.read,
-        items=lambda model: {c.cell.cell: c for c in model.cells},
-        readings=lambda c: [verdicts.Reading("the table's average", "the first seat", c.rel[0], c.p)],
-        columns=(
-            ("first seat's win rate", "{wins[0]:[pct]}"),
-            ("average seat's", "{fair:[pct]}"),
-            ("first seat's points above table", "{rel[0]:[signed1]}"),
-        ),
-        test="paired within the game",
-        how=WORDS["verdicts.seat_how"],
-        caption=WORDS["verdicts.seat_table"],
-        rungs=WORDS["verdicts.seat_rungs"],
+    seats.first_seat_verdicts(
+        SeatEffects, WORDS["verdicts.seat_how"], WORDS["verdicts.seat_table"], WORDS["verdicts.seat_rungs"]
     ),
-    _in_points(
-        read=Cards.read,
-        items=_decks,
-        readings=_card_pairs,
-        columns=(
-            ("City cards by points above table", partial(_ranking, "city_card")),
-            ("Border cards by points above table", partial(_ranking, "border_card")),
-        ),
-        test="in the games that dealt both, paired",
-        how=WORDS["verdicts.cards_how"],
-        caption=WORDS["verdicts.cards_table"],
-        rungs=WORDS["verdicts.cards_rungs"],
+    seats.dealt_verdicts(
+        Cards, WORDS["verdicts.cards_how"], WORDS["verdicts.cards_table"], WORDS["verdicts.cards_rungs"]
     ),
 )
 
