@@ -25,7 +25,7 @@ import polars as pl
 
 from simkit.core import dataset as ds_io
 from simkit.core import replay
-from simkit.reporting import charts, sections
+from simkit.reporting import charts, dataset_charts, sections
 from simkit.reporting.findings import dataset_notes, family_note, summary_findings
 from simkit.reporting.model import (
     SUMMARY_COLUMNS,
@@ -213,7 +213,7 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
     # charts
     built: dict[str, charts.Chart] = {}
     points = [
-        charts.WinPoint(
+        dataset_charts.WinPoint(
             by_cell[r["cell"]].x,
             by_cell[r["cell"]].group,
             r["label"],
@@ -227,7 +227,7 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
         if r["n_win_loss"] > 0
     ]
     if points:
-        built["win_rate"] = charts.win_rate_chart(points, out, f"{name}-win-rate", subject)
+        built["win_rate"] = dataset_charts.win_rate_chart(points, out, f"{name}-win-rate", subject)
 
     reasons_long = end_reason_counts(d.games)
     totals = (
@@ -240,7 +240,7 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
     labelled = {(by_cell[c].label, r): k for (c, r), k in count_of.items()}
     cells_n = [(r["label"], r["n"]) for r in rows if r["n"] > 0]
     if cells_n:
-        built["end_reasons"] = charts.end_reason_chart(
+        built["end_reasons"] = dataset_charts.end_reason_chart(
             cells_n, reasons, labelled, out, f"{name}-end-reasons", subject
         )
     reason_rows = []
@@ -258,16 +258,16 @@ def build_section(d: ds_io.Dataset, name: str, out: Path) -> tuple[Section, pl.D
 
     series = distribution_series(length_table(d.games), infos)
     if series:
-        built["length"] = charts.length_chart(series, length_unit, out, f"{name}-length", subject)
+        built["length"] = dataset_charts.length_chart(series, length_unit, out, f"{name}-length", subject)
 
     score_series = distribution_series(score_table(d.games), infos)
     if score_series:
-        built["score"] = charts.score_chart(score_series, score_unit, out, f"{name}-score", subject)
+        built["score"] = dataset_charts.score_chart(score_series, score_unit, out, f"{name}-score", subject)
 
     rate = bool(points)
     running = running_series(d.games, infos, rate)
     if running:
-        built["convergence"] = charts.convergence_chart(
+        built["convergence"] = dataset_charts.convergence_chart(
             running, rate, score_unit, out, f"{name}-convergence", subject
         )
 

@@ -23,7 +23,7 @@ import polars as pl
 from simkit.core import compare, stats
 from simkit.core import dataset as ds_io
 from simkit.core.errors import UserError
-from simkit.reporting import charts
+from simkit.reporting import dataset_charts
 from simkit.reporting.text import missing
 
 REQUIRED_COLUMNS = ("cell", "won", "score", "length", "end_reason")
@@ -218,13 +218,13 @@ def score_table(games: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 def distribution_series(
     tables: tuple[pl.DataFrame, pl.DataFrame], infos: Sequence[CellInfo]
-) -> list[charts.DistSeries]:
+) -> list[dataset_charts.DistSeries]:
     """One chart series per cell (in cell order) from `distribution_table`'s output."""
     counts, quantiles = tables
     q_of = {row["cell"]: row for row in quantiles.iter_rows(named=True)}
     by_cell = {key[0]: part for key, part in counts.partition_by("cell", as_dict=True).items()}
     return [
-        charts.DistSeries(
+        dataset_charts.DistSeries(
             info.label,
             info.group,
             info.x,
@@ -290,7 +290,9 @@ def running_mean(values: np.ndarray, points: int = RUNNING_POINTS) -> tuple[np.n
     return ns, mean, mean - half, mean + half
 
 
-def running_series(games: pl.DataFrame, infos: Sequence[CellInfo], rate: bool) -> list[charts.RunningSeries]:
+def running_series(
+    games: pl.DataFrame, infos: Sequence[CellInfo], rate: bool
+) -> list[dataset_charts.RunningSeries]:
     """Each cell's running win rate (`rate`) or mean score, games taken in seed (game_index) order."""
     col = "won" if rate else "score"
     frame = games.select(
@@ -306,7 +308,9 @@ def running_series(games: pl.DataFrame, infos: Sequence[CellInfo], rate: bool) -
         if values is None or not len(values):
             continue
         ns, est, low, high = running_wilson(values) if rate else running_mean(values)
-        out.append(charts.RunningSeries(info.label, ns.tolist(), est.tolist(), low.tolist(), high.tolist()))
+        out.append(
+            dataset_charts.RunningSeries(info.label, ns.tolist(), est.tolist(), low.tolist(), high.tolist())
+        )
     return out
 
 

@@ -19,7 +19,8 @@ own sections included), then one section per dataset with
   11. component data and its provenance, 12. how to reproduce the dataset.
 
 The pipeline: model.py (numbers) -> findings.py (sentences) -> layout.py (one dataset's section,
-its tables, charts and CSV files) -> this module (the page). Decisions here:
+its tables, charts and CSV files; its charts drawn by dataset_charts.py with the pieces of
+charts.py) -> this module (the page). Decisions here:
 - Datasets are loaded (and so validated) before anything is written: bad input leaves nothing
   behind. `index.html` is written under a temporary name and renamed.
 - Output names: a dataset is named after its folder (made file-safe; a repeated name gets

@@ -787,17 +787,17 @@ def test_the_page_shows_a_fair_share_of_comparisons_per_setting(sizes, limit, sh
 
 
 def test_convergence_of_many_cells_is_one_panel_of_distances_from_the_final_estimate(tmp_path):
-    from simkit.reporting import charts
+    from simkit.reporting import dataset_charts
 
     rng = np.random.default_rng(3)
     series = []
-    for k in range(charts.MAX_PANELS + 5):  # more cells than small panels are drawn for
+    for k in range(dataset_charts.MAX_PANELS + 5):  # more cells than small panels are drawn for
         won = rng.random(400 + 10 * k) < 0.3 + 0.01 * k
         ns, rate, low, high = model.running_wilson(won)
         series.append(
-            charts.RunningSeries(f"cell {k}", ns.tolist(), rate.tolist(), low.tolist(), high.tolist())
+            dataset_charts.RunningSeries(f"cell {k}", ns.tolist(), rate.tolist(), low.tolist(), high.tolist())
         )
-    chart = charts.convergence_chart(series, True, "", tmp_path, "many-convergence", "many cells")
+    chart = dataset_charts.convergence_chart(series, True, "", tmp_path, "many-convergence", "many cells")
     svg = (tmp_path / "many-convergence.svg").read_text(encoding="utf-8")
     assert len(re.findall(r'<g id="axes_\d+"', svg)) == 1
     assert "minus its final value" in chart.caption and "n = 400 to 640 games per cell" in chart.caption
@@ -848,16 +848,18 @@ def test_a_cell_named_by_every_setting_keeps_its_chart_readable(tmp_path):
     the plot keeps its room (matplotlib warns when its layout collapses; here that is an error)."""
     import warnings
 
-    from simkit.reporting import charts
+    from simkit.reporting import dataset_charts
 
     label = "mission=real common=white serious=white players=4 figures=4 hands=dealt strategy=scripted"
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        charts.end_reason_chart([(label, 120)], ["survived", "zone_destroyed"], {}, tmp_path, "one", "one")
+        dataset_charts.end_reason_chart(
+            [(label, 120)], ["survived", "zone_destroyed"], {}, tmp_path, "one", "one"
+        )
     svg = (tmp_path / "one.svg").read_text(encoding="utf-8")
     shown = re.findall(r"<!-- (.*?) -->", svg)  # each text line of the chart, in drawing order
     first = next(i for i, text in enumerate(shown) if text.startswith("mission=real"))
     last = next(i for i, text in enumerate(shown) if text.endswith("(n=120)"))
     wrapped = shown[first : last + 1]
     assert " ".join(wrapped) == f"{label} (n=120)"
-    assert len(wrapped) > 1 and all(len(line) <= charts.CELL_LABEL_WIDTH for line in wrapped)
+    assert len(wrapped) > 1 and all(len(line) <= dataset_charts.CELL_LABEL_WIDTH for line in wrapped)
