@@ -25,7 +25,8 @@ game's analysis says only what is its own (which settings, which verdicts, which
   ({wins:ci pct}; {wins.n:,} games)" (`simkit.reporting.text.Shown`).
 
 Formatting is `simkit.reporting.text`; chart pieces are `simkit.reporting.charts`; the pieces for
-games with seat rows (a competitive game's seats) are `simkit.reporting.seats`.
+games with seat rows (a competitive game's seats) are `simkit.reporting.seats`, and their report
+sections `simkit.reporting.seat_sections`.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from pathlib import Path
 import polars as pl
 
 from simkit.core.dataset import Dataset
-from simkit.reporting import kit, seats
+from simkit.reporting import kit, seat_sections, seats
 from simkit.reporting.sections import AnalysisContext
 
 
@@ -33,7 +33,7 @@ def test_no_win_in_several_seats_a_game_stays_at_zero():
     assert rate.n == 21
 
 
-# --- the seat sections in a game's words (seats.SeatEffectsSection, seats.HeadToHeadSection) ---
+# --- the seat sections in a game's words (seat_sections.SeatEffectsSection, seat_sections.HeadToHeadSection) ---
 
 WORDS = kit.Words(
     "test",
@@ -57,11 +57,11 @@ WORDS = kit.Words(
 )
 
 
-class FirstSeat(seats.SeatEffectsSection):
+class FirstSeat(seat_sections.SeatEffectsSection):
     WORDS, STEM = WORDS, "t-seats"
 
 
-class Duel(seats.HeadToHeadSection):
+class Duel(seat_sections.HeadToHeadSection):
     WORDS = WORDS
 
 
@@ -103,7 +103,7 @@ def test_head_to_head_section_in_a_games_words(tmp_path):
     assert not section.charts
 
 
-class Dealt(seats.DealtSection):
+class Dealt(seat_sections.DealtSection):
     WORDS = kit.Words(
         "test",
         {
@@ -165,7 +165,7 @@ def test_dealt_section_in_a_games_words(tmp_path):
     assert chart.alt == "alt: Card x +3.0; Card y -3.0" and chart.png_file == "t-t-cards.png"
 
 
-# --- the seat sections' verdicts at every rung of a strategy ladder (seats.first_seat_verdicts, ...) ---
+# --- the seat sections' verdicts at every rung of a strategy ladder (seat_sections.first_seat_verdicts, ...) ---
 
 
 def _ladder(tmp_path: Path) -> AnalysisContext:
@@ -194,7 +194,7 @@ def _ladder(tmp_path: Path) -> AnalysisContext:
 
 
 def test_the_first_seat_verdict_is_read_at_each_rung(tmp_path):
-    part = seats.first_seat_verdicts(FirstSeat, "how", "caption", "rungs").part(_ladder(tmp_path))
+    part = seat_sections.first_seat_verdicts(FirstSeat, "how", "caption", "rungs").part(_ladder(tmp_path))
     assert [(m.rung, m.base, m.other, round(m.difference, 6)) for m in part.measures] == [
         ("a", "the table's average", "the first seat", 2.0),
         ("b", "the table's average", "the first seat", 0.0),
@@ -215,7 +215,7 @@ def test_the_first_seat_verdict_is_read_at_each_rung(tmp_path):
 
 
 def test_every_pair_of_dealt_values_is_a_verdict_at_each_rung(tmp_path):
-    part = seats.dealt_verdicts(Dealt, "how", "caption", "rungs").part(_ladder(tmp_path))
+    part = seat_sections.dealt_verdicts(Dealt, "how", "caption", "rungs").part(_ladder(tmp_path))
     assert [(m.rung, m.base, m.other, round(m.difference, 6)) for m in part.measures] == [
         ("a", "Card x", "Card y", -6.0),
         ("b", "Card x", "Card y", -6.0),

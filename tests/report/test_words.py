@@ -9,7 +9,7 @@ import re
 import pytest
 
 from simkit.games import alien_attack, eight_bit_invaders, oh_no_invasion, space_alert
-from simkit.reporting import kit, seats
+from simkit.reporting import kit, seat_sections
 
 GAME_PACKAGES = [m.__name__ for m in (alien_attack, eight_bit_invaders, oh_no_invasion, space_alert)]
 
@@ -27,7 +27,9 @@ def test_every_text_is_used_by_the_analysis(package: str) -> None:
     read = {
         k
         for c in vars(module).values()
-        if isinstance(c, type) and issubclass(c, seats.SeatSection) and hasattr(c, "WORDS")  # a game's
+        if isinstance(c, type)
+        and issubclass(c, seat_sections.SeatSection)
+        and hasattr(c, "WORDS")  # a game's
         for k in c.texts()
     }
     assert read <= set(words.texts), (

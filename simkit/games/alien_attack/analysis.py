@@ -27,7 +27,7 @@ import polars as pl
 from simkit.core import stats
 from simkit.games.alien_attack import board_plot, components
 from simkit.games.alien_attack.game import SEMI_COOP_BASES
-from simkit.reporting import charts, kit, seats
+from simkit.reporting import charts, kit, seat_sections, seats
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
 from simkit.reporting.text import by_sign, count_range
 
@@ -85,14 +85,14 @@ def _ordered(deck: str, cards: list[Any]) -> list[Any]:
     return sorted(cards, key=lambda c: (order.index(str(c)) if str(c) in order else len(order), str(c)))
 
 
-class Cards(Seated, seats.DealtSection):
+class Cards(Seated, seat_sections.DealtSection):
     """The City and the Border card of each seat, compared in the mirror cells of either variant."""
 
     STEM, KEY, VALUE, COLUMNS = "aa-cards", "cards", "card", DECKS
     short, order = staticmethod(_short_card), staticmethod(_ordered)
 
 
-class HeadToHead(Seated, seats.HeadToHeadSection):
+class HeadToHead(Seated, seat_sections.HeadToHeadSection):
     """Strategies at one table, in the standard variant's cells."""
 
     @classmethod
@@ -100,7 +100,7 @@ class HeadToHead(Seated, seats.HeadToHeadSection):
         return [c for c in super().cells_of(ctx) if c.variant == "standard"]
 
 
-class SeatEffects(Seated, seats.SeatEffectsSection):
+class SeatEffects(Seated, seat_sections.SeatEffectsSection):
     """Each seat's win rate and points above the table, in every cell of two or more players."""
 
     STEM = "aa-seats"
@@ -420,10 +420,10 @@ class BoardMaps(kit.SectionModel):
 # --- does the verdict hold? (reporting/verdicts.py): the seat and card verdicts at every rung ------
 
 VERDICTS = (  # the first seat's edge and every pair of cards, read in each mirror cell
-    seats.first_seat_verdicts(
+    seat_sections.first_seat_verdicts(
         SeatEffects, WORDS["verdicts.seat_how"], WORDS["verdicts.seat_table"], WORDS["verdicts.seat_rungs"]
     ),
-    seats.dealt_verdicts(
+    seat_sections.dealt_verdicts(
         Cards, WORDS["verdicts.cards_how"], WORDS["verdicts.cards_table"], WORDS["verdicts.cards_rungs"]
     ),
 )
