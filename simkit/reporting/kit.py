@@ -48,7 +48,7 @@ from simkit.core.compare import paired_scores
 from simkit.core.players import is_user_spec
 from simkit.core.strategies import Strategy
 from simkit.reporting.charts import Chart, one_panel, panel_chart, percent_top, ranked_rates, save_chart
-from simkit.reporting.sections import AnalysisContext, GameSection, Table
+from simkit.reporting.sections import AnalysisContext, GameSection, Table, point_decimals
 from simkit.reporting.text import fill, fill_from
 
 Model = TypeVar("Model")
@@ -655,3 +655,136 @@ class ChartWords(NamedTuple):
         values = {"title": title, "subject": ctx.subject, **values}
         alt, caption = (words.fill(key, **values) for key in self.texts[1:])
         return save(ctx, fig, self.stem, title, alt, caption)
+
+
+# --- an4-ohno: pooled settings and paired differences in words, a family of named comparisons ---
+
+
+def pooled_over(games: pl.DataFrame, forms: Sequence[tuple[str, str]], held: str = "") -> str:
+    """ ", pooled over 3 to 5 players and levels 0 to 3": each setting of `forms` (a column of the
+    games and how its range reads, "{} to {} players") that varies in the games, but `held`; ""
+    where none does."""
+    parts = [
+        form.format(games[key].min(), games[key].max())
+        for key, form in forms
+        if key != held and games[key].n_unique() > 1
+    ]
+    return f", pooled over {' and '.join(parts)}" if parts else ""
+
+
+def difference_sentence(
+    words: Words, keys: tuple[str, str, str], iv: Any, rate: bool = True, /, **values: Any
+) -> str:
+    """A paired difference B minus A (a `stats.Interval`, or a `stats.PairedDifference`) as a
+    sentence: the text `keys[0]` filled with `values`, the interval's bounds `lo` and `hi` read
+    in the direction of the difference (those of minus it where it is negative), its pairs `n`
+    and its `head`: `keys[2]` where the difference is 0, else `keys[1]` filled with its `size`
+    (the absolute value) and `up` (whether it is above 0). A rate reads in percentage points to
+    the decimals `point_decimals` asks; otherwise to two decimals."""
+    estimate = iv.difference if isinstance(iv, stats.PairedDifference) else iv.estimate
+    scale, digits = (100, point_decimals(estimate, iv.low, iv.high)) if rate else (1, 2)
+    low, high = (iv.low, iv.high) if estimate >= 0 else (-iv.high, -iv.low)
+    size, low, high = (f"{scale * x:.{digits}f}" for x in (abs(estimate), low, high))
+    sentence, head, same = keys
+    head = words[same] if estimate == 0 else words.fill(head, size=size, up=bool(estimate > 0))
+    return words.fill(sentence, head=head, lo=low, hi=high, n=iv.n, **values)
+
+
+class Compared(NamedTuple):
+    """A family of comparisons resolved (`Comparisons.resolve`): each name's difference and
+    whether it is resolved, and how the page names the family ("Holm over 4 comparisons")."""
+
+    verdicts: dict[Any, tuple[Any, bool]]
+    family: str
+
+
+@dataclass
+class Comparisons:
+    """A family of comparisons collected one by one, each under a name (any hashable): its
+    difference and its p-value, times a weight where it was picked (the best of several: the
+    pairs it was picked from over the comparisons made), then resolved at once (`resolve`)."""
+
+    found: dict[Any, tuple[Any, float]] = field(default_factory=dict)
+
+    def __contains__(self, name: Any) -> bool:
+        return name in self.found
+
+    def add(self, name: Any, difference: Any, p_value: float, weight: float = 1.0) -> Any:
+        """`difference` with its p-value times `weight` (at most 1) under `name`, unless the
+        name is there already (the first stays); the name."""
+        if name not in self.found:
+            self.found[name] = (difference, min(1.0, p_value * weight))
+        return name
+
+    def resolve(self, method: str = stats.HOLM) -> Compared:
+        """Every comparison's verdict after the family's adjustment (`stats.family`), in the
+        order they were added."""
+        family = stats.family([p for _, p in self.found.values()], method)
+        verdicts = zip(self.found.items(), family.resolved, strict=True)
+        return Compared({name: (d, bool(yes)) for (name, (d, _)), yes in verdicts}, family.text)
+
+
+# --- an4-ohno: a sweep of one setting, its best value against every other ---
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """One group of cells over the values of a swept setting (`sweep`): the best value, and each
+    other against it paired by seed."""
+
+    group: tuple  # the group's values of the grouping settings
+    best: Any
+    others: int  # the values played besides the best
+    near: dict[str, Any]  # "lower" / "higher": the next value that way, where there is one
+    against: dict[Any, tuple[stats.PairedDifference, bool]]  # value -> (best minus it, resolved)
+
+    def tied(self) -> list:
+        """The values not resolved from the best."""
+        return [v for v, (_, resolved) in self.against.items() if not resolved]
+
+    def versus(self, side: str) -> str:
+        """The best against the next value on `side` (a number), paired, as a table cell: "vs 6:
+        +3.1 (-1.2 to +7.4)" in percentage points, or "none (end of the sweep)"."""
+        if (value := self.near.get(side)) not in self.against:
+            return "none (end of the sweep)"
+        return fill(
+            "vs {v:g}: {d:points} ({d.low:points} to {d.high:points})", v=value, d=self.against[value][0]
+        )
+
+
+class Swept(NamedTuple):
+    """A setting swept in each group of cells (`sweep`): the win rate of each group at each value
+    (keyed by the group's values, then the value), the group's sweeps, and their family's name."""
+
+    grid: dict[tuple, stats.Interval]
+    sweeps: list[Sweep]
+    family: str
+
+
+def sweep(games: pl.DataFrame, groups: Sequence[str], swept: str, keys: Sequence[str]) -> Swept:
+    """For each combination of the settings `groups` in the games (those with a verdict), the win
+    rate at each value of `swept` (`win_grid`), the best (ties: the lowest value) and every other
+    value against it, paired by seed along `swept` (`paired_in` over `keys`). One Holm family over
+    every group, each p-value times T / 2 for its group's T values: the best was picked from
+    their T (T - 1) / 2 pairs by T - 1 comparisons. A group of one value has no sweep."""
+    grid, comparisons, found = win_grid(games, (*groups, swept)), Comparisons(), []
+    for group in dict.fromkeys(k[:-1] for k in grid):
+        rates = {k[-1]: w for k, w in grid.items() if k[:-1] == group}
+        values = list(rates)  # in their sorted order
+        if len(values) < 2:
+            continue
+        best = max(values, key=lambda v, rates=rates, values=values: (rates[v].estimate, -values.index(v)))
+        mine = games.filter(*(pl.col(k) == v for k, v in zip(groups, group, strict=True)))
+        paired = {v: paired_in(mine, keys, swept, v, best) for v in values if v != best}
+        against = [(v, p.wins) for v, p in paired.items() if p]
+        for v, d in against:
+            comparisons.add((group, v), d, d.p_value, len(values) / 2)
+        i = values.index(best)
+        near = {side: values[j] for side, j in (("lower", i - 1), ("higher", i + 1)) if 0 <= j < len(values)}
+        found.append((group, best, len(values) - 1, near, [v for v, _ in against]))
+    compared = comparisons.resolve()
+    sweeps = [
+        Sweep(group, best, others, near, {v: compared.verdicts[(group, v)] for v in vs})
+        for group, best, others, near, vs in found
+    ]
+    return Swept(grid, sweeps, compared.family)

@@ -25,7 +25,7 @@ from simkit.core import stats
 from simkit.games.oh_no_invasion import ENGINE, LEVEL
 from simkit.games.oh_no_invasion.players import CrewNumbers
 from simkit.reporting import charts, kit
-from simkit.reporting.sections import AnalysisContext, GameSection, Table, point_decimals
+from simkit.reporting.sections import AnalysisContext, GameSection, Table
 from simkit.reporting.text import ci, count_range, pct, points, with_interval
 
 WORDS = kit.words(__package__)
@@ -53,6 +53,9 @@ CAUSES = (
     ("setbacks_level0", "level 0 setback (stays in)", "setbacks (level 0: the player stays in)"),
 )
 POOLED = (("players", "{} to {} players"), ("level", "levels {} to {}"))
+# the words of a paired difference (kit.difference_sentence): a win rate's, and a score's
+RATE_WORDS = ("paired.rate", "paired.rate_head", "paired.rate_same")
+SCORE_WORDS = ("paired.score", "paired.score_head", "paired.score_same")
 
 
 # --- the games, and the words and charts for them ------------------------------------------------
@@ -104,27 +107,6 @@ def _crew(s: str) -> str:
     return f"the {s} crew"
 
 
-def _pooled_over(g: pl.DataFrame, held: str) -> str:
-    """', pooled over 3 to 5 players and levels 0 to 3': the settings besides `held` varied in `g`."""
-    parts = [form.format(g[k].min(), g[k].max()) for k, form in POOLED if k != held and g[k].n_unique() > 1]
-    return f", pooled over {' and '.join(parts)}" if parts else ""
-
-
-def _difference(b: str, a: str, iv: stats.Interval, pooled: str = "", rate: bool = True) -> str:
-    """'Games at B are won 3.1 percentage points more often than at A (95 % CI ...; n games each,
-    paired by seed)', or of scores 'B scores 1.29 points a game more than A (...)'."""
-    scale, digits = (100, point_decimals(iv.estimate, iv.low, iv.high)) if rate else (1, 2)
-    lo, hi = (iv.low, iv.high) if iv.estimate >= 0 else (-iv.high, -iv.low)
-    size, lo, hi = (f"{scale * x:.{digits}f}" for x in (abs(iv.estimate), lo, hi))
-    rate_words, score_words = (
-        ("paired.rate", "paired.rate_head", "paired.rate_same"),
-        ("paired.score", "paired.score_head", "paired.score_same"),
-    )
-    sentence, head, same = rate_words if rate else score_words
-    head = WORDS[same] if iv.estimate == 0 else WORDS.fill(head, size=size, up=bool(iv.estimate > 0))
-    return WORDS.fill(sentence, b=b, a=a, head=head, lo=lo, hi=hi, n=iv.n, pooled=pooled)
-
-
 def _span(d: stats.PairedDifference) -> str:
     """A paired difference's 95 % interval in percentage points: '-1.2 to +3.4'."""
     return f"{points(d.low)} to {points(d.high)}"
@@ -162,8 +144,7 @@ class WinGrid(kit.SectionModel):
     crews: list[str]
     said: list  # the findings in order: a text, or a comparison's name and words (lead, B, A, pooled)
     rows: list[tuple]  # the comparison table: (name, what, crew)
-    compared: dict[tuple, tuple[stats.PairedDifference, bool]]  # name -> (B minus A, resolved)
-    family: str
+    compared: kit.Compared  # name -> (B minus A, resolved), and the family
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> WinGrid | None:
@@ -177,7 +158,7 @@ class WinGrid(kit.SectionModel):
         if not grid:
             return None
         levels, counts, crews = (_values(g, k) for k in ("level", "players", "strategy"))
-        said, rows, found = [], [], {}  # found: name -> (B - A, its p-value in the family)
+        said, rows, found = [], [], kit.Comparisons()  # found: name -> B - A and its p-value
 
         def compare(
             key: str, a: object, b: object, crew: str | None = None, weight: float = 1.0
@@ -185,7 +166,7 @@ class WinGrid(kit.SectionModel):
             """The name of B against A along `key` for one crew (or all), None where no games pair."""
             name, mine = (key, a, b, crew), g if crew is None else g.filter(pl.col("strategy") == crew)
             if name not in found and (paired := kit.paired_in(mine, SETTINGS, key, a, b)):
-                found[name] = (paired.wins, min(1.0, paired.wins.p_value * weight))
+                found.add(name, paired.wins, paired.wins.p_value, weight)
             return name if name in found else None
 
         for word, pick, sign in (("highest", max, -1), ("lowest", min, 1)) if len(grid) > 1 else ():
@@ -200,7 +181,7 @@ class WinGrid(kit.SectionModel):
                 said.append(WORDS.fill("win.none", whom=whom.capitalize(), n=n, high=high))
                 continue
             mine = g.filter(pl.col("strategy") == crew)
-            pooled = _pooled_over(mine, "level")
+            pooled = kit.pooled_over(mine, POOLED, "level")
             for a, b in zip(levels, levels[1:], strict=False):
                 if name := compare("level", a, b, crew):
                     rows.append((name, f"level {b} vs level {a}{pooled}", crew))
@@ -211,7 +192,7 @@ class WinGrid(kit.SectionModel):
             for a, b in headline:
                 if name := compare("level", a, b, crew):
                     said.append((name, f"For {whom}, ", f"games at {_level(b)}", f"at {_level(a)}", pooled))
-            a, b, extra = counts[0], counts[-1], _pooled_over(mine, "players")
+            a, b, extra = counts[0], counts[-1], kit.pooled_over(mine, POOLED, "players")
             if len(counts) > 1 and (name := compare("players", a, b, crew)):
                 rows.append((name, f"{b} players vs {a} players{extra}", crew))
                 said.append(
@@ -219,16 +200,14 @@ class WinGrid(kit.SectionModel):
                 )
         if len(crews) > 1:
             top = max(crews, key=lambda c: sum(map(_wins, played[c])) / max(1, sum(w.n for w in played[c])))
-            extra = _pooled_over(g, "strategy") + f"; {_crew(top)} picked as the crew that won most"
+            extra = (
+                kit.pooled_over(g, POOLED, "strategy") + f"; {_crew(top)} picked as the crew that won most"
+            )
             for crew in crews:
                 if crew != top and (name := compare("strategy", crew, top, weight=len(crews) / 2)):
                     rows.append((name, f"{top} crew vs {crew} crew{extra}", "-"))
                     said.append((name, "", f"Games played by {_crew(top)}", f"by {_crew(crew)}", extra))
-        family = stats.family([p for _, p in found.values()])
-        compared = {
-            name: (d, bool(r)) for (name, (d, _)), r in zip(found.items(), family.resolved, strict=True)
-        }
-        return cls(grid, levels, counts, crews, said, rows, compared, family.text)
+        return cls(grid, levels, counts, crews, said, rows, found.resolve())
 
     def findings(self) -> list[str]:
         """The extremes, and each comparison as a sentence with its verdict after the family."""
@@ -236,10 +215,11 @@ class WinGrid(kit.SectionModel):
         for item in self.said:
             if isinstance(item, tuple):
                 name, lead, b, a, pooled = item
-                d, resolved = self.compared[name]
-                sentence = _difference(b, a, stats.Interval(d.difference, d.low, d.high, d.n), pooled)
+                d, resolved = self.compared.verdicts[name]
+                sentence = kit.difference_sentence(WORDS, RATE_WORDS, d, b=b, a=a, pooled=pooled)
+                family = self.compared.family
                 item = WORDS.fill(
-                    "win.compared", lead=lead, sentence=sentence, resolved=resolved, family=self.family
+                    "win.compared", lead=lead, sentence=sentence, resolved=resolved, family=family
                 )
             out.append(item)
         return out
@@ -278,7 +258,7 @@ class WinGrid(kit.SectionModel):
         tables = [Table(WORDS["win.table"], columns, cells)]
         rows = []
         for name, what, crew in self.rows:
-            d, resolved = self.compared[name]
+            d, resolved = self.compared.verdicts[name]
             rows.append([what, crew, f"{d.n:,}", points(d.difference), _span(d), "yes" if resolved else "no"])
         if rows:
             columns = ["comparison", "crew", "games paired", "B - A", "95 % CI", "resolved"]
@@ -449,32 +429,11 @@ SWEEP_CHART = kit.Panels(
 
 
 @dataclass(frozen=True)
-class Sweep:
-    """One level, crew and crew size over the thresholds: the best, and each other against it."""
-
-    group: tuple  # (level, crew, players)
-    best: float
-    others: int  # the thresholds played besides the best
-    near: dict[str, float]  # "lower" / "higher": the next threshold that way, where there is one
-    against: dict[float, tuple[stats.PairedDifference, bool]]  # threshold -> (best minus it, resolved)
-
-    def tied(self) -> list[float]:
-        return [t for t, (_, resolved) in self.against.items() if not resolved]
-
-    def versus(self, side: str) -> str:
-        """The best against the next threshold on `side`, paired (a table cell)."""
-        if (t := self.near.get(side)) not in self.against:
-            return "none (end of the sweep)"
-        d = self.against[t][0]
-        return f"vs {t:g}: {points(d.difference)} ({_span(d)})"
-
-
-@dataclass(frozen=True)
 class Thresholds(kit.SectionModel):
     """The win rate at every threshold, and each group's sweep."""
 
     grid: dict[tuple, stats.Interval]  # (level, crew, players, threshold) -> win rate
-    sweeps: list[Sweep]
+    sweeps: list[kit.Sweep]
     family: str
     levels: list[int]
     show_players: bool  # whether the crew size varies
@@ -489,23 +448,9 @@ class Thresholds(kit.SectionModel):
         if g.height == 0 or g["final_conflict"].n_unique() < 2:
             return None
         keys = ("level", "strategy", "players")
-        grid, found = kit.win_grid(g, (*keys, "final_conflict")), []
-        for group in dict.fromkeys(k[:3] for k in grid):
-            rates = {k[3]: w for k, w in grid.items() if k[:3] == group}
-            ts, best = list(rates), max(rates, key=lambda t, rates=rates: (rates[t].estimate, -t))
-            mine = g.filter(*(pl.col(k) == v for k, v in zip(keys, group, strict=True)))
-            paired = {t: kit.paired_in(mine, SETTINGS, "final_conflict", t, best) for t in ts if t != best}
-            against = {t: p.wins for t, p in paired.items() if p}
-            i = ts.index(best)
-            near = {side: ts[j] for side, j in (("lower", i - 1), ("higher", i + 1)) if 0 <= j < len(ts)}
-            if len(ts) > 1:
-                found.append((group, best, len(ts) - 1, near, against))
-        p_values = [min(1.0, d.p_value * (n + 1) / 2) for *_, n, _, vs in found for d in vs.values()]
-        family = stats.family(p_values)
-        verdicts = iter(family.resolved)
-        sweeps = [Sweep(*head, {t: (d, bool(next(verdicts))) for t, d in vs.items()}) for *head, vs in found]
+        swept = kit.sweep(g, keys, "final_conflict", SETTINGS)
         ended = kit.counts(_outcomes(g), (*keys, "final_conflict", "outcome"))
-        return cls(grid, sweeps, family.text, _values(g, "level"), g["players"].n_unique() > 1, ended)
+        return cls(*swept, _values(g, "level"), g["players"].n_unique() > 1, ended)
 
     def findings(self) -> list[str]:
         """Each group's best threshold with its win rate, against its neighbours, and the thresholds
@@ -617,7 +562,8 @@ class Scores(kit.SectionModel):
         g = _games(ctx).base.filter(pl.col("score").is_not_null() & pl.col("score").is_not_nan())
         if g.height == 0:
             return None
-        levels, found = _values(g, "level"), []
+        levels, said, found = _values(g, "level"), [], kit.Comparisons()
+        pairs = len(levels) * (len(levels) - 1) // 2  # the top two were picked from every pair of levels
         for crew in _values(g, "strategy"):
             mine = g.filter(pl.col("strategy") == crew)
             if mine["score"].max() == 0:
@@ -625,7 +571,7 @@ class Scores(kit.SectionModel):
             scores = {lv: mine.filter(pl.col("level") == lv)["score"].to_numpy() for lv in levels}
             means = {lv: stats.mean_interval(s) for lv, s in scores.items()}
             ranked = sorted(levels, key=lambda lv, means=means: -means[lv].estimate)
-            m, pooled = means[ranked[0]], _pooled_over(mine, "level")
+            m, pooled = means[ranked[0]], kit.pooled_over(mine, POOLED, "level")
             text = WORDS.fill(
                 "score.most",
                 crew=_crew(crew).capitalize(),
@@ -635,12 +581,12 @@ class Scores(kit.SectionModel):
                 pooled=pooled,
             )
             paired = kit.paired_in(mine, SETTINGS, "level", ranked[1], ranked[0]) if len(ranked) > 1 else None
-            found.append((text, ranked[:2], paired if paired and paired.score.n >= 2 else None))
-        pairs = len(levels) * (len(levels) - 1) // 2  # the top two were picked from every pair of levels
-        family = stats.family([min(1.0, p.score_p * pairs) for *_, p in found if p])
-        verdicts = iter(family.resolved)
-        tops = [(text, p and (*two, p.score, bool(next(verdicts)))) for text, two, p in found]
-        return cls(g, tops, family.text)
+            if paired and paired.score.n >= 2:
+                found.add(crew, paired.score, paired.score_p, pairs)
+            said.append((crew, text, ranked[:2]))
+        compared = found.resolve()
+        tops = [(text, crew in found and (*two, *compared.verdicts[crew])) for crew, text, two in said]
+        return cls(g, tops, compared.family)
 
     def findings(self) -> list[str]:
         """Where each crew scores most, and whether that is resolved from the second."""
@@ -648,7 +594,8 @@ class Scores(kit.SectionModel):
         for text, compared in self.tops:
             if compared:
                 top, second, d, resolved = compared
-                sentence = _difference(_level(top).capitalize(), _level(second), d, rate=False)
+                b, a = _level(top).capitalize(), _level(second)
+                sentence = kit.difference_sentence(WORDS, SCORE_WORDS, d, False, b=b, a=a, pooled="")
                 pairs, family = levels * (levels - 1) // 2, self.family
                 text += " " + WORDS.fill(
                     "score.top",

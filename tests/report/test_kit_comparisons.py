@@ -1,0 +1,102 @@
+"""The analysis kit's paired comparisons in words and in families: `kit.pooled_over`,
+`kit.difference_sentence`, `kit.Comparisons` and a swept setting's best value against the others
+(`kit.sweep`, `kit.Sweep`)."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from simkit.core import stats
+from simkit.reporting import kit
+
+FORMS = (("players", "{} to {} players"), ("level", "levels {} to {}"))
+
+
+def test_pooled_over_names_the_settings_that_vary_but_the_one_held() -> None:
+    games = pl.DataFrame({"players": [3, 5, 4], "level": [1, 1, 1]})
+    assert kit.pooled_over(games, FORMS) == ", pooled over 3 to 5 players"
+    assert kit.pooled_over(games, FORMS, "players") == ""
+    both = games.with_columns(pl.Series("level", [0, 2, 3]))
+    assert kit.pooled_over(both, FORMS) == ", pooled over 3 to 5 players and levels 0 to 3"
+
+
+WORDS = kit.Words(
+    "test",
+    {
+        "said": "{b} {head} {a} (95 % CI {lo} to {hi}; {n} pairs{pooled})",
+        "head": "wins {size} points {up:more|less} often than",
+        "same": "wins as often as",
+    },
+)
+KEYS = ("said", "head", "same")
+
+
+def test_difference_sentence_reads_the_size_and_bounds_in_the_direction_of_the_difference() -> None:
+    fewer = stats.Interval(-0.031, -0.05, -0.012, 200)
+    said = kit.difference_sentence(WORDS, KEYS, fewer, b="B", a="A", pooled=", pooled")
+    assert said == "B wins 3.1 points less often than A (95 % CI 1.2 to 5.0; 200 pairs, pooled)"
+    paired = stats.PairedDifference(0.0004, 0.0001, 0.0008, 50, 0, 2, 0.0, 0.0)
+    said = kit.difference_sentence(WORDS, KEYS, paired, b="B", a="A", pooled="")
+    assert (
+        said == "B wins 0.04 points more often than A (95 % CI 0.01 to 0.08; 50 pairs)"
+    )  # two decimals: not 0.0
+    score = stats.Interval(1.5, 0.25, 2.75, 30)
+    said = kit.difference_sentence(WORDS, KEYS, score, False, b="B", a="A", pooled="")
+    assert said == "B wins 1.50 points more often than A (95 % CI 0.25 to 2.75; 30 pairs)"
+    same = stats.Interval(0.0, -0.02, 0.02, 10)
+    said = kit.difference_sentence(WORDS, KEYS, same, b="B", a="A", pooled="")
+    assert said == "B wins as often as A (95 % CI -2.0 to 2.0; 10 pairs)"
+
+
+def test_comparisons_weigh_each_p_value_keep_the_first_of_a_name_and_resolve_by_holm() -> None:
+    found = kit.Comparisons()
+    assert found.add("a", "d1", 0.01) == "a"
+    found.add("b", "d2", 0.03, weight=2)
+    found.add("a", "ignored", 0.9)
+    found.add("c", "d3", 0.8, weight=3)
+    assert "b" in found and "z" not in found
+    assert found.found["b"] == ("d2", 0.06) and found.found["c"] == ("d3", 1.0)
+    compared = found.resolve()
+    # Holm over 3: 0.01 x 3 = 0.03 resolved; then 0.06 x 2 = 0.12 and 1.0 not
+    assert compared.verdicts == {"a": ("d1", True), "b": ("d2", False), "c": ("d3", False)}
+    assert compared.family == stats.family_text(3)
+    empty = kit.Comparisons().resolve()
+    assert empty.verdicts == {} and empty.family == stats.family_text(0)
+
+
+def _swept_games() -> pl.DataFrame:
+    """Level 1 at thresholds 1, 2 and 3 (10 games each, same game indexes: 0, 10 and 8 won), and
+    level 2 at threshold 1 only (5 games, 1 won)."""
+    rows = []
+    for t, won in ((1.0, 0), (2.0, 10), (3.0, 8)):
+        rows += [(1, "bold", t, i, i < won) for i in range(10)]
+    rows += [(2, "bold", 1.0, i, i < 1) for i in range(5)]
+    games = pl.DataFrame(rows, schema=["level", "strategy", "t", "game_index", "won"], orient="row")
+    return games.with_columns(pl.lit(0.0).alias("score"))
+
+
+def test_sweep_picks_each_groups_best_value_and_pairs_every_other_against_it() -> None:
+    games = _swept_games()
+    swept = kit.sweep(games, ("level", "strategy"), "t", ("level", "strategy", "t"))
+    assert list(swept.grid) == [(1, "bold", 1.0), (1, "bold", 2.0), (1, "bold", 3.0), (2, "bold", 1.0)]
+    assert swept.grid[(1, "bold", 3.0)] == stats.wilson(8, 10)
+    [only] = swept.sweeps  # level 2 played one threshold: no sweep
+    assert (only.group, only.best, only.others) == ((1, "bold"), 2.0, 2)
+    assert only.near == {"lower": 1.0, "higher": 3.0}
+    low, high = only.against[1.0][0], only.against[3.0][0]
+    assert (low.difference, low.n, high.difference) == (1.0, 10, pytest.approx(0.2))
+    # the p-values enter times 3 / 2 (three thresholds), then Holm over the two
+    family = stats.family([min(1.0, low.p_value * 1.5), min(1.0, high.p_value * 1.5)])
+    assert [resolved for _, resolved in only.against.values()] == family.resolved.tolist() == [True, False]
+    assert swept.family == family.text
+    assert only.tied() == [3.0]
+    assert only.versus("lower") == f"vs 1: +100.0 ({low.low * 100:+.1f} to {low.high * 100:+.1f})"
+    alone = kit.Sweep((1,), 3.0, 1, {"lower": 2.0}, {})
+    assert alone.versus("higher") == alone.versus("lower") == "none (end of the sweep)"
+
+
+def test_sweep_breaks_a_tie_for_the_best_by_the_lowest_value() -> None:
+    games = _swept_games().filter(pl.col("t") != 1.0).with_columns(pl.lit(True).alias("won"))
+    swept = kit.sweep(games, ("level",), "t", ("level", "strategy", "t"))
+    assert swept.sweeps[0].best == 2.0
