@@ -37,6 +37,8 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from simkit.core import stats
+
 # Okabe & Ito (2008), ordered so that the first colours contrast well on white; yellow last.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#F0E442")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
@@ -259,15 +261,30 @@ def side_legend(ax: Any, title: str, **style: Any) -> None:
     ax.legend(title=title, loc="upper left", bbox_to_anchor=(1.0, 1.0), **style)
 
 
-def stacked_bars(ax: Any, labels: Sequence[str], parts: dict[str, Sequence[float]]) -> None:
-    """Horizontal bars, one a label from the top down, each stacked from `parts` (a name and its
-    value for each label, in the order of `labels`), a colour a part, named in the legend."""
-    left, ys = np.zeros(len(labels)), np.arange(len(labels))
+def stacked_bars(
+    ax: Any,
+    labels: Sequence[str],
+    parts: dict[str, Sequence[float]],
+    upright: bool = False,
+    named: bool = True,
+) -> None:
+    """Horizontal bars, one a label from the top down (`upright`: standing bars, one a label from
+    the left), each stacked from `parts` (a name and its value for each label, in the order of
+    `labels`), a colour a part, named in the legend (unless not `named`: a panel after the first
+    that the figure's legend already names)."""
+    start, at = np.zeros(len(labels)), np.arange(len(labels))
     for k, (name, values) in enumerate(parts.items()):
-        vals = np.array(values)
-        ax.barh(ys, vals, left=left, color=colour(k), label=name, height=0.7, edgecolor="white")
-        left += vals
-    ax.set_yticks(ys, labels)
+        vals, look = np.array(values), {"color": colour(k), "label": name if named else None}
+        if upright:
+            ax.bar(at, vals, bottom=start, width=0.7, edgecolor="white", **look)
+        else:
+            ax.barh(at, vals, left=start, height=0.7, edgecolor="white", **look)
+        start += vals
+    if upright:
+        ax.set_xticks(at, labels)
+        ax.grid(axis="x", visible=False)
+        return
+    ax.set_yticks(at, labels)
     ax.invert_yaxis()
     ax.grid(axis="y", visible=False)
 
@@ -416,3 +433,30 @@ def bounds(intervals: Sequence[Any]) -> tuple[list[float], list[float], list[flo
     """The estimates, the lower and the upper bounds of `intervals` (`stats.Interval`s), the
     arguments `interval_dots` takes after the positions."""
     return tuple([getattr(iv, k) for iv in intervals] for k in ("estimate", "low", "high"))
+
+
+# --- an4-ohno: a panel's axis of categories, and dodged bars of shares ---
+
+
+def panel_axis(
+    ax: Any, labels: Sequence[str], xlabel: str, title: str, ticks: Sequence[float] | None = None
+) -> None:
+    """A panel's x axis of categories: `labels` at `ticks` (None: 0, 1, ..., one a label), named
+    `xlabel`; the panel titled `title`, small on the left; no vertical grid."""
+    ax.set_xticks(range(len(labels)) if ticks is None else ticks, labels)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, loc="left", fontsize=10)
+    ax.grid(axis="x", visible=False)
+
+
+def share_bars(
+    ax: Any, counts: Sequence[int], n: int, group: int = 0, groups: int = 1, label: str | None = None
+) -> None:
+    """The shares `counts` / `n` in percent as bars at 0, 1, ... with their 95 % Wilson intervals
+    as thin whiskers, in group `group`'s colour, the `groups` of a position side by side over 0.8
+    of it."""
+    shares = [stats.wilson(k, n) for k in counts]
+    where = [i + dodge(group, groups, 0.8) for i in range(len(shares))]
+    look = {"width": 0.8 / groups, "color": colour(group), "label": label}
+    errors = {"yerr": interval_arms(*bounds(shares), 100), "error_kw": {"elinewidth": 0.8, "capsize": 1.5}}
+    ax.bar(where, [100 * w.estimate for w in shares], **look, **errors)

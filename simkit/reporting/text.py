@@ -293,3 +293,12 @@ def by_sign(resolved: bool, x: float, above: Any, below: Any, neither: Any) -> A
     """`above` or `below` for a resolved difference `x` by its sign (a word, a template's key),
     else `neither`: an unresolved difference, or none."""
     return above if resolved and x > 0 else below if resolved and x < 0 else neither
+
+
+# --- an4-ohno: a group's shares in a chart's alt text ---
+
+
+def shares_item(head: str, n: int, parts: Any, sep: str = " ") -> str:
+    """A group's shares in a chart's alt text: "level 0, bold (n=250): won 10.0 %, lost 3.2 %",
+    each part of `parts` (a name and its count) as its name, `sep` and its share of `n`."""
+    return f"{head} (n={n}): {', '.join(f'{name}{sep}{pct(k / n)}' for name, k in parts)}"

@@ -26,7 +26,7 @@ from simkit.games.oh_no_invasion import ENGINE, LEVEL
 from simkit.games.oh_no_invasion.players import CrewNumbers
 from simkit.reporting import charts, kit
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import ci, count_range, pct, points, with_interval
+from simkit.reporting.text import ci, count_range, pct, points, shares_item, with_interval
 
 WORDS = kit.words(__package__)
 DEFAULT_THRESHOLD = CrewNumbers().final_conflict  # both crews'
@@ -117,16 +117,9 @@ def _rate_cells(w: stats.Interval) -> list[str]:
     return [f"{w.n:,}", f"{_wins(w):,}", pct(w.estimate), ci(w, pct=True)]
 
 
-def _bounds(ws: Sequence[stats.Interval], scale: float = 1) -> tuple[list[float], ...]:
-    """The estimates, lower and upper bounds of `ws`, times `scale`."""
-    return tuple([scale * getattr(w, b) for w in ws] for b in ("estimate", "low", "high"))
-
-
 def _level_axis(ax, levels: Sequence[int], crew: str) -> None:
-    ax.set_xticks(range(len(levels)), [str(v) if v >= 0 else "-" for v in levels])
-    ax.set_xlabel("level")
-    ax.set_title(f"{crew} crew", loc="left", fontsize=10)
-    ax.grid(axis="x", visible=False)
+    """A crew's panel, levels along x ("-": the level the dataset does not record)."""
+    charts.panel_axis(ax, [str(v) if v >= 0 else "-" for v in levels], "level", f"{crew} crew")
 
 
 # --- 1. win rate by level x players x crew -------------------------------------------------------
@@ -234,7 +227,7 @@ class WinGrid(kit.SectionModel):
                 ]
                 xs = [x + charts.dodge(pi, len(self.counts), 0.6) for x, _ in mine]
                 if mine:
-                    ws = _bounds([w for _, w in mine])
+                    ws = charts.bounds([w for _, w in mine])
                     charts.interval_dots(ax, xs, *ws, group=pi, label=_players(p), scale=100, joined=True)
             _level_axis(ax, self.levels, crew)
             ax.set_xlim(-0.5, len(self.levels) - 0.5)
@@ -366,13 +359,12 @@ class Losses(kit.SectionModel):
         levels, first = self.levels, self.crews[0]
 
         def outcomes(ax, crew: str) -> None:
-            bottom = [0.0] * len(levels)
-            for oi, o in enumerate(self.outcomes):
-                ns = [(self.ended.get((lv, crew, o), 0), self.games.get((lv, crew), 0)) for lv in levels]
-                shares, label = [100 * k / n if n else 0.0 for k, n in ns], o if crew == first else None
-                look = {"color": charts.colour(oi), "edgecolor": "white", "width": 0.7, "label": label}
-                ax.bar(range(len(levels)), shares, bottom=bottom, **look)
-                bottom = [a + b for a, b in zip(bottom, shares, strict=True)]
+            played = [(lv, self.games.get((lv, crew), 0)) for lv in levels]
+            shares = {
+                o: [100 * self.ended.get((lv, crew, o), 0) / n if n else 0.0 for lv, n in played]
+                for o in self.outcomes
+            }
+            charts.stacked_bars(ax, [str(lv) for lv in levels], shares, upright=True, named=crew == first)
             _level_axis(ax, levels, crew)
             ax.set_ylim(0, 100)
 
@@ -385,10 +377,12 @@ class Losses(kit.SectionModel):
                 charts.interval_bars(ax, xs, [iv for _, iv in mine], *look)
             _level_axis(ax, levels, crew)
 
-        items = []
-        for (lv, crew), n in self.games.items():
-            shares = [f"{o} {pct(self.ended.get((lv, crew, o), 0) / n)}" for o in self.outcomes]
-            items.append(f"level {lv}, {crew} (n={n}): {', '.join(shares)}")
+        items = [
+            shares_item(
+                f"level {lv}, {crew}", n, [(o, self.ended.get((lv, crew, o), 0)) for o in self.outcomes]
+            )
+            for (lv, crew), n in self.games.items()
+        ]
         legend = {"title": "outcome", "ncols": 2, "fontsize": 8}
         games = count_range(self.games.values(), "games per bar")
         out = [
@@ -619,22 +613,21 @@ class Scores(kit.SectionModel):
             scores = sorted({s for (lv_, _, s) in seen if lv_ == lv})  # the scores seen at this level
             for k, crew in enumerate(crews):
                 if n := played.get((lv, crew), 0):
-                    ws = [stats.wilson(seen.get((lv, crew, s), 0), n) for s in scores]
-                    xs = [i + charts.dodge(k, len(crews), 0.8) for i in range(len(scores))]
-                    arms, label = charts.interval_arms(*_bounds(ws), 100), crew if lv == levels[0] else None
-                    look = {"width": 0.8 / len(crews), "color": charts.colour(k), "label": label}
-                    errors = {"yerr": arms, "error_kw": {"elinewidth": 0.8, "capsize": 1.5}}
-                    ax.bar(xs, [100 * w.estimate for w in ws], **look, **errors)
+                    counts = [seen.get((lv, crew, s), 0) for s in scores]
+                    charts.share_bars(ax, counts, n, k, len(crews), crew if lv == levels[0] else None)
             step = max(1, math.ceil(len(scores) / 12))
-            ax.set_xticks(range(0, len(scores), step), [f"{s:g}" for s in scores[::step]])
-            ax.set_xlabel("score (points)")
-            ax.set_title(f"level {lv}" if lv >= 0 else "", loc="left", fontsize=10)
-            ax.grid(axis="x", visible=False)
+            ticks, labels = range(0, len(scores), step), [f"{s:g}" for s in scores[::step]]
+            charts.panel_axis(ax, labels, "score (points)", f"level {lv}" if lv >= 0 else "", ticks)
 
-        items = []
-        for (lv, crew), n in played.items():
-            shares = [f"{s:g}: {pct(k / n)}" for (lv_, c, s), k in seen.items() if (lv_, c) == (lv, crew)]
-            items.append(f"level {lv}, {crew} (n={n}): {', '.join(shares)}")
+        items = [
+            shares_item(
+                f"level {lv}, {crew}",
+                n,
+                [(f"{s:g}", k) for (*at, s), k in seen.items() if at == [lv, crew]],
+                ": ",
+            )
+            for (lv, crew), n in played.items()
+        ]
         games, legend = count_range(played.values(), "games per crew and level"), {"title": "crew"}
         legend["ncols"] = max(1, len(crews))
         return [SCORES_CHART.draw(ctx, WORDS, levels, draw, "; ".join(items[:24]), legend, games=games)]
