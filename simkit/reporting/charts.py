@@ -225,13 +225,14 @@ def grouped_interval_dots(
     band: float = 0.7,
     horizontal: bool = False,
     suffix: str = "",
+    joined: bool = False,
+    labels: Sequence[str | None] | None = None,
 ) -> None:
     """`points[(x, group)]` (a `stats.Interval`) as `interval_dots` at the position of x in `xs`,
-    the groups of one position spread over `band` of it; each group's legend label is the group
-    plus `suffix`. Intervals of no games are left out."""
-    for gi, g in enumerate(groups):
-        mine = [(xi, points[(x, g)]) for xi, x in enumerate(xs) if (x, g) in points]
-        mine = [(xi, iv) for xi, iv in mine if iv.n > 0 and not math.isnan(iv.estimate)]
+    the groups of one position spread over `band` of it (`joined`: a line through a group's
+    dots); each group's legend label is the group plus `suffix`, or its label of `labels`.
+    Intervals of no games are left out."""
+    for gi, (g, mine) in enumerate(_by_group(xs, groups, points)):
         if mine:
             interval_dots(
                 ax,
@@ -240,10 +241,38 @@ def grouped_interval_dots(
                 [iv.low for _, iv in mine],
                 [iv.high for _, iv in mine],
                 group=gi,
-                label=f"{g}{suffix}" if g else None,
+                label=(f"{g}{suffix}" if g else None) if labels is None else labels[gi],
                 scale=scale,
                 horizontal=horizontal,
+                joined=joined,
             )
+
+
+def _by_group(
+    xs: Sequence[Any], groups: Sequence[Any], points: dict[tuple[Any, Any], Any]
+) -> list[tuple[Any, list[tuple[int, Any]]]]:
+    """Each group and its intervals of `points[(x, group)]` with games, by the position of x in `xs`."""
+    out = []
+    for g in groups:
+        mine = [(xi, points[(x, g)]) for xi, x in enumerate(xs) if (x, g) in points]
+        out.append((g, [(xi, iv) for xi, iv in mine if iv.n > 0 and not math.isnan(iv.estimate)]))
+    return out
+
+
+def grouped_interval_bars(
+    ax: Any,
+    xs: Sequence[Any],
+    groups: Sequence[Any],
+    points: dict[tuple[Any, Any], Any],
+    labels: Sequence[str | None],
+    band: float = 0.8,
+) -> None:
+    """`points[(x, group)]` (a `stats.Interval`) as `interval_bars` at the position of x in `xs`,
+    the groups of one position side by side over `band` of it, each in its colour and labelled
+    by its label of `labels`. Intervals of no games are left out."""
+    for gi, (_, mine) in enumerate(_by_group(xs, groups, points)):
+        where = [xi + dodge(gi, len(groups), band) for xi, _ in mine]
+        interval_bars(ax, where, [iv for _, iv in mine], band / len(groups), colour(gi), labels[gi])
 
 
 def dots_about_zero(

@@ -62,3 +62,31 @@ def test_shares_item_lists_each_parts_share_of_the_groups_games() -> None:
     item = text.shares_item("level 0, bold", 250, [("won", 25), ("lost", 8)])
     assert item == "level 0, bold (n=250): won 10.0 %, lost 3.2 %"
     assert text.shares_item("level 1, x", 3, [("0", 1)], ": ") == "level 1, x (n=3): 0: 33.3 %"
+
+
+def test_grouped_interval_bars_put_each_groups_bars_side_by_side_leaving_out_empty_ones() -> None:
+    ax = _axes()
+    points = {
+        ("0", "a"): stats.Interval(1.0, 0.5, 1.5, 10),
+        ("1", "a"): stats.Interval(2.0, 1.0, 3.0, 10),
+        ("1", "b"): stats.Interval(4.0, 3.0, 5.0, 10),
+        ("0", "b"): stats.Interval(0.0, 0.0, 0.0, 0),  # no games: no bar
+    }
+    charts.grouped_interval_bars(ax, ["0", "1"], ["a", "b"], points, ["cause a", None])
+    assert [p.get_x() + p.get_width() / 2 for p in ax.patches] == pytest.approx([-0.2, 0.8, 1.2])
+    assert [p.get_height() for p in ax.patches] == [1.0, 2.0, 4.0]
+    assert [p.get_width() for p in ax.patches] == pytest.approx([0.4, 0.4, 0.4])
+    assert ax.get_legend_handles_labels()[1] == ["cause a"]
+
+
+def test_grouped_interval_dots_join_a_groups_dots_and_take_their_labels() -> None:
+    ax = _axes()
+    points = {(0, 3): stats.Interval(0.5, 0.4, 0.6, 20), (1, 3): stats.Interval(0.25, 0.1, 0.4, 20)}
+    charts.grouped_interval_dots(
+        ax, [0, 1], [3, 4], points, 100, band=0.6, joined=True, labels=["3 p", "4 p"]
+    )
+    [line] = ax.get_lines()[:1]
+    assert line.get_linestyle() == "-"  # joined, in the first group's line style
+    assert list(line.get_xdata()) == pytest.approx([-0.15, 0.85])
+    assert list(line.get_ydata()) == pytest.approx([50.0, 25.0])
+    assert ax.get_legend_handles_labels()[1] == ["3 p"]  # group 4 has no points

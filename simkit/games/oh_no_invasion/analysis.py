@@ -221,14 +221,10 @@ class WinGrid(kit.SectionModel):
         """One panel per crew: the win rate by level, one line per crew size, with Wilson intervals."""
 
         def draw(ax, crew: str) -> None:
-            for pi, p in enumerate(self.counts):
-                mine = [
-                    (self.levels.index(lv), w) for (lv, p_, c), w in self.grid.items() if (p_, c) == (p, crew)
-                ]
-                xs = [x + charts.dodge(pi, len(self.counts), 0.6) for x, _ in mine]
-                if mine:
-                    ws = charts.bounds([w for _, w in mine])
-                    charts.interval_dots(ax, xs, *ws, group=pi, label=_players(p), scale=100, joined=True)
+            points = {(lv, p): w for (lv, p, c), w in self.grid.items() if c == crew}
+            labels = [_players(p) for p in self.counts]
+            dots = {"band": 0.6, "joined": True, "labels": labels}
+            charts.grouped_interval_dots(ax, self.levels, self.counts, points, 100, **dots)
             _level_axis(ax, self.levels, crew)
             ax.set_xlim(-0.5, len(self.levels) - 0.5)
             if crew == self.crews[-1]:
@@ -314,10 +310,10 @@ class Losses(kit.SectionModel):
         present = g["outcome"].unique().to_list()
         outcomes = [o for o in OUTCOME_ORDER if o in present] + sorted(set(present) - set(OUTCOME_ORDER))
         causes = [c for c in CAUSES if c[0] in g.columns and (c[0] != "setbacks_level0" or g[c[0]].sum())]
-        per_game = {}  # (level, crew) -> cause -> players eliminated per game
-        for key, part in g.partition_by(*keys, as_dict=True).items():
-            counted = {c: part[c].cast(pl.Float64).drop_nulls().to_numpy() for c, *_ in causes}
-            per_game[key] = {c: stats.mean_interval(v) for c, v in counted.items()}
+        per_game = {  # (level, crew) -> cause -> players eliminated per game
+            key: {c: kit.mean_of(part, c) for c, *_ in causes}
+            for key, part in g.partition_by(*keys, as_dict=True).items()
+        }
         played, ended = kit.counts(g, keys), kit.counts(g, (*keys, "outcome"))
         return cls(played, ended, outcomes, causes, per_game, *(_values(g, k) for k in keys))
 
@@ -369,12 +365,14 @@ class Losses(kit.SectionModel):
             ax.set_ylim(0, 100)
 
         def eliminations(ax, crew: str) -> None:
-            for k, (c, label, _) in enumerate(self.causes):
-                mine = [(li, self.eliminated.get((lv, crew), {}).get(c)) for li, lv in enumerate(levels)]
-                mine = [(li, iv) for li, iv in mine if iv and iv.n > 0]
-                xs = [li + charts.dodge(k, len(self.causes), 0.8) for li, _ in mine]
-                look = (0.8 / len(self.causes), charts.colour(k), label if crew == first else None)
-                charts.interval_bars(ax, xs, [iv for _, iv in mine], *look)
+            points = {
+                (lv, c): iv
+                for (lv, c_), per in self.eliminated.items()
+                if c_ == crew
+                for c, iv in per.items()
+            }
+            labels = [label if crew == first else None for _, label, _ in self.causes]
+            charts.grouped_interval_bars(ax, levels, [c for c, *_ in self.causes], points, labels)
             _level_axis(ax, levels, crew)
 
         items = [
