@@ -437,9 +437,11 @@ def interval_band(
     group: int = 0,
     label: str | None = None,
     scale: float = 1.0,
+    star: float | None = None,
 ) -> None:
     """Estimates (`stats.Interval`s) as a line through markers at positions `where`, over a shaded
-    band of their 95 % intervals, in group `group`'s colour, marker and line style."""
+    band of their 95 % intervals, in group `group`'s colour, marker and line style; a large star
+    (edged black) marks the estimate at position `star` (one of `where`; None: none)."""
     color = colour(group)
     low, high = [scale * iv.low for iv in intervals], [scale * iv.high for iv in intervals]
     ax.fill_between(list(where), low, high, color=color, alpha=0.2, linewidth=0)
@@ -453,6 +455,10 @@ def interval_band(
         linewidth=1.4,
         label=label,
     )
+    if star is not None:
+        at = list(where).index(star)
+        look = {"marker": "*", "markersize": 13, "markeredgecolor": "black", "linestyle": "none"}
+        ax.plot([star], [scale * intervals[at].estimate], color=color, **look)
 
 
 # --- wt-an-aa: intervals as `interval_dots` takes them ---

@@ -742,6 +742,16 @@ class Sweep:
         """The values not resolved from the best."""
         return [v for v, (_, resolved) in self.against.items() if not resolved]
 
+    def neighbours(self) -> list[tuple[Any, stats.PairedDifference, bool]]:
+        """The next values below and above the best that pair with it: each with the best minus
+        it and whether that is resolved."""
+        return [(v, *self.against[v]) for v in self.near.values() if v in self.against]
+
+    @property
+    def apart(self) -> bool:
+        """Whether the best is resolved from each of its neighbours (a missing pair is not)."""
+        return all(v in self.against and self.against[v][1] for v in self.near.values())
+
     def versus(self, side: str) -> str:
         """The best against the next value on `side` (a number), paired, as a table cell: "vs 6:
         +3.1 (-1.2 to +7.4)" in percentage points, or "none (end of the sweep)"."""

@@ -90,3 +90,16 @@ def test_grouped_interval_dots_join_a_groups_dots_and_take_their_labels() -> Non
     assert list(line.get_xdata()) == pytest.approx([-0.15, 0.85])
     assert list(line.get_ydata()) == pytest.approx([50.0, 25.0])
     assert ax.get_legend_handles_labels()[1] == ["3 p"]  # group 4 has no points
+
+
+def test_interval_band_stars_the_estimate_at_one_position() -> None:
+    ax = _axes()
+    bands = [stats.Interval(0.2, 0.1, 0.3, 10), stats.Interval(0.6, 0.5, 0.7, 10)]
+    charts.interval_band(ax, [3.0, 6.0], bands, group=2, scale=100, star=6.0)
+    line, star = ax.get_lines()
+    assert list(line.get_ydata()) == [20.0, 60.0]
+    assert (list(star.get_xdata()), list(star.get_ydata()), star.get_marker()) == ([6.0], [60.0], "*")
+    assert star.get_color() == charts.colour(2) and star.get_linestyle() == "None"
+    plain = _axes()
+    charts.interval_band(plain, [3.0], bands[:1])
+    assert len(plain.get_lines()) == 1

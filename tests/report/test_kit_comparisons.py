@@ -91,9 +91,13 @@ def test_sweep_picks_each_groups_best_value_and_pairs_every_other_against_it() -
     assert [resolved for _, resolved in only.against.values()] == family.resolved.tolist() == [True, False]
     assert swept.family == family.text
     assert only.tied() == [3.0]
+    assert only.neighbours() == [(1.0, low, True), (3.0, high, False)]
+    assert not only.apart  # not resolved from 3
     assert only.versus("lower") == f"vs 1: +100.0 ({low.low * 100:+.1f} to {low.high * 100:+.1f})"
     alone = kit.Sweep((1,), 3.0, 1, {"lower": 2.0}, {})
     assert alone.versus("higher") == alone.versus("lower") == "none (end of the sweep)"
+    top = kit.Sweep((1,), 3.0, 1, {"lower": 2.0}, {2.0: (low, True)})
+    assert top.apart and top.neighbours() == [(2.0, low, True)]  # resolved from its one neighbour
 
 
 def test_sweep_breaks_a_tie_for_the_best_by_the_lowest_value() -> None:

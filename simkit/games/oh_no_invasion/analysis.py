@@ -452,10 +452,7 @@ class Thresholds(kit.SectionModel):
             (lv, crew, p), w, tied = s.group, self.grid[(*s.group, s.best)], s.tied()
             who = f"{_level(lv).capitalize()}, {crew} crew" + (f", {p} players" if self.show_players else "")
             said = [WORDS.fill("sweep.best", who=who, best=s.best, w=w, ci=ci(w, pct=True))]
-            comps = []
-            for t in (t for t in s.near.values() if t in s.against):
-                d, resolved = s.against[t]
-                comps.append(WORDS.fill("sweep.against", t=t, d=d, resolved=resolved))
+            comps = [WORDS.fill("sweep.against", t=t, d=d, resolved=r) for t, d, r in s.neighbours()]
             said += [WORDS.fill("sweep.neighbours", comps=" and ".join(comps))] if comps else []
             listed = ", ".join(f"{t:g}" for t in tied)
             said.append(
@@ -471,7 +468,6 @@ class Thresholds(kit.SectionModel):
         with its Wilson band, a star at the best threshold."""
         series = list(dict.fromkeys((crew, p) for _, crew, p, _ in self.grid))
         best = {s.group: s.best for s in self.sweeps}
-        star = {"marker": "*", "markersize": 13, "markeredgecolor": "black", "linestyle": "none"}
 
         def draw(ax, lv: int) -> None:
             for si, (crew, p) in enumerate(series):
@@ -481,9 +477,10 @@ class Thresholds(kit.SectionModel):
                 label = (
                     None if lv != self.levels[0] else f"{crew}, {p} players" if self.show_players else crew
                 )
-                charts.interval_band(ax, list(mine), list(mine.values()), group=si, label=label, scale=100)
-                if (t := best.get((lv, crew, p))) is not None:
-                    ax.plot([t], [100 * mine[t].estimate], color=charts.colour(si), **star)
+                star = best.get((lv, crew, p))
+                charts.interval_band(
+                    ax, list(mine), list(mine.values()), group=si, label=label, scale=100, star=star
+                )
             ax.set_title(f"level {lv}" if lv >= 0 else "", loc="left", fontsize=10)
             ax.set_xlabel("threshold (crew weapons per strike needed)")
 
@@ -513,7 +510,7 @@ class Thresholds(kit.SectionModel):
         best = []
         for s in self.sweeps:
             w, tied = self.grid[(*s.group, s.best)], ", ".join(f"{t:g}" for t in s.tied()) or "none"
-            apart = "yes" if all(t in s.against and s.against[t][1] for t in s.near.values()) else "no"
+            apart = "yes" if s.apart else "no"
             rate = [f"{s.best:g}", pct(w.estimate), ci(w, pct=True), f"{w.n:,}"]
             best.append(who(*s.group) + rate + [s.versus("lower"), s.versus("higher"), apart, tied])
         every = []
