@@ -419,6 +419,11 @@ def mean_of(games: pl.DataFrame, column: str) -> stats.Interval:
     return stats.mean_interval(games[column].cast(pl.Float64).drop_nulls().to_numpy())
 
 
+def sorted_values(games: pl.DataFrame, column: str) -> list:
+    """The values a column of the games (any part of the table) takes, each once, sorted."""
+    return sorted(games[column].unique().to_list())
+
+
 def counts(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, int]:
     """How many games (any part of the table) hold each combination of `keys` played, keyed by the
     values as the table holds them, in their sorted order."""

@@ -302,3 +302,15 @@ def shares_item(head: str, n: int, parts: Any, sep: str = " ") -> str:
     """A group's shares in a chart's alt text: "level 0, bold (n=250): won 10.0 %, lost 3.2 %",
     each part of `parts` (a name and its count) as its name, `sep` and its share of `n`."""
     return f"{head} (n={n}): {', '.join(f'{name}{sep}{pct(k / n)}' for name, k in parts)}"
+
+
+def successes(iv: Any) -> int:
+    """The successes a proportion's interval (a `stats.Interval` of a share) rests on: its
+    estimate times its trials, rounded (the wins of a win rate)."""
+    return round(iv.estimate * iv.n)
+
+
+def rate_cells(iv: Any) -> list[str]:
+    """A win rate's table cells (a `stats.Interval`): its games, its wins, the rate and its 95 %
+    interval ("1,000", "312", "31.2 %", "28.4 to 34.2 %")."""
+    return [f"{iv.n:,}", f"{successes(iv):,}", pct(iv.estimate), ci(iv, pct=True)]

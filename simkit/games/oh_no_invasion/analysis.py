@@ -24,9 +24,9 @@ import polars as pl
 from simkit.core import stats
 from simkit.games.oh_no_invasion import ENGINE, LEVEL
 from simkit.games.oh_no_invasion.players import CrewNumbers
-from simkit.reporting import charts, kit
+from simkit.reporting import charts, kit, text
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import ci, count_range, pct, points, shares_item, with_interval
+from simkit.reporting.text import ci, count_range, pct, points, with_interval
 
 WORDS = kit.words(__package__)
 DEFAULT_THRESHOLD = CrewNumbers().final_conflict  # both crews'
@@ -80,19 +80,11 @@ def _games(ctx: AnalysisContext) -> Games:
     g = g.with_columns(*typed, pl.col("won").cast(pl.Boolean), pl.col("score").cast(pl.Float64))
     if g["final_conflict"].n_unique() < 2:
         return Games(g, g)
-    swept = [t for t in _values(g, "final_conflict") if not math.isnan(t)]
+    swept = [t for t in kit.sorted_values(g, "final_conflict") if not math.isnan(t)]
     chosen = DEFAULT_THRESHOLD if DEFAULT_THRESHOLD in swept else swept[len(swept) // 2]
     which = "the default" if chosen == DEFAULT_THRESHOLD else "the middle value"
     note = WORDS.fill("notes.one_threshold", threshold=chosen, which=which)
     return Games(g, g.filter(pl.col("final_conflict") == chosen), (note,))
-
-
-def _values(g: pl.DataFrame, col: str) -> list:
-    return sorted(g[col].unique().to_list())
-
-
-def _wins(w: stats.Interval) -> int:
-    return round(w.estimate * w.n)
 
 
 def _level(v: int) -> str:
@@ -110,11 +102,6 @@ def _crew(s: str) -> str:
 def _span(d: stats.PairedDifference) -> str:
     """A paired difference's 95 % interval in percentage points: '-1.2 to +3.4'."""
     return f"{points(d.low)} to {points(d.high)}"
-
-
-def _rate_cells(w: stats.Interval) -> list[str]:
-    """A win rate's table cells: games, wins, the rate and its 95 % interval."""
-    return [f"{w.n:,}", f"{_wins(w):,}", pct(w.estimate), ci(w, pct=True)]
 
 
 def _level_axis(ax, levels: Sequence[int], crew: str) -> None:
@@ -150,7 +137,7 @@ class WinGrid(kit.SectionModel):
         grid = kit.win_grid(g, ("level", "players", "strategy"))
         if not grid:
             return None
-        levels, counts, crews = (_values(g, k) for k in ("level", "players", "strategy"))
+        levels, counts, crews = (kit.sorted_values(g, k) for k in ("level", "players", "strategy"))
         said, rows, found = [], [], kit.Comparisons()  # found: name -> B - A and its p-value
 
         def compare(
@@ -166,14 +153,12 @@ class WinGrid(kit.SectionModel):
             lv, p, crew = pick(grid, key=lambda k, s=sign: (grid[k].estimate, s * k[0]))  # ties: lower level
             w, where = grid[(lv, p, crew)], {"level": _level(lv), "players": _players(p), "crew": crew}
             said.append(WORDS.fill("win.extreme", word=word, w=w, ci=ci(w, pct=True), **where))
-        played = {crew: [w for k, w in grid.items() if k[2] == crew] for crew in crews}
+        rates = {crew: kit.win_rate(g.filter(pl.col("strategy") == crew)) for crew in crews}  # pooled
         for crew in crews:
-            n, wins, whom = sum(w.n for w in played[crew]), sum(map(_wins, played[crew])), _crew(crew)
-            if n and wins == 0:
-                high = 100 * stats.wilson(0, n).high
-                said.append(WORDS.fill("win.none", whom=whom.capitalize(), n=n, high=high))
+            rate, whom, mine = rates[crew], _crew(crew), g.filter(pl.col("strategy") == crew)
+            if rate.n and rate.estimate == 0:
+                said.append(WORDS.fill("win.none", whom=whom.capitalize(), n=rate.n, high=100 * rate.high))
                 continue
-            mine = g.filter(pl.col("strategy") == crew)
             pooled = kit.pooled_over(mine, POOLED, "level")
             for a, b in zip(levels, levels[1:], strict=False):
                 if name := compare("level", a, b, crew):
@@ -192,7 +177,7 @@ class WinGrid(kit.SectionModel):
                     (name, f"For {whom}, ", f"games with {_players(b)}", f"with {_players(a)}", extra)
                 )
         if len(crews) > 1:
-            top = max(crews, key=lambda c: sum(map(_wins, played[c])) / max(1, sum(w.n for w in played[c])))
+            top = max(crews, key=lambda c: rates[c].estimate if rates[c].n else 0.0)
             extra = (
                 kit.pooled_over(g, POOLED, "strategy") + f"; {_crew(top)} picked as the crew that won most"
             )
@@ -231,7 +216,15 @@ class WinGrid(kit.SectionModel):
                 ax.legend(title="crew size", loc="upper left", bbox_to_anchor=(1.0, 1.0))
 
         items = [
-            WORDS.fill("win.alt_item", level=lv, players=p, crew=crew, w=w, ci=ci(w, pct=True), wins=_wins(w))
+            WORDS.fill(
+                "win.alt_item",
+                level=lv,
+                players=p,
+                crew=crew,
+                w=w,
+                ci=ci(w, pct=True),
+                wins=text.successes(w),
+            )
             for (lv, p, crew), w in self.grid.items()
         ]
         ws, items = list(self.grid.values()), "; ".join(items[:24])
@@ -242,7 +235,7 @@ class WinGrid(kit.SectionModel):
 
     def tables(self) -> list[Table]:
         """The win rate of every cell, and the paired comparisons (B minus A) with their verdicts."""
-        cells = [[str(lv), str(p), crew, *_rate_cells(w)] for (lv, p, crew), w in self.grid.items()]
+        cells = [[str(lv), str(p), crew, *text.rate_cells(w)] for (lv, p, crew), w in self.grid.items()]
         columns = ["level", "players", "crew", "games", "wins", "win rate", "95 % CI"]
         tables = [Table(WORDS["win.table"], columns, cells)]
         rows = []
@@ -315,7 +308,7 @@ class Losses(kit.SectionModel):
             for key, part in g.partition_by(*keys, as_dict=True).items()
         }
         played, ended = kit.counts(g, keys), kit.counts(g, (*keys, "outcome"))
-        return cls(played, ended, outcomes, causes, per_game, *(_values(g, k) for k in keys))
+        return cls(played, ended, outcomes, causes, per_game, *(kit.sorted_values(g, k) for k in keys))
 
     def findings(self) -> list[str]:
         """For each crew, the most frequent loss at each level, and the players lost per game by cause
@@ -344,9 +337,9 @@ class Losses(kit.SectionModel):
                 (per_game[c], what) for c, _, what in self.causes if per_game and per_game[c].estimate > 0
             ]
             if causes:
-                text = ", ".join(WORDS.fill("loss.cause", iv=iv, what=what, ci=ci(iv)) for iv, what in causes)
+                lost = ", ".join(WORDS.fill("loss.cause", iv=iv, what=what, ci=ci(iv)) for iv, what in causes)
                 n, level = per_game[self.causes[0][0]].n, _level(self.levels[-1])
-                out.append(WORDS.fill("loss.eliminated", level=level, whom=whom, text=text, n=n))
+                out.append(WORDS.fill("loss.eliminated", level=level, whom=whom, text=lost, n=n))
         return out
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
@@ -376,7 +369,7 @@ class Losses(kit.SectionModel):
             _level_axis(ax, levels, crew)
 
         items = [
-            shares_item(
+            text.shares_item(
                 f"level {lv}, {crew}", n, [(o, self.ended.get((lv, crew, o), 0)) for o in self.outcomes]
             )
             for (lv, crew), n in self.games.items()
@@ -442,7 +435,7 @@ class Thresholds(kit.SectionModel):
         keys = ("level", "strategy", "players")
         swept = kit.sweep(g, keys, "final_conflict", SETTINGS)
         ended = kit.counts(_outcomes(g), (*keys, "final_conflict", "outcome"))
-        return cls(*swept, _values(g, "level"), g["players"].n_unique() > 1, ended)
+        return cls(*swept, kit.sorted_values(g, "level"), g["players"].n_unique() > 1, ended)
 
     def findings(self) -> list[str]:
         """Each group's best threshold with its win rate, against its neighbours, and the thresholds
@@ -516,7 +509,9 @@ class Thresholds(kit.SectionModel):
         every = []
         for (lv, crew, p, t), w in self.grid.items():
             lost = [stats.wilson(self.ended.get((lv, crew, p, t, o), 0), w.n) for o in (ELIM_DURING, SHIELDS)]
-            every.append(who(lv, crew, p) + [f"{t:g}", *_rate_cells(w)] + [with_interval(iv) for iv in lost])
+            every.append(
+                who(lv, crew, p) + [f"{t:g}", *text.rate_cells(w)] + [with_interval(iv) for iv in lost]
+            )
         columns = [*head, "best threshold", "win rate", "95 % CI", "games", "vs next lower", "vs next higher"]
         columns += ["resolved from both", "thresholds not resolved from it"]
         tables = [Table(WORDS["sweep.best_table"], columns, best)]
@@ -541,7 +536,7 @@ class Scores(kit.SectionModel):
     family: str
 
     def levels(self) -> list[int]:
-        return _values(self.games, "level")
+        return kit.sorted_values(self.games, "level")
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Scores | None:
@@ -551,17 +546,16 @@ class Scores(kit.SectionModel):
         g = _games(ctx).base.filter(pl.col("score").is_not_null() & pl.col("score").is_not_nan())
         if g.height == 0:
             return None
-        levels, said, found = _values(g, "level"), [], kit.Comparisons()
+        levels, said, found = kit.sorted_values(g, "level"), [], kit.Comparisons()
         pairs = len(levels) * (len(levels) - 1) // 2  # the top two were picked from every pair of levels
-        for crew in _values(g, "strategy"):
+        for crew in kit.sorted_values(g, "strategy"):
             mine = g.filter(pl.col("strategy") == crew)
             if mine["score"].max() == 0:
                 continue
-            scores = {lv: mine.filter(pl.col("level") == lv)["score"].to_numpy() for lv in levels}
-            means = {lv: stats.mean_interval(s) for lv, s in scores.items()}
+            means = {lv: kit.mean_of(mine.filter(pl.col("level") == lv), "score") for lv in levels}
             ranked = sorted(levels, key=lambda lv, means=means: -means[lv].estimate)
             m, pooled = means[ranked[0]], kit.pooled_over(mine, POOLED, "level")
-            text = WORDS.fill(
+            most = WORDS.fill(
                 "score.most",
                 crew=_crew(crew).capitalize(),
                 level=_level(ranked[0]),
@@ -572,21 +566,21 @@ class Scores(kit.SectionModel):
             paired = kit.paired_in(mine, SETTINGS, "level", ranked[1], ranked[0]) if len(ranked) > 1 else None
             if paired and paired.score.n >= 2:
                 found.add(crew, paired.score, paired.score_p, pairs)
-            said.append((crew, text, ranked[:2]))
+            said.append((crew, most, ranked[:2]))
         compared = found.resolve()
-        tops = [(text, crew in found and (*two, *compared.verdicts[crew])) for crew, text, two in said]
+        tops = [(most, crew in found and (*two, *compared.verdicts[crew])) for crew, most, two in said]
         return cls(g, tops, compared.family)
 
     def findings(self) -> list[str]:
         """Where each crew scores most, and whether that is resolved from the second."""
         out, levels = [], len(self.levels())
-        for text, compared in self.tops:
+        for said, compared in self.tops:
             if compared:
                 top, second, d, resolved = compared
                 b, a = _level(top).capitalize(), _level(second)
                 sentence = kit.difference_sentence(WORDS, SCORE_WORDS, d, False, b=b, a=a, pooled="")
                 pairs, family = levels * (levels - 1) // 2, self.family
-                text += " " + WORDS.fill(
+                said += " " + WORDS.fill(
                     "score.top",
                     sentence=sentence,
                     resolved=resolved,
@@ -594,13 +588,13 @@ class Scores(kit.SectionModel):
                     pairs=pairs,
                     family=family,
                 )
-            out.append(text)
+            out.append(said)
         return out
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """One panel per level: the share of games at each score, one bar per crew with its Wilson
         interval."""
-        levels, crews = self.levels(), _values(self.games, "strategy")
+        levels, crews = self.levels(), kit.sorted_values(self.games, "strategy")
         seen = kit.counts(self.games, ("level", "strategy", "score"))
         played = kit.counts(self.games, ("level", "strategy"))
 
@@ -615,7 +609,7 @@ class Scores(kit.SectionModel):
             charts.panel_axis(ax, labels, "score (points)", f"level {lv}" if lv >= 0 else "", ticks)
 
         items = [
-            shares_item(
+            text.shares_item(
                 f"level {lv}, {crew}",
                 n,
                 [(f"{s:g}", k) for (*at, s), k in seen.items() if at == [lv, crew]],

@@ -1,0 +1,27 @@
+"""A win rate's table cells and the wins it rests on (`text.rate_cells`, `text.successes`), and
+a games column's values (`kit.sorted_values`)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from simkit.core import stats
+from simkit.reporting import kit, text
+
+
+def test_successes_are_the_wins_a_rate_rests_on() -> None:
+    assert text.successes(stats.wilson(312, 1000)) == 312
+    assert text.successes(stats.wilson(1, 3)) == 1  # 1/3 x 3 rounds back to 1
+    assert text.successes(stats.wilson(0, 7)) == 0
+
+
+def test_rate_cells_are_games_wins_rate_and_interval() -> None:
+    w = stats.wilson(312, 1000)
+    assert text.rate_cells(w) == ["1,000", "312", "31.2 %", f"{100 * w.low:.1f} to {100 * w.high:.1f} %"]
+    assert text.rate_cells(stats.wilson(0, 4))[:3] == ["4", "0", "0.0 %"]
+
+
+def test_sorted_values_lists_each_value_once_in_order() -> None:
+    games = pl.DataFrame({"level": [3, 1, 3, 0], "crew": ["bold", "calm", "bold", "bold"]})
+    assert kit.sorted_values(games, "level") == [0, 1, 3]
+    assert kit.sorted_values(games, "crew") == ["bold", "calm"]
