@@ -49,7 +49,7 @@ from simkit.core.players import is_user_spec
 from simkit.core.strategies import Strategy
 from simkit.reporting.charts import Chart, one_panel, panel_chart, percent_top, ranked_rates, save_chart
 from simkit.reporting.sections import AnalysisContext, GameSection, Table, point_decimals
-from simkit.reporting.text import fill, fill_from
+from simkit.reporting.text import ci, fill, fill_from, pct
 
 Model = TypeVar("Model")
 Item = TypeVar("Item", bound=tuple)
@@ -739,6 +739,7 @@ class Sweep:
 
     group: tuple  # the group's values of the grouping settings
     best: Any
+    rate: stats.Interval  # the win rate at the best value
     others: int  # the values played besides the best
     near: dict[str, Any]  # "lower" / "higher": the next value that way, where there is one
     against: dict[Any, tuple[stats.PairedDifference, bool]]  # value -> (best minus it, resolved)
@@ -765,6 +766,14 @@ class Sweep:
         return fill(
             "vs {v:g}: {d:points} ({d.low:points} to {d.high:points})", v=value, d=self.against[value][0]
         )
+
+    def cells(self) -> list[str]:
+        """The sweep as a table row: the best value, its win rate, the rate's 95 % interval and its
+        games, the best against the next value lower and higher (`versus`), whether it is resolved
+        from both ("yes" or "no") and the values not resolved from it ("none")."""
+        tied, rate = ", ".join(f"{v:g}" for v in self.tied()) or "none", self.rate
+        best = [f"{self.best:g}", pct(rate.estimate), ci(rate, pct=True), f"{rate.n:,}"]
+        return [*best, self.versus("lower"), self.versus("higher"), "yes" if self.apart else "no", tied]
 
 
 class Swept(NamedTuple):
@@ -799,7 +808,7 @@ def sweep(games: pl.DataFrame, groups: Sequence[str], swept: str, keys: Sequence
         found.append((group, best, len(values) - 1, near, [v for v, _ in against]))
     compared = comparisons.resolve()
     sweeps = [
-        Sweep(group, best, others, near, {v: compared.verdicts[(group, v)] for v in vs})
+        Sweep(group, best, grid[(*group, best)], others, near, {v: compared.verdicts[(group, v)] for v in vs})
         for group, best, others, near, vs in found
     ]
     return Swept(grid, sweeps, compared.family)

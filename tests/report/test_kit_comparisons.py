@@ -82,7 +82,7 @@ def test_sweep_picks_each_groups_best_value_and_pairs_every_other_against_it() -
     assert list(swept.grid) == [(1, "bold", 1.0), (1, "bold", 2.0), (1, "bold", 3.0), (2, "bold", 1.0)]
     assert swept.grid[(1, "bold", 3.0)] == stats.wilson(8, 10)
     [only] = swept.sweeps  # level 2 played one threshold: no sweep
-    assert (only.group, only.best, only.others) == ((1, "bold"), 2.0, 2)
+    assert (only.group, only.best, only.rate, only.others) == ((1, "bold"), 2.0, stats.wilson(10, 10), 2)
     assert only.near == {"lower": 1.0, "higher": 3.0}
     low, high = only.against[1.0][0], only.against[3.0][0]
     assert (low.difference, low.n, high.difference) == (1.0, 10, pytest.approx(0.2))
@@ -94,9 +94,9 @@ def test_sweep_picks_each_groups_best_value_and_pairs_every_other_against_it() -
     assert only.neighbours() == [(1.0, low, True), (3.0, high, False)]
     assert not only.apart  # not resolved from 3
     assert only.versus("lower") == f"vs 1: +100.0 ({low.low * 100:+.1f} to {low.high * 100:+.1f})"
-    alone = kit.Sweep((1,), 3.0, 1, {"lower": 2.0}, {})
+    alone = kit.Sweep((1,), 3.0, stats.wilson(5, 10), 1, {"lower": 2.0}, {})
     assert alone.versus("higher") == alone.versus("lower") == "none (end of the sweep)"
-    top = kit.Sweep((1,), 3.0, 1, {"lower": 2.0}, {2.0: (low, True)})
+    top = kit.Sweep((1,), 3.0, stats.wilson(5, 10), 1, {"lower": 2.0}, {2.0: (low, True)})
     assert top.apart and top.neighbours() == [(2.0, low, True)]  # resolved from its one neighbour
 
 
@@ -104,3 +104,14 @@ def test_sweep_breaks_a_tie_for_the_best_by_the_lowest_value() -> None:
     games = _swept_games().filter(pl.col("t") != 1.0).with_columns(pl.lit(True).alias("won"))
     swept = kit.sweep(games, ("level",), "t", ("level", "strategy", "t"))
     assert swept.sweeps[0].best == 2.0
+
+
+def test_a_sweeps_cells_are_its_best_value_rate_neighbours_and_ties() -> None:
+    games = _swept_games()
+    [only] = kit.sweep(games, ("level", "strategy"), "t", ("level", "strategy", "t")).sweeps
+    w = stats.wilson(10, 10)
+    rate = ["2", "100.0 %", f"{100 * w.low:.1f} to 100.0 %", "10"]
+    assert only.cells() == [*rate, only.versus("lower"), only.versus("higher"), "no", "3"]
+    alone = kit.Sweep((1,), 3.0, stats.wilson(1, 4), 1, {"lower": 2.0}, {})
+    assert alone.cells()[:2] == ["3", "25.0 %"]
+    assert alone.cells()[4:] == ["none (end of the sweep)"] * 2 + ["no", "none"]

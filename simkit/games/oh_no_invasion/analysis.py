@@ -26,7 +26,7 @@ from simkit.games.oh_no_invasion import ENGINE, LEVEL
 from simkit.games.oh_no_invasion.players import CrewNumbers
 from simkit.reporting import charts, kit, text
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import ci, count_range, pct, points, with_interval
+from simkit.reporting.text import ci, count_range, points, with_interval
 
 WORDS = kit.words(__package__)
 DEFAULT_THRESHOLD = CrewNumbers().final_conflict  # both crews'
@@ -442,7 +442,7 @@ class Thresholds(kit.SectionModel):
         not resolved from it."""
         out = []
         for s in self.sweeps:
-            (lv, crew, p), w, tied = s.group, self.grid[(*s.group, s.best)], s.tied()
+            (lv, crew, p), w, tied = s.group, s.rate, s.tied()
             who = f"{_level(lv).capitalize()}, {crew} crew" + (f", {p} players" if self.show_players else "")
             said = [WORDS.fill("sweep.best", who=who, best=s.best, w=w, ci=ci(w, pct=True))]
             comps = [WORDS.fill("sweep.against", t=t, d=d, resolved=r) for t, d, r in s.neighbours()]
@@ -500,12 +500,7 @@ class Thresholds(kit.SectionModel):
         def who(lv: int, crew: str, p: int) -> list[str]:
             return [str(lv), crew, *([str(p)] if self.show_players else [])]
 
-        best = []
-        for s in self.sweeps:
-            w, tied = self.grid[(*s.group, s.best)], ", ".join(f"{t:g}" for t in s.tied()) or "none"
-            apart = "yes" if s.apart else "no"
-            rate = [f"{s.best:g}", pct(w.estimate), ci(w, pct=True), f"{w.n:,}"]
-            best.append(who(*s.group) + rate + [s.versus("lower"), s.versus("higher"), apart, tied])
+        best = [who(*s.group) + s.cells() for s in self.sweeps]
         every = []
         for (lv, crew, p, t), w in self.grid.items():
             lost = [stats.wilson(self.ended.get((lv, crew, p, t, o), 0), w.n) for o in (ELIM_DURING, SHIELDS)]
