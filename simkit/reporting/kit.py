@@ -49,7 +49,7 @@ from simkit.core.players import is_user_spec
 from simkit.core.strategies import Strategy
 from simkit.reporting.charts import Chart, one_panel, panel_chart, percent_top, ranked_rates, save_chart
 from simkit.reporting.sections import AnalysisContext, GameSection, Table, point_decimals
-from simkit.reporting.text import ci, fill, fill_from, pct
+from simkit.reporting.text import ci, fill, fill_from, pct, points, points_interval
 
 Model = TypeVar("Model")
 Item = TypeVar("Item", bound=tuple)
@@ -424,6 +424,15 @@ def sorted_values(games: pl.DataFrame, column: str) -> list:
     return sorted(games[column].unique().to_list())
 
 
+def at_one_value(games: pl.DataFrame, column: str, default: Any) -> tuple[pl.DataFrame, Any, bool]:
+    """The games at one value of a swept setting `column`: `default` where it was played, else the
+    middle of the values played (a NaN, a game without one, is not a value); with that value and
+    whether it is the default."""
+    played = [v for v in sorted_values(games, column) if not (isinstance(v, float) and math.isnan(v))]
+    chosen = default if default in played else played[len(played) // 2]
+    return games.filter(pl.col(column) == chosen), chosen, chosen == default
+
+
 def counts(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, int]:
     """How many games (any part of the table) hold each combination of `keys` played, keyed by the
     values as the table holds them, in their sorted order."""
@@ -763,9 +772,8 @@ class Sweep:
         +3.1 (-1.2 to +7.4)" in percentage points, or "none (end of the sweep)"."""
         if (value := self.near.get(side)) not in self.against:
             return "none (end of the sweep)"
-        return fill(
-            "vs {v:g}: {d:points} ({d.low:points} to {d.high:points})", v=value, d=self.against[value][0]
-        )
+        d = self.against[value][0]
+        return f"vs {value:g}: {points(d.difference)} ({points_interval(d)})"
 
     def cells(self) -> list[str]:
         """The sweep as a table row: the best value, its win rate, the rate's 95 % interval and its

@@ -314,3 +314,9 @@ def rate_cells(iv: Any) -> list[str]:
     """A win rate's table cells (a `stats.Interval`): its games, its wins, the rate and its 95 %
     interval ("1,000", "312", "31.2 %", "28.4 to 34.2 %")."""
     return [f"{iv.n:,}", f"{successes(iv):,}", pct(iv.estimate), ci(iv, pct=True)]
+
+
+def points_interval(d: Any) -> str:
+    """A difference's 95 % interval (a `stats.PairedDifference` or `stats.Interval` of shares) in
+    signed percentage points, as `points` writes them: "-1.2 to +3.4"."""
+    return f"{points(d.low)} to {points(d.high)}"

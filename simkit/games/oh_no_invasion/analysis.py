@@ -80,11 +80,9 @@ def _games(ctx: AnalysisContext) -> Games:
     g = g.with_columns(*typed, pl.col("won").cast(pl.Boolean), pl.col("score").cast(pl.Float64))
     if g["final_conflict"].n_unique() < 2:
         return Games(g, g)
-    swept = [t for t in kit.sorted_values(g, "final_conflict") if not math.isnan(t)]
-    chosen = DEFAULT_THRESHOLD if DEFAULT_THRESHOLD in swept else swept[len(swept) // 2]
-    which = "the default" if chosen == DEFAULT_THRESHOLD else "the middle value"
-    note = WORDS.fill("notes.one_threshold", threshold=chosen, which=which)
-    return Games(g, g.filter(pl.col("final_conflict") == chosen), (note,))
+    base, chosen, default = kit.at_one_value(g, "final_conflict", DEFAULT_THRESHOLD)
+    which = "the default" if default else "the middle value"
+    return Games(g, base, (WORDS.fill("notes.one_threshold", threshold=chosen, which=which),))
 
 
 def _level(v: int) -> str:
@@ -97,11 +95,6 @@ def _players(p: int) -> str:
 
 def _crew(s: str) -> str:
     return f"the {s} crew"
-
-
-def _span(d: stats.PairedDifference) -> str:
-    """A paired difference's 95 % interval in percentage points: '-1.2 to +3.4'."""
-    return f"{points(d.low)} to {points(d.high)}"
 
 
 def _level_axis(ax, levels: Sequence[int], crew: str) -> None:
@@ -241,7 +234,8 @@ class WinGrid(kit.SectionModel):
         rows = []
         for name, what, crew in self.rows:
             d, resolved = self.compared.verdicts[name]
-            rows.append([what, crew, f"{d.n:,}", points(d.difference), _span(d), "yes" if resolved else "no"])
+            difference = [points(d.difference), text.points_interval(d), "yes" if resolved else "no"]
+            rows.append([what, crew, f"{d.n:,}", *difference])
         if rows:
             columns = ["comparison", "crew", "games paired", "B - A", "95 % CI", "resolved"]
             tables.append(Table(WORDS["win.pairs_table"], columns, rows))
