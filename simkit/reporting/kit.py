@@ -711,6 +711,23 @@ class Compared(NamedTuple):
     verdicts: dict[Any, tuple[Any, bool]]
     family: str
 
+    def said(
+        self,
+        words: Words,
+        key: str,
+        keys: tuple[str, str, str],
+        name: Any,
+        rate: bool = True,
+        /,
+        **values: Any,
+    ) -> str:
+        """Comparison `name` in words: the text `key` filled with its `sentence` (its difference as
+        `difference_sentence` writes it with `keys`, `rate` and `values`), whether it is
+        `resolved`, the `family`, and `values`."""
+        difference, resolved = self.verdicts[name]
+        sentence = difference_sentence(words, keys, difference, rate, **values)
+        return words.fill(key, sentence=sentence, resolved=resolved, family=self.family, **values)
+
 
 @dataclass
 class Comparisons:

@@ -115,3 +115,15 @@ def test_a_sweeps_cells_are_its_best_value_rate_neighbours_and_ties() -> None:
     alone = kit.Sweep((1,), 3.0, stats.wilson(1, 4), 1, {"lower": 2.0}, {})
     assert alone.cells()[:2] == ["3", "25.0 %"]
     assert alone.cells()[4:] == ["none (end of the sweep)"] * 2 + ["no", "none"]
+
+
+def test_compared_says_a_comparison_with_its_sentence_verdict_and_family() -> None:
+    words = kit.Words(
+        "test", {**WORDS.texts, "verdict": "{lead}{sentence}: {resolved:resolved|not} after {family}."}
+    )
+    found = kit.Comparisons()
+    found.add("bold", stats.Interval(0.05, 0.02, 0.08, 100), 0.001)
+    compared = found.resolve()
+    said = compared.said(words, "verdict", KEYS, "bold", lead="For bold, ", b="B", a="A", pooled="")
+    sentence = "B wins 5.0 points more often than A (95 % CI 2.0 to 8.0; 100 pairs)"
+    assert said == f"For bold, {sentence}: resolved after {stats.family_text(1)}."

@@ -26,7 +26,7 @@ from simkit.games.oh_no_invasion import ENGINE, LEVEL
 from simkit.games.oh_no_invasion.players import CrewNumbers
 from simkit.reporting import charts, kit, text
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import ci, count_range, points, with_interval
+from simkit.reporting.text import count_range, points, with_interval
 
 WORDS = kit.words(__package__)
 DEFAULT_THRESHOLD = CrewNumbers().final_conflict  # both crews'
@@ -145,7 +145,7 @@ class WinGrid(kit.SectionModel):
         for word, pick, sign in (("highest", max, -1), ("lowest", min, 1)) if len(grid) > 1 else ():
             lv, p, crew = pick(grid, key=lambda k, s=sign: (grid[k].estimate, s * k[0]))  # ties: lower level
             w, where = grid[(lv, p, crew)], {"level": _level(lv), "players": _players(p), "crew": crew}
-            said.append(WORDS.fill("win.extreme", word=word, w=w, ci=ci(w, pct=True), **where))
+            said.append(WORDS.fill("win.extreme", word=word, w=w, **where))
         rates = {crew: kit.win_rate(g.filter(pl.col("strategy") == crew)) for crew in crews}  # pooled
         for crew in crews:
             rate, whom, mine = rates[crew], _crew(crew), g.filter(pl.col("strategy") == crew)
@@ -186,11 +186,8 @@ class WinGrid(kit.SectionModel):
         for item in self.said:
             if isinstance(item, tuple):
                 name, lead, b, a, pooled = item
-                d, resolved = self.compared.verdicts[name]
-                sentence = kit.difference_sentence(WORDS, RATE_WORDS, d, b=b, a=a, pooled=pooled)
-                family = self.compared.family
-                item = WORDS.fill(
-                    "win.compared", lead=lead, sentence=sentence, resolved=resolved, family=family
+                item = self.compared.said(
+                    WORDS, "win.compared", RATE_WORDS, name, lead=lead, b=b, a=a, pooled=pooled
                 )
             out.append(item)
         return out
@@ -215,7 +212,6 @@ class WinGrid(kit.SectionModel):
                 players=p,
                 crew=crew,
                 w=w,
-                ci=ci(w, pct=True),
                 wins=text.successes(w),
             )
             for (lv, p, crew), w in self.grid.items()
@@ -314,9 +310,7 @@ class Losses(kit.SectionModel):
                 lost = {o.removeprefix("lost: "): self.ended.get((lv, c, o), 0) for o in self.losses}
                 if c == crew and lost and lost[top := max(lost, key=lost.get)]:
                     w = stats.wilson(lost[top], n)
-                    tops.append(
-                        (lv, top, WORDS.fill("loss.share", w=w, level=_level(lv), ci=ci(w, pct=True)))
-                    )
+                    tops.append((lv, top, WORDS.fill("loss.share", w=w, level=_level(lv))))
             if len({top for _, top, _ in tops}) == 1:
                 where = "at every level" if len(tops) > 1 else f"at {_level(tops[0][0])}"
                 said = "; ".join(share for _, _, share in tops)
@@ -331,7 +325,7 @@ class Losses(kit.SectionModel):
                 (per_game[c], what) for c, _, what in self.causes if per_game and per_game[c].estimate > 0
             ]
             if causes:
-                lost = ", ".join(WORDS.fill("loss.cause", iv=iv, what=what, ci=ci(iv)) for iv, what in causes)
+                lost = ", ".join(WORDS.fill("loss.cause", iv=iv, what=what) for iv, what in causes)
                 n, level = per_game[self.causes[0][0]].n, _level(self.levels[-1])
                 out.append(WORDS.fill("loss.eliminated", level=level, whom=whom, text=lost, n=n))
         return out
@@ -438,7 +432,7 @@ class Thresholds(kit.SectionModel):
         for s in self.sweeps:
             (lv, crew, p), w, tied = s.group, s.rate, s.tied()
             who = f"{_level(lv).capitalize()}, {crew} crew" + (f", {p} players" if self.show_players else "")
-            said = [WORDS.fill("sweep.best", who=who, best=s.best, w=w, ci=ci(w, pct=True))]
+            said = [WORDS.fill("sweep.best", who=who, best=s.best, w=w)]
             comps = [WORDS.fill("sweep.against", t=t, d=d, resolved=r) for t, d, r in s.neighbours()]
             said += [WORDS.fill("sweep.neighbours", comps=" and ".join(comps))] if comps else []
             listed = ", ".join(f"{t:g}" for t in tied)
@@ -472,7 +466,7 @@ class Thresholds(kit.SectionModel):
             ax.set_xlabel("threshold (crew weapons per strike needed)")
 
         items = [
-            WORDS.fill("sweep.alt_item", level=lv, crew=crew, t=t, w=w, ci=ci(w, pct=True))
+            WORDS.fill("sweep.alt_item", level=lv, crew=crew, t=t, w=w)
             for (lv, crew, _, t), w in self.grid.items()
         ]
         items_text = "; ".join(items[:30]) + ("; and more (see the table)" if len(items) > 30 else "")
@@ -521,8 +515,8 @@ class Scores(kit.SectionModel):
     """The scored games, and for each crew that scored the level it scores most at."""
 
     games: pl.DataFrame  # the games with a score
-    tops: list[tuple]  # per crew that scored: its finding, and (top level, second, difference, resolved)
-    family: str
+    tops: list[tuple]  # per crew that scored: the crew, its finding, and its top level and the second
+    compared: kit.Compared  # crew -> (top minus second, resolved), and the family
 
     def levels(self) -> list[int]:
         return kit.sorted_values(self.games, "level")
@@ -545,38 +539,22 @@ class Scores(kit.SectionModel):
             ranked = sorted(levels, key=lambda lv, means=means: -means[lv].estimate)
             m, pooled = means[ranked[0]], kit.pooled_over(mine, POOLED, "level")
             most = WORDS.fill(
-                "score.most",
-                crew=_crew(crew).capitalize(),
-                level=_level(ranked[0]),
-                m=m,
-                ci=ci(m),
-                pooled=pooled,
+                "score.most", crew=_crew(crew).capitalize(), level=_level(ranked[0]), m=m, pooled=pooled
             )
             paired = kit.paired_in(mine, SETTINGS, "level", ranked[1], ranked[0]) if len(ranked) > 1 else None
             if paired and paired.score.n >= 2:
                 found.add(crew, paired.score, paired.score_p, pairs)
             said.append((crew, most, ranked[:2]))
-        compared = found.resolve()
-        tops = [(most, crew in found and (*two, *compared.verdicts[crew])) for crew, most, two in said]
-        return cls(g, tops, compared.family)
+        return cls(g, said, found.resolve())
 
     def findings(self) -> list[str]:
         """Where each crew scores most, and whether that is resolved from the second."""
         out, levels = [], len(self.levels())
-        for said, compared in self.tops:
-            if compared:
-                top, second, d, resolved = compared
-                b, a = _level(top).capitalize(), _level(second)
-                sentence = kit.difference_sentence(WORDS, SCORE_WORDS, d, False, b=b, a=a, pooled="")
-                pairs, family = levels * (levels - 1) // 2, self.family
-                said += " " + WORDS.fill(
-                    "score.top",
-                    sentence=sentence,
-                    resolved=resolved,
-                    levels=levels,
-                    pairs=pairs,
-                    family=family,
-                )
+        for crew, said, (top, *second) in self.tops:
+            if crew in self.compared.verdicts:
+                b, a, pairs = _level(top).capitalize(), _level(second[0]), levels * (levels - 1) // 2
+                more = {"b": b, "a": a, "pooled": "", "levels": levels, "pairs": pairs}
+                said += " " + self.compared.said(WORDS, "score.top", SCORE_WORDS, crew, False, **more)
             out.append(said)
         return out
 
