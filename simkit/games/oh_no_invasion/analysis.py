@@ -206,14 +206,7 @@ class WinGrid(kit.SectionModel):
                 ax.legend(title="crew size", loc="upper left", bbox_to_anchor=(1.0, 1.0))
 
         items = [
-            WORDS.fill(
-                "win.alt_item",
-                level=lv,
-                players=p,
-                crew=crew,
-                w=w,
-                wins=text.successes(w),
-            )
+            WORDS.fill("win.alt_item", level=lv, players=p, crew=crew, w=w, wins=text.successes(w))
             for (lv, p, crew), w in self.grid.items()
         ]
         ws, items = list(self.grid.values()), "; ".join(items[:24])
