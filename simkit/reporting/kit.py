@@ -675,9 +675,9 @@ class ChartWords(NamedTuple):
 
 
 def pooled_over(games: pl.DataFrame, forms: Sequence[tuple[str, str]], held: str = "") -> str:
-    """ ", pooled over 3 to 5 players and levels 0 to 3": each setting of `forms` (a column of the
-    games and how its range reads, "{} to {} players") that varies in the games, but `held`; ""
-    where none does."""
+    """The text ", pooled over 3 to 5 players and levels 0 to 3": each setting of `forms` (a column
+    of the games and how its range reads, "{} to {} players") that varies in the games, but `held`;
+    "" where none does."""
     parts = [
         form.format(games[key].min(), games[key].max())
         for key, form in forms
@@ -746,6 +746,23 @@ class Comparisons:
         if name not in self.found:
             self.found[name] = (difference, min(1.0, p_value * weight))
         return name
+
+    def paired(
+        self,
+        name: Any,
+        games: pl.DataFrame,
+        keys: Sequence[str],
+        key: str,
+        a: Any,
+        b: Any,
+        weight: float = 1.0,
+    ) -> Any:
+        """`b` against `a` along `key` in the games, paired by seed (`paired_in` over `keys`), added
+        under `name` as its win-rate difference and McNemar p-value times `weight` (`add`) unless
+        the name is there already; the name, or None where no games pair."""
+        if name not in self.found and (pairs := paired_in(games, keys, key, a, b)):
+            self.add(name, pairs.wins, pairs.wins.p_value, weight)
+        return name if name in self.found else None
 
     def resolve(self, method: str = stats.HOLM) -> Compared:
         """Every comparison's verdict after the family's adjustment (`stats.family`), in the

@@ -127,3 +127,16 @@ def test_compared_says_a_comparison_with_its_sentence_verdict_and_family() -> No
     said = compared.said(words, "verdict", KEYS, "bold", lead="For bold, ", b="B", a="A", pooled="")
     sentence = "B wins 5.0 points more often than A (95 % CI 2.0 to 8.0; 100 pairs)"
     assert said == f"For bold, {sentence}: resolved after {stats.family_text(1)}."
+
+
+def test_comparisons_pair_two_values_of_a_setting_by_seed_under_a_name() -> None:
+    rows = [(1, i, i < 2) for i in range(10)] + [(3, i, i < 6) for i in range(10)]
+    games = pl.DataFrame(rows, schema=["level", "game_index", "won"], orient="row")
+    games = games.with_columns(pl.lit(0.0).alias("score"))
+    found = kit.Comparisons()
+    assert found.paired("up", games, ("level",), "level", 1, 3, weight=2.0) == "up"
+    d, p = found.found["up"]
+    assert (d.difference, d.n, d.b_only, d.a_only) == (pytest.approx(0.4), 10, 4, 0)
+    assert p == min(1.0, 2.0 * d.p_value)
+    assert found.paired("none", games, ("level",), "level", 1, 9) is None  # level 9 was not played
+    assert "none" not in found

@@ -137,10 +137,8 @@ class WinGrid(kit.SectionModel):
             key: str, a: object, b: object, crew: str | None = None, weight: float = 1.0
         ) -> tuple | None:
             """The name of B against A along `key` for one crew (or all), None where no games pair."""
-            name, mine = (key, a, b, crew), g if crew is None else g.filter(pl.col("strategy") == crew)
-            if name not in found and (paired := kit.paired_in(mine, SETTINGS, key, a, b)):
-                found.add(name, paired.wins, paired.wins.p_value, weight)
-            return name if name in found else None
+            mine = g if crew is None else g.filter(pl.col("strategy") == crew)
+            return found.paired((key, a, b, crew), mine, SETTINGS, key, a, b, weight)
 
         for word, pick, sign in (("highest", max, -1), ("lowest", min, 1)) if len(grid) > 1 else ():
             lv, p, crew = pick(grid, key=lambda k, s=sign: (grid[k].estimate, s * k[0]))  # ties: lower level
