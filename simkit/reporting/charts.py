@@ -416,3 +416,49 @@ def bounds(intervals: Sequence[Any]) -> tuple[list[float], list[float], list[flo
     """The estimates, the lower and the upper bounds of `intervals` (`stats.Interval`s), the
     arguments `interval_dots` takes after the positions."""
     return tuple([getattr(iv, k) for iv in intervals] for k in ("estimate", "low", "high"))
+
+
+# --- an4-sa: panels one above another over shared categories, and interval bars side by side ---
+
+
+@contextmanager
+def stacked_panels(
+    xs: Sequence[str],
+    rows: int,
+    xlabel: str,
+    per_category: float,
+    height: float | None = None,
+    sharey: bool = False,
+) -> Iterator[tuple[Figure, list]]:
+    """A figure of `rows` panels one above another, drawn in the chart style, sharing the
+    categories `xs` along x (their ticks, `category_ticks`, and `xlabel` go on the bottom panel
+    once the panels are drawn): `per_category` inches a category and 3 more wide (6.5 to 14),
+    `height` inches tall (None: 2.6 a panel and 1.6 more, at most 16). Yields (figure, the axes
+    from the top)."""
+    with matplotlib.rc_context(STYLE):
+        width = min(14.0, max(6.5, len(xs) * per_category + 3.0))
+        fig = new_figure(width, min(16.0, 2.6 * rows + 1.6) if height is None else height)
+        axes = list(fig.subplots(rows, 1, sharex=True, sharey=sharey, squeeze=False)[:, 0])
+        yield fig, axes
+        category_ticks(axes[-1], xs)
+        axes[-1].set_xlabel(xlabel)
+
+
+def grouped_interval_bars(
+    ax: Any,
+    xs: Sequence[Any],
+    groups: Sequence[Any],
+    points: dict[tuple[Any, Any], Any],
+    colours: Sequence[str],
+    band: float,
+    suffix: str = "",
+) -> None:
+    """`points[(x, group)]` (a `stats.Interval`) as `interval_bars` at the position of x in `xs`,
+    the groups of one position side by side over `band` of it, each group in its colour of
+    `colours`, named in the legend as the group plus `suffix`. Intervals of no games are left out
+    (their group keeps its name in the legend)."""
+    for gi, g in enumerate(groups):
+        mine = [(xi, points[(x, g)]) for xi, x in enumerate(xs) if (x, g) in points]
+        mine = [(xi + dodge(gi, len(groups), band), iv) for xi, iv in mine if iv.n > 0]
+        where, intervals = [w for w, _ in mine], [iv for _, iv in mine]
+        interval_bars(ax, where, intervals, band / len(groups), colours[gi], f"{g}{suffix}")

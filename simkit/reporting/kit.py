@@ -36,7 +36,7 @@ import math
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
@@ -212,11 +212,31 @@ def parameter_columns(
 
 @dataclass(frozen=True)
 class Cell:
-    """One cell of the dataset: its id, every setting (and the strategy) as text, its games."""
+    """One cell of the dataset: its id, every setting (and the strategy) as text, its games; and,
+    worked out when first asked, its win rate, games won and mean score."""
 
     cell: str
     settings: dict[str, str]
     games: pl.DataFrame = field(repr=False)
+
+    @cached_property
+    def win(self) -> stats.Interval:
+        """The Wilson interval of the win rate over the games with a verdict (`win_rate`)."""
+        return win_rate(self.games)
+
+    @cached_property
+    def wins(self) -> int:
+        """How many games were won."""
+        return int(self.games["won"].cast(pl.Boolean).sum())
+
+    @cached_property
+    def score(self) -> stats.Interval:
+        """The mean score over the games that have one, with its t interval (`mean_of`)."""
+        return mean_of(self.games, "score")
+
+    def win_at(self, key: str, value: str) -> stats.Interval:
+        """The win rate (`win_rate`) over the games with setting `key` at `value` (as text)."""
+        return win_rate(self.games.filter(pl.col(key).cast(pl.String) == value))
 
 
 def setting_keys(ctx: AnalysisContext) -> list[str]:
@@ -655,3 +675,26 @@ class ChartWords(NamedTuple):
         values = {"title": title, "subject": ctx.subject, **values}
         alt, caption = (words.fill(key, **values) for key in self.texts[1:])
         return save(ctx, fig, self.stem, title, alt, caption)
+
+
+# --- an4-sa: the gap between a top and a bottom picked from several values ---
+
+
+class Picked(NamedTuple):
+    """The test of a gap between the highest and the lowest of several values, picked after seeing
+    them (`picked_extremes`): its p value adjusted for the picking, the pairs it was picked from,
+    and whether the adjusted p value is below `stats.ALPHA`."""
+
+    p: float
+    pairs: int
+    resolved: bool
+
+
+def picked_extremes(p_value: float, k: int) -> Picked:
+    """The gap between the highest and the lowest of `k` values (the most and the least damaged
+    zone, the hardest and the easiest mission), whose test gave `p_value` as if the two had been
+    chosen beforehand: picked from every pair of the values, so Bonferroni-adjusted over their
+    C(k, 2) pairs (the p value times that, at most 1; no p value, NaN, reads 1)."""
+    pairs = math.comb(k, 2)
+    p = min(1.0, p_value * pairs)
+    return Picked(p, pairs, bool(p < stats.ALPHA))
