@@ -677,7 +677,7 @@ class ChartWords(NamedTuple):
         return save(ctx, fig, self.stem, title, alt, caption)
 
 
-# --- an4-sa: the gap between a top and a bottom picked from several values ---
+# --- an4-sa: the gap between a top and a bottom picked from several values, and of columns ---
 
 
 class Picked(NamedTuple):
@@ -698,3 +698,29 @@ def picked_extremes(p_value: float, k: int) -> Picked:
     pairs = math.comb(k, 2)
     p = min(1.0, p_value * pairs)
     return Picked(p, pairs, bool(p < stats.ALPHA))
+
+
+class Extremes(NamedTuple):
+    """Of several measures of the same games (`column_extremes`): the one with the highest mean and
+    the one with the lowest, the highest's mean and its paired excess over the lowest (Student t
+    intervals), and the excess's test adjusted for the picking over the `pairs` pairs of measures
+    (`picked_extremes`; NaN where every mean ties, so that the two are the same measure)."""
+
+    most: str
+    least: str
+    top: stats.Interval
+    gap: stats.Interval
+    p: float
+    pairs: int
+
+
+def column_extremes(games: pl.DataFrame, columns: Mapping[str, str]) -> Extremes:
+    """Which of the measures `columns` (a name and its column of `games`) has the highest mean over
+    the games and which the lowest (the first named where means tie), and the highest's excess
+    over the lowest, paired within games (a paired t test)."""
+    values = {name: games[column].cast(pl.Float64).to_numpy() for name, column in columns.items()}
+    most, least = (pick(values, key=lambda name: float(values[name].mean())) for pick in (max, min))
+    gap = values[most] - values[least]
+    picked = picked_extremes(stats.mean_p_value(gap), len(values))
+    p = picked.p if most != least else math.nan
+    return Extremes(most, least, stats.mean_interval(values[most]), stats.mean_interval(gap), p, picked.pairs)

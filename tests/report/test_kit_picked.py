@@ -1,10 +1,12 @@
 """The analysis kit's correction for a top and a bottom picked from several values
-(`kit.picked_extremes`) and a cell's own estimates (`kit.Cell.win`, `wins`, `score`, `win_at`)."""
+(`kit.picked_extremes`, `kit.column_extremes`) and a cell's own estimates (`kit.Cell.win`,
+`wins`, `score`, `win_at`)."""
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -39,3 +41,15 @@ def test_a_cell_reads_its_win_rate_wins_and_score() -> None:
     assert cell.win_at("deck", "red") == stats.wilson(1, 2)
     assert cell.win_at("deck", "white") == stats.wilson(2, 2)
     assert cell.win_at("deck", "blue").n == 0
+
+
+def test_column_extremes_pick_the_highest_and_lowest_mean_and_pair_their_gap() -> None:
+    games = pl.DataFrame({"r": [3, 4, 5, 4], "w": [1, 1, 2, 0], "b": [2, 2, 2, 2]})
+    found = kit.column_extremes(games, {"red": "r", "white": "w", "blue": "b"})
+    assert (found.most, found.least, found.pairs) == ("red", "white", 3)
+    assert found.top == stats.mean_interval(np.array([3.0, 4.0, 5.0, 4.0]))
+    gap = np.array([2.0, 3.0, 3.0, 4.0])  # red minus white, game by game
+    assert found.gap == stats.mean_interval(gap)
+    assert found.p == pytest.approx(min(1.0, 3 * stats.mean_p_value(gap)))
+    tied = kit.column_extremes(games, {"blue": "b", "also blue": "b"})
+    assert (tied.most, tied.least, tied.pairs) == ("blue", "blue", 1) and math.isnan(tied.p)

@@ -352,18 +352,12 @@ class Damage(Grid):
         zones, findings = [], []
         for crew in self.labels("crew"):
             frame = pl.concat([c.games.select(DAMAGE) for c in self.cells if c.crew == crew])
-            tiles = {z: frame[f"damage_{z}"].cast(pl.Float64).to_numpy() for z in ZONES}
-            most, least = (pick(ZONES, key=lambda z: float(tiles[z].mean())) for pick in (max, min))
-            gap = tiles[most] - tiles[least]
-            # the most and least damaged zones were picked from every pair of zones
-            picked = kit.picked_extremes(stats.mean_p_value(gap), len(ZONES))
-            p = picked.p if most != least else math.nan
-            found = {"crew": crew, "games": frame.height, "most": most, "least": least, "p": p}
-            zones.append(found | {"tiles": stats.mean_interval(tiles[most]), "gap": stats.mean_interval(gap)})
+            # the most and least damaged zones are picked from every pair of zones
+            extremes = kit.column_extremes(frame, dict(zip(ZONES, DAMAGE, strict=True)))
+            zones.append({"crew": crew, "games": frame.height, **extremes._asdict()})
         family = stats.family([z["p"] for z in zones])
         for z, resolved in zip(zones, family.resolved.tolist(), strict=True):
-            more = {"resolved": resolved, "zones": len(ZONES), "pairs": picked.pairs, "family": family.text}
-            more = WORDS.fill("damage.more", **more, **z)
+            more = WORDS.fill("damage.more", resolved=resolved, zones=len(ZONES), family=family.text, **z)
             findings.append(WORDS.fill("damage.most", more="" if math.isnan(z["p"]) else more, **z))
         ended = "end_reason" in self.games.columns
         lost = self.games.filter(pl.col("end_reason") == "zone_destroyed") if ended else self.games.clear()
