@@ -53,6 +53,7 @@ from simkit.reporting.text import fill, fill_from
 
 Model = TypeVar("Model")
 Item = TypeVar("Item", bound=tuple)
+CellT = TypeVar("CellT", bound="Cell")
 
 
 WORDS_FILE = "report_words.toml"
@@ -261,6 +262,15 @@ def cells(ctx: AnalysisContext, keys: Sequence[str]) -> list[Cell]:
 def values(cells: Sequence[Cell], key: str) -> list[str]:
     """The values `key` takes over `cells`, in order of first appearance."""
     return list(dict.fromkeys(c.settings[key] for c in cells))
+
+
+def grouped(cells: Sequence[CellT], key: str) -> dict[str, list[CellT]]:
+    """The cells by their value of setting `key` ("" for a cell without it), the values in order of
+    first appearance."""
+    groups: dict[str, list[CellT]] = {}
+    for c in cells:
+        groups.setdefault(c.settings.get(key, ""), []).append(c)
+    return groups
 
 
 def varied(cells: Sequence[Cell], keys: Sequence[str]) -> list[str]:

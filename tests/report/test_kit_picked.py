@@ -1,6 +1,6 @@
 """The analysis kit's correction for a top and a bottom picked from several values
-(`kit.picked_extremes`, `kit.column_extremes`) and a cell's own estimates (`kit.Cell.win`,
-`wins`, `score`, `win_at`)."""
+(`kit.picked_extremes`), and the highest- and lowest-mean columns of the games
+(`kit.column_extremes`)."""
 
 from __future__ import annotations
 
@@ -22,25 +22,6 @@ def test_picked_extremes_adjusts_over_every_pair_of_the_values() -> None:
     assert kit.picked_extremes(0.2, 4) == kit.Picked(1.0, 6, False)  # 1.2 capped at 1
     assert kit.picked_extremes(0.02, 2) == kit.Picked(0.02, 1, True)  # two values: one pair, as tested
     assert kit.picked_extremes(math.nan, 3) == kit.Picked(1.0, 3, False)  # no test: not resolved
-
-
-def test_a_cell_reads_its_win_rate_wins_and_score() -> None:
-    games = pl.DataFrame(
-        {
-            "won": [True, False, None, True, True],
-            "score": [10.0, 0.0, 4.0, None, 6.0],
-            "deck": ["red", "red", "white", "white", "white"],
-        }
-    )
-    cell = kit.Cell("1", {"deck": "mixed"}, games)
-    assert cell.win == stats.wilson(3, 4)  # the game without a verdict left out
-    assert cell.wins == 3
-    assert (
-        cell.score.estimate == pytest.approx(5.0) and cell.score.n == 4
-    )  # the game without a score left out
-    assert cell.win_at("deck", "red") == stats.wilson(1, 2)
-    assert cell.win_at("deck", "white") == stats.wilson(2, 2)
-    assert cell.win_at("deck", "blue").n == 0
 
 
 def test_column_extremes_pick_the_highest_and_lowest_mean_and_pair_their_gap() -> None:

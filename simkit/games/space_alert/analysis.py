@@ -84,10 +84,6 @@ class CrewCell(kit.Cell):
         return kit.mean_of(self.games.select(total), "t")
 
 
-def _strategies(cells: list[CrewCell]) -> list[str]:
-    return list(dict.fromkeys(c.settings.get("strategy", "") for c in cells))
-
-
 @dataclass(frozen=True)
 class Grid(kit.SectionModel):
     """The dataset's games and its cells, labelled (the model of sections 1 and 3)."""
@@ -270,10 +266,8 @@ class Threats(kit.SectionModel):
         games = ctx.dataset.games
         if not {"lost_to", "threat_ids", "destroyed_ids", "won"} <= set(games.columns):
             return None
-        strategies = _strategies(Grid.read(ctx).cells)
-        crews = [(strategies[0], games)]
-        if len(strategies) > 1:
-            crews = [(s, games.filter(pl.col("strategy").cast(pl.String) == s)) for s in strategies]
+        by_strategy = kit.grouped(Grid.read(ctx).cells, "strategy").items()
+        crews = [(s, pl.concat([c.games for c in cells])) for s, cells in by_strategy]
         try:
             names = {t.id: t.name for t in components.load(None).threats}
         except Exception:  # noqa: BLE001 (names are a nicety; ids stand alone)
@@ -438,8 +432,7 @@ class Missions(kit.SectionModel):
         if not mine:
             return None
         keys, crews = list(mine[0].settings), []
-        for s in _strategies(mine):
-            cells = [c for c in mine if c.settings.get("strategy", "") == s]
+        for s, cells in kit.grouped(mine, "strategy").items():
             ranking = kit.ranked_along(
                 cells, "mission", keys, lambda m, g: (kit.win_rate(g).estimate, int(m))
             )
