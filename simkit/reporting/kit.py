@@ -7,12 +7,15 @@ game's analysis says only what is its own (which settings, which verdicts, which
 - Cells: `games_with_settings` (the games table with the settings as columns, from the manifest
   where the table has none), `parameter_columns` (strategy parameters as columns of their own,
   read from the specs, so a parameter sweep reads like a setting's), `Cell` and `cells` (each
-  cell's settings as text and its games, in manifest order), `varied`, `values`.
+  cell's settings as text and its games, in manifest order; a cell's win rate, wins and mean
+  score), `varied`, `values`, `grouped`.
 - Comparisons along one setting: `paired_along` pools every cell at one value of a setting with
   the cell equal to it but for that setting, paired by game index (game i of both saw the same
   seed), into one win-rate difference (Tango interval, McNemar p) and one score difference
   (paired t). `win_grid` gives the Wilson interval of each combination of settings. `resolve`
-  marks a family of comparisons resolved or not.
+  marks a family of comparisons resolved or not. `picked_extremes` adjusts the test of a gap
+  between a top and a bottom picked from several values; `column_extremes` picks them among
+  columns of the same games.
 - Lists in a games column: `listed` (how often each board space or card a column lists a game,
   as a share of the games).
 - Tables: `table(caption, columns, items)`, a row an item, each column its header and how an
