@@ -7,8 +7,8 @@ game's analysis says only what is its own (which settings, which verdicts, which
 - Cells: `games_with_settings` (the games table with the settings as columns, from the manifest
   where the table has none), `parameter_columns` (strategy parameters as columns of their own,
   read from the specs, so a parameter sweep reads like a setting's), `Cell` and `cells` (each
-  cell's settings as text and its games, in manifest order; a cell's win rate, wins and mean
-  score), `varied`, `values`, `grouped`.
+  cell's settings as text and its games, in manifest order; a cell's win rate, wins, mean score
+  and columns' means), `varied`, `values`, `grouped`.
 - Comparisons along one setting: `paired_along` pools every cell at one value of a setting with
   the cell equal to it but for that setting, paired by game index (game i of both saw the same
   seed), into one win-rate difference (Tango interval, McNemar p) and one score difference
@@ -237,6 +237,12 @@ class Cell:
     def score(self) -> stats.Interval:
         """The mean score over the games that have one, with its t interval (`mean_of`)."""
         return mean_of(self.games, "score")
+
+    def mean(self, *columns: str) -> stats.Interval:
+        """The mean over the games of `columns` added up (of the one column, given one), with its
+        t interval; a game without a value in any of them is left out (`mean_of`)."""
+        total = sum(pl.col(column).cast(pl.Float64) for column in columns).alias("total")
+        return mean_of(self.games.select(total), "total")
 
     def win_at(self, key: str, value: str) -> stats.Interval:
         """The win rate (`win_rate`) over the games with setting `key` at `value` (as text)."""

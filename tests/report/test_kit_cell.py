@@ -1,8 +1,9 @@
-"""The analysis kit's cells: a cell's own estimates (`kit.Cell.win`, `wins`, `score`, `win_at`)
+"""The analysis kit's cells: a cell's own estimates (`kit.Cell.win`, `wins`, `score`, `mean`, `win_at`)
 and cells grouped by a setting (`kit.grouped`)."""
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -27,6 +28,9 @@ def test_a_cell_reads_its_win_rate_wins_and_score() -> None:
     assert cell.win_at("deck", "red") == stats.wilson(1, 2)
     assert cell.win_at("deck", "white") == stats.wilson(2, 2)
     assert cell.win_at("deck", "blue").n == 0
+    assert cell.mean("score") == cell.score
+    both = cell.mean("score", "won")  # score plus 1 for a win; the games lacking either left out
+    assert both == stats.mean_interval(np.array([11.0, 0.0, 7.0]))
 
 
 def test_grouped_keeps_the_order_of_first_appearance() -> None:

@@ -75,13 +75,12 @@ class CrewCell(kit.Cell):
     @cached_property
     def zones(self) -> dict[str, stats.Interval]:
         """The damage tiles a game in each zone."""
-        return {z: kit.mean_of(self.games, f"damage_{z}") for z in ZONES}
+        return {z: self.mean(f"damage_{z}") for z in ZONES}
 
     @cached_property
     def damage(self) -> stats.Interval:
         """The damage tiles a game in all zones."""
-        total = sum(pl.col(k).cast(pl.Float64) for k in DAMAGE).alias("t")
-        return kit.mean_of(self.games.select(total), "t")
+        return self.mean(*DAMAGE)
 
 
 @dataclass(frozen=True)
