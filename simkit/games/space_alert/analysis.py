@@ -66,7 +66,7 @@ def _crew(strategy: str) -> str:
 @dataclass(frozen=True)
 class CrewCell(kit.Cell):
     """A cell (or cells pooled) with its difficulty label (the varied settings but the crew's), its
-    crew label, and over its games (besides a `kit.Cell`'s survival, `win`, and mean score): the
+    crew label, and over its games, besides a `kit.Cell`'s survival (`win`) and mean score, the
     damage tiles (t)."""
 
     difficulty: str = ""
