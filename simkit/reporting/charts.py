@@ -264,15 +264,20 @@ def grouped_interval_bars(
     xs: Sequence[Any],
     groups: Sequence[Any],
     points: dict[tuple[Any, Any], Any],
-    labels: Sequence[str | None],
     band: float = 0.8,
+    labels: Sequence[str | None] | None = None,
+    colours: Sequence[str] | None = None,
+    suffix: str = "",
 ) -> None:
     """`points[(x, group)]` (a `stats.Interval`) as `interval_bars` at the position of x in `xs`,
-    the groups of one position side by side over `band` of it, each in its colour and labelled
-    by its label of `labels`. Intervals of no games are left out."""
-    for gi, (_, mine) in enumerate(_by_group(xs, groups, points)):
+    the groups of one position side by side over `band` of it, each in its colour of `colours`
+    (None: the palette's), labelled by its label of `labels` (None: the group plus `suffix`).
+    Intervals of no games are left out (their group keeps its legend label)."""
+    for gi, (g, mine) in enumerate(_by_group(xs, groups, points)):
         where = [xi + dodge(gi, len(groups), band) for xi, _ in mine]
-        interval_bars(ax, where, [iv for _, iv in mine], band / len(groups), colour(gi), labels[gi])
+        colour_of = colour(gi) if colours is None else colours[gi]
+        label = f"{g}{suffix}" if labels is None else labels[gi]
+        interval_bars(ax, where, [iv for _, iv in mine], band / len(groups), colour_of, label)
 
 
 def dots_about_zero(
@@ -495,3 +500,29 @@ def share_bars(
     look = {"width": 0.8 / groups, "color": colour(group), "label": label}
     errors = {"yerr": interval_arms(*bounds(shares), 100), "error_kw": {"elinewidth": 0.8, "capsize": 1.5}}
     ax.bar(where, [100 * w.estimate for w in shares], **look, **errors)
+
+
+# --- an4-sa: panels one above another over shared categories, and interval bars side by side ---
+
+
+@contextmanager
+def stacked_panels(
+    xs: Sequence[str],
+    rows: int,
+    xlabel: str,
+    per_category: float,
+    height: float | None = None,
+    sharey: bool = False,
+) -> Iterator[tuple[Figure, list]]:
+    """A figure of `rows` panels one above another, drawn in the chart style, sharing the
+    categories `xs` along x (their ticks, `category_ticks`, and `xlabel` go on the bottom panel
+    once the panels are drawn): `per_category` inches a category and 3 more wide (6.5 to 14),
+    `height` inches tall (None: 2.6 a panel and 1.6 more, at most 16). Yields (figure, the axes
+    from the top)."""
+    with matplotlib.rc_context(STYLE):
+        width = min(14.0, max(6.5, len(xs) * per_category + 3.0))
+        fig = new_figure(width, min(16.0, 2.6 * rows + 1.6) if height is None else height)
+        axes = list(fig.subplots(rows, 1, sharex=True, sharey=sharey, squeeze=False)[:, 0])
+        yield fig, axes
+        category_ticks(axes[-1], xs)
+        axes[-1].set_xlabel(xlabel)

@@ -7,12 +7,15 @@ game's analysis says only what is its own (which settings, which verdicts, which
 - Cells: `games_with_settings` (the games table with the settings as columns, from the manifest
   where the table has none), `parameter_columns` (strategy parameters as columns of their own,
   read from the specs, so a parameter sweep reads like a setting's), `Cell` and `cells` (each
-  cell's settings as text and its games, in manifest order), `varied`, `values`.
+  cell's settings as text and its games, in manifest order; a cell's win rate, wins, mean score
+  and columns' means), `varied`, `values`, `grouped`.
 - Comparisons along one setting: `paired_along` pools every cell at one value of a setting with
   the cell equal to it but for that setting, paired by game index (game i of both saw the same
   seed), into one win-rate difference (Tango interval, McNemar p) and one score difference
   (paired t). `win_grid` gives the Wilson interval of each combination of settings. `resolve`
-  marks a family of comparisons resolved or not.
+  marks a family of comparisons resolved or not. `picked_extremes` adjusts the test of a gap
+  between a top and a bottom picked from several values; `column_extremes` picks them among
+  columns of the same games.
 - Lists in a games column: `listed` (how often each board space or card a column lists a game,
   as a share of the games).
 - Tables: `table(caption, columns, items)`, a row an item, each column its header and how an
@@ -36,7 +39,7 @@ import math
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
@@ -53,6 +56,7 @@ from simkit.reporting.text import ci, fill, fill_from, pct, points, points_inter
 
 Model = TypeVar("Model")
 Item = TypeVar("Item", bound=tuple)
+CellT = TypeVar("CellT", bound="Cell")
 
 
 WORDS_FILE = "report_words.toml"
@@ -212,11 +216,37 @@ def parameter_columns(
 
 @dataclass(frozen=True)
 class Cell:
-    """One cell of the dataset: its id, every setting (and the strategy) as text, its games."""
+    """One cell of the dataset: its id, every setting (and the strategy) as text, its games; and,
+    worked out when first asked, its win rate, games won and mean score."""
 
     cell: str
     settings: dict[str, str]
     games: pl.DataFrame = field(repr=False)
+
+    @cached_property
+    def win(self) -> stats.Interval:
+        """The Wilson interval of the win rate over the games with a verdict (`win_rate`)."""
+        return win_rate(self.games)
+
+    @cached_property
+    def wins(self) -> int:
+        """How many games were won."""
+        return int(self.games["won"].cast(pl.Boolean).sum())
+
+    @cached_property
+    def score(self) -> stats.Interval:
+        """The mean score over the games that have one, with its t interval (`mean_of`)."""
+        return mean_of(self.games, "score")
+
+    def mean(self, *columns: str) -> stats.Interval:
+        """The mean over the games of `columns` added up (of the one column, given one), with its
+        t interval; a game without a value in any of them is left out (`mean_of`)."""
+        total = sum(pl.col(column).cast(pl.Float64) for column in columns).alias("total")
+        return mean_of(self.games.select(total), "total")
+
+    def win_at(self, key: str, value: str) -> stats.Interval:
+        """The win rate (`win_rate`) over the games with setting `key` at `value` (as text)."""
+        return win_rate(self.games.filter(pl.col(key).cast(pl.String) == value))
 
 
 def setting_keys(ctx: AnalysisContext) -> list[str]:
@@ -241,6 +271,15 @@ def cells(ctx: AnalysisContext, keys: Sequence[str]) -> list[Cell]:
 def values(cells: Sequence[Cell], key: str) -> list[str]:
     """The values `key` takes over `cells`, in order of first appearance."""
     return list(dict.fromkeys(c.settings[key] for c in cells))
+
+
+def grouped(cells: Sequence[CellT], key: str) -> dict[str, list[CellT]]:
+    """The cells by their value of setting `key` ("" for a cell without it), the values in order of
+    first appearance."""
+    groups: dict[str, list[CellT]] = {}
+    for c in cells:
+        groups.setdefault(c.settings.get(key, ""), []).append(c)
+    return groups
 
 
 def varied(cells: Sequence[Cell], keys: Sequence[str]) -> list[str]:
@@ -854,3 +893,52 @@ def sweep(games: pl.DataFrame, groups: Sequence[str], swept: str, keys: Sequence
         for group, best, others, near, vs in found
     ]
     return Swept(grid, sweeps, compared.family)
+
+
+# --- an4-sa: the gap between a top and a bottom picked from several values, and of columns ---
+
+
+class Picked(NamedTuple):
+    """The test of a gap between the highest and the lowest of several values, picked after seeing
+    them (`picked_extremes`): its p value adjusted for the picking, the pairs it was picked from,
+    and whether the adjusted p value is below `stats.ALPHA`."""
+
+    p: float
+    pairs: int
+    resolved: bool
+
+
+def picked_extremes(p_value: float, k: int) -> Picked:
+    """The gap between the highest and the lowest of `k` values (the most and the least damaged
+    zone, the hardest and the easiest mission), whose test gave `p_value` as if the two had been
+    chosen beforehand: picked from every pair of the values, so Bonferroni-adjusted over their
+    C(k, 2) pairs (the p value times that, at most 1; no p value, NaN, reads 1)."""
+    pairs = math.comb(k, 2)
+    p = min(1.0, p_value * pairs)
+    return Picked(p, pairs, bool(p < stats.ALPHA))
+
+
+class Extremes(NamedTuple):
+    """Of several measures of the same games (`column_extremes`): the one with the highest mean and
+    the one with the lowest, the highest's mean and its paired excess over the lowest (Student t
+    intervals), and the excess's test adjusted for the picking over the `pairs` pairs of measures
+    (`picked_extremes`; NaN where every mean ties, so that the two are the same measure)."""
+
+    most: str
+    least: str
+    top: stats.Interval
+    gap: stats.Interval
+    p: float
+    pairs: int
+
+
+def column_extremes(games: pl.DataFrame, columns: Mapping[str, str]) -> Extremes:
+    """Which of the measures `columns` (a name and its column of `games`) has the highest mean over
+    the games and which the lowest (the first named where means tie), and the highest's excess
+    over the lowest, paired within games (a paired t test)."""
+    values = {name: games[column].cast(pl.Float64).to_numpy() for name, column in columns.items()}
+    most, least = (pick(values, key=lambda name: float(values[name].mean())) for pick in (max, min))
+    gap = values[most] - values[least]
+    picked = picked_extremes(stats.mean_p_value(gap), len(values))
+    p = picked.p if most != least else math.nan
+    return Extremes(most, least, stats.mean_interval(values[most]), stats.mean_interval(gap), p, picked.pairs)

@@ -72,7 +72,7 @@ def test_grouped_interval_bars_put_each_groups_bars_side_by_side_leaving_out_emp
         ("1", "b"): stats.Interval(4.0, 3.0, 5.0, 10),
         ("0", "b"): stats.Interval(0.0, 0.0, 0.0, 0),  # no games: no bar
     }
-    charts.grouped_interval_bars(ax, ["0", "1"], ["a", "b"], points, ["cause a", None])
+    charts.grouped_interval_bars(ax, ["0", "1"], ["a", "b"], points, labels=["cause a", None])
     assert [p.get_x() + p.get_width() / 2 for p in ax.patches] == pytest.approx([-0.2, 0.8, 1.2])
     assert [p.get_height() for p in ax.patches] == [1.0, 2.0, 4.0]
     assert [p.get_width() for p in ax.patches] == pytest.approx([0.4, 0.4, 0.4])

@@ -344,7 +344,7 @@ class Losses(kit.SectionModel):
                 for c, iv in per.items()
             }
             labels = [label if crew == first else None for _, label, _ in self.causes]
-            charts.grouped_interval_bars(ax, levels, [c for c, *_ in self.causes], points, labels)
+            charts.grouped_interval_bars(ax, levels, [c for c, *_ in self.causes], points, labels=labels)
             _level_axis(ax, levels, crew)
 
         items = [

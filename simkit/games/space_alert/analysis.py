@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
-import matplotlib
 import polars as pl
 
 from simkit.core import stats
@@ -67,41 +66,21 @@ def _crew(strategy: str) -> str:
 @dataclass(frozen=True)
 class CrewCell(kit.Cell):
     """A cell (or cells pooled) with its difficulty label (the varied settings but the crew's), its
-    crew label, and over its games: survival (Wilson), mean score and damage tiles (t)."""
+    crew label, and over its games, besides a `kit.Cell`'s survival (`win`) and mean score, the
+    damage tiles (t)."""
 
     difficulty: str = ""
     crew: str = ""
 
     @cached_property
-    def surv(self) -> stats.Interval:
-        return kit.win_rate(self.games)
-
-    @cached_property
-    def survived(self) -> int:
-        return int(self.games["won"].cast(pl.Boolean).sum())
-
-    @cached_property
-    def score(self) -> stats.Interval:
-        return kit.mean_of(self.games, "score")
-
-    def at(self, key: str, value: str) -> stats.Interval:
-        """Survival over the games with setting `key` at `value`."""
-        return kit.win_rate(self.games.filter(pl.col(key).cast(pl.String) == value))
-
-    @cached_property
     def zones(self) -> dict[str, stats.Interval]:
         """The damage tiles a game in each zone."""
-        return {z: kit.mean_of(self.games, f"damage_{z}") for z in ZONES}
+        return {z: self.mean(f"damage_{z}") for z in ZONES}
 
     @cached_property
     def damage(self) -> stats.Interval:
         """The damage tiles a game in all zones."""
-        total = sum(pl.col(k).cast(pl.Float64) for k in DAMAGE).alias("t")
-        return kit.mean_of(self.games.select(total), "t")
-
-
-def _strategies(cells: list[CrewCell]) -> list[str]:
-    return list(dict.fromkeys(c.settings.get("strategy", "") for c in cells))
+        return self.mean(*DAMAGE)
 
 
 @dataclass(frozen=True)
@@ -144,9 +123,9 @@ class Grid(kit.SectionModel):
 SURVIVAL_COLUMNS = (
     ("difficulty", "{difficulty}"),
     ("crew", "{crew}"),
-    ("games", "{surv.n:,}"),
-    ("survived", "{survived:,}"),
-    *estimate_columns("survival", "surv", rate=True),
+    ("games", "{win.n:,}"),
+    ("survived", "{wins:,}"),
+    *estimate_columns("survival", "win", rate=True),
     *estimate_columns("mean score", "score"),
 )
 
@@ -160,10 +139,10 @@ class Survival(Grid):
         it varies and is not the setting compared, resolved or not after Holm over all of them
         (survival and score each a family). Random mission types only: the transcribed missions
         are section 4's."""
-        decided = [c for c in self.cells if c.surv.n > 0]
+        decided = [c for c in self.cells if c.win.n > 0]
         findings = []
         if len(decided) > 1:
-            lo, hi = (pick(decided, key=lambda c: c.surv.estimate) for pick in (min, max))
+            lo, hi = (pick(decided, key=lambda c: c.win.estimate) for pick in (min, max))
             findings.append(WORDS.fill("survival.range", lo=lo, hi=hi))
         elif decided:
             findings.append(WORDS.fill_from("survival.one_cell", decided[0]))
@@ -187,25 +166,22 @@ class Survival(Grid):
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """Survival and mean score of each cell: difficulties along x, one colour and marker a crew."""
-        if not any(c.surv.n for c in self.cells):
+        if not any(c.win.n for c in self.cells):
             return []
         xs, crews = self.labels("difficulty"), self.labels("crew")
-        with matplotlib.rc_context(charts.STYLE):
-            fig = charts.new_figure(min(14.0, max(6.5, len(xs) * (0.55 + 0.12 * len(crews)) + 3.0)), 7.2)
-            top, bottom = fig.subplots(2, 1, sharex=True)
-            for ax, what, scale in ((top, "surv", 100.0), (bottom, "score", 1.0)):
+        per_x = 0.55 + 0.12 * len(crews)
+        with charts.stacked_panels(xs, 2, WORDS["charts.x_axis"], per_x, 7.2) as (fig, (top, bottom)):
+            for ax, what, scale in ((top, "win", 100.0), (bottom, "score", 1.0)):
                 by_x_crew = {(c.difficulty, c.crew): getattr(c, what) for c in self.cells}
                 charts.grouped_interval_dots(ax, xs, crews, by_x_crew, scale)
             top.set_ylim(-1.5, 101.5)
             top.set_ylabel(WORDS["survival.axis"])
             bottom.set_ylabel(WORDS["survival.score_axis"])
-            charts.category_ticks(bottom, xs)
-            bottom.set_xlabel(WORDS["charts.x_axis"])
             top.set_title(WORDS.fill("survival.heading", subject=ctx.subject), loc="left")
             charts.side_legend(top, "crew", fontsize=8)
         items = [WORDS.fill_from("survival.alt_item", c) for c in self.cells]
         alt = WORDS.fill("survival.alt", subject=ctx.subject, items=charts.alt_list(items))
-        caption = WORDS.fill("survival.caption", games=_games_per(c.surv.n for c in self.cells))
+        caption = WORDS.fill("survival.caption", games=_games_per(c.win.n for c in self.cells))
         return [kit.save(ctx, fig, "sa-survival", WORDS["survival.chart"], alt, caption)]
 
     def tables(self) -> list[Table]:
@@ -289,10 +265,8 @@ class Threats(kit.SectionModel):
         games = ctx.dataset.games
         if not {"lost_to", "threat_ids", "destroyed_ids", "won"} <= set(games.columns):
             return None
-        strategies = _strategies(Grid.read(ctx).cells)
-        crews = [(strategies[0], games)]
-        if len(strategies) > 1:
-            crews = [(s, games.filter(pl.col("strategy").cast(pl.String) == s)) for s in strategies]
+        by_strategy = kit.grouped(Grid.read(ctx).cells, "strategy").items()
+        crews = [(s, pl.concat([c.games for c in cells])) for s, cells in by_strategy]
         try:
             names = {t.id: t.name for t in components.load(None).threats}
         except Exception:  # noqa: BLE001 (names are a nicety; ids stand alone)
@@ -368,20 +342,15 @@ class Damage(Grid):
         """Per crew the most damaged zone and its paired excess over the least damaged one
         (Bonferroni over the zone pairs, then Holm over the crews), and which zone a 7th tile
         destroyed."""
-        pairs, zones, findings = math.comb(len(ZONES), 2), [], []
+        zones, findings = [], []
         for crew in self.labels("crew"):
             frame = pl.concat([c.games.select(DAMAGE) for c in self.cells if c.crew == crew])
-            tiles = {z: frame[f"damage_{z}"].cast(pl.Float64).to_numpy() for z in ZONES}
-            most, least = (pick(ZONES, key=lambda z: float(tiles[z].mean())) for pick in (max, min))
-            gap = tiles[most] - tiles[least]
-            # the most and least damaged zones were picked from every pair of zones
-            p = min(1.0, stats.mean_p_value(gap) * pairs) if most != least else math.nan
-            found = {"crew": crew, "games": frame.height, "most": most, "least": least, "p": p}
-            zones.append(found | {"tiles": stats.mean_interval(tiles[most]), "gap": stats.mean_interval(gap)})
+            # the most and least damaged zones are picked from every pair of zones
+            extremes = kit.column_extremes(frame, dict(zip(ZONES, DAMAGE, strict=True)))
+            zones.append({"crew": crew, "games": frame.height, **extremes._asdict()})
         family = stats.family([z["p"] for z in zones])
         for z, resolved in zip(zones, family.resolved.tolist(), strict=True):
-            more = {"resolved": resolved, "zones": len(ZONES), "pairs": pairs, "family": family.text}
-            more = WORDS.fill("damage.more", **more, **z)
+            more = WORDS.fill("damage.more", resolved=resolved, zones=len(ZONES), family=family.text, **z)
             findings.append(WORDS.fill("damage.most", more="" if math.isnan(z["p"]) else more, **z))
         ended = "end_reason" in self.games.columns
         lost = self.games.filter(pl.col("end_reason") == "zone_destroyed") if ended else self.games.clear()
@@ -401,23 +370,12 @@ class Damage(Grid):
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """Mean damage tiles per zone of each cell, one panel a crew, difficulties along x."""
         crews, xs = self.labels("crew"), self.labels("difficulty")
-        with matplotlib.rc_context(charts.STYLE):
-            fig = charts.new_figure(
-                min(14.0, max(6.5, len(xs) * 0.7 + 3.0)), min(16.0, 2.6 * len(crews) + 1.6)
-            )
-            axes = fig.subplots(len(crews), 1, sharex=True, sharey=True, squeeze=False)[:, 0]
+        with charts.stacked_panels(xs, len(crews), WORDS["charts.x_axis"], 0.7, sharey=True) as (fig, axes):
             for ax, crew in zip(axes, crews, strict=True):
-                mine = {c.difficulty: c for c in self.cells if c.crew == crew}
-                for zi, z in enumerate(ZONES):
-                    bars = {i + (zi - 1) * 0.26: mine[x].zones[z] for i, x in enumerate(xs) if x in mine}
-                    bars = {x: iv for x, iv in bars.items() if iv.n > 0}
-                    charts.interval_bars(
-                        ax, list(bars), list(bars.values()), 0.26, ZONE_COLOURS[zi], f"{z} zone"
-                    )
+                tiles = {(c.difficulty, z): c.zones[z] for c in self.cells if c.crew == crew for z in ZONES}
+                charts.grouped_interval_bars(ax, xs, ZONES, tiles, 0.78, colours=ZONE_COLOURS, suffix=" zone")
                 ax.set_ylabel(WORDS["damage.axis"])
                 ax.set_title(WORDS.fill("damage.panel", crew=crew), loc="left", fontsize=9.5)
-            charts.category_ticks(axes[-1], xs)
-            axes[-1].set_xlabel(WORDS["charts.x_axis"])
             axes[0].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
             heading = WORDS.fill("damage.heading", subject=ctx.subject)
             fig.suptitle(heading, x=0.01, ha="left", fontweight="bold", fontsize=11)
@@ -446,8 +404,8 @@ MISSION_COLUMNS = (
     ("mission", "{pool.difficulty}"),
     ("crew", "{pool.crew}"),
     ("rank", "{rank}"),
-    ("games", "{pool.surv.n:,}"),
-    *estimate_columns("survival", "pool.surv", rate=True),
+    ("games", "{pool.win.n:,}"),
+    *estimate_columns("survival", "pool.win", rate=True),
     *estimate_columns("mean score", "pool.score"),
 )
 
@@ -473,8 +431,7 @@ class Missions(kit.SectionModel):
         if not mine:
             return None
         keys, crews = list(mine[0].settings), []
-        for s in _strategies(mine):
-            cells = [c for c in mine if c.settings.get("strategy", "") == s]
+        for s, cells in kit.grouped(mine, "strategy").items():
             ranking = kit.ranked_along(
                 cells, "mission", keys, lambda m, g: (kit.win_rate(g).estimate, int(m))
             )
@@ -489,15 +446,13 @@ class Missions(kit.SectionModel):
         for s, ranked, ranking in self.crews:
             who, hard, easy, paired = _crew(s), ranked[0], ranked[-1], ranking.extremes
             if len(ranked) < 2:
-                findings.append(WORDS.fill("missions.only_one", who=who, mission=hard.cell, rate=hard.surv))
+                findings.append(WORDS.fill("missions.only_one", who=who, mission=hard.cell, rate=hard.win))
                 continue
             gap = ""
             if paired is not None:
                 # hardest and easiest were picked from every pair of the missions
-                pairs = math.comb(len(ranked), 2)
-                resolved = bool(min(1.0, paired.wins.p_value * pairs) < stats.ALPHA)
-                values = {"resolved": resolved, "missions": len(ranked), "pairs": pairs}
-                gap = WORDS.fill("missions.gap", wins=paired.wins, **values)
+                picked = kit.picked_extremes(paired.wins.p_value, len(ranked))
+                gap = WORDS.fill("missions.gap", wins=paired.wins, missions=len(ranked), **picked._asdict())
             findings.append(
                 WORDS.fill("missions.extremes", who=who, over=over, hard=hard, easy=easy, gap=gap)
             )
@@ -512,7 +467,7 @@ class Missions(kit.SectionModel):
         """Per strategy and mission, hardest first: games, survival and mean score with their
         intervals, and survival at each value of the other varied settings."""
         margins = [
-            (f"survival at {k}={v}", lambda r, k=k, v=v: WORDS.fill("missions.at", rate=r.pool.at(k, v)))
+            (f"survival at {k}={v}", lambda r, k=k, v=v: WORDS.fill("missions.at", rate=r.pool.win_at(k, v)))
             for k in self.others
             for v in kit.values(self.cells, k)
         ]
@@ -522,7 +477,7 @@ class Missions(kit.SectionModel):
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """Survival of each transcribed mission per strategy, in the first strategy's ranking."""
         order = {p.cell: p.difficulty for p in self.crews[0][1]}  # "mission 3"
-        survival = {(p.cell, s): p.surv for s, ranked, _ in self.crews for p in ranked}
+        survival = {(p.cell, s): p.win for s, ranked, _ in self.crews for p in ranked}
         right = min(101, max(10.0, 100 * max(iv.high for iv in survival.values()) * 1.1))
         height, strategies = max(3.2, 0.4 * len(order) + 1.6), [s for s, *_ in self.crews]
         games = _games_per((iv.n for iv in survival.values()), "mission")
