@@ -415,7 +415,10 @@ def win_rate(games: pl.DataFrame) -> stats.Interval:
 
 
 def mean_of(games: pl.DataFrame, column: str) -> stats.Interval:
-    """The mean of `column` over the games that have a value, with its Student t interval."""
+    """The mean of `column` over the games that have a value, with its Student t interval (of no
+    games where the table has no such column)."""
+    if column not in games.columns:
+        return stats.mean_interval(np.empty(0))
     return stats.mean_interval(games[column].cast(pl.Float64).drop_nulls().to_numpy())
 
 
@@ -655,3 +658,12 @@ class ChartWords(NamedTuple):
         values = {"title": title, "subject": ctx.subject, **values}
         alt, caption = (words.fill(key, **values) for key in self.texts[1:])
         return save(ctx, fig, self.stem, title, alt, caption)
+
+
+# --- an4-eb: a paired difference drawn as an interval ---
+
+
+def as_interval(difference: stats.PairedDifference) -> stats.Interval:
+    """A paired difference as an interval, its difference the estimate: what the charts of
+    intervals (`charts.dots_about_zero`) draw."""
+    return stats.Interval(difference.difference, difference.low, difference.high, difference.n)

@@ -19,14 +19,10 @@ findings, the captions and alt texts) are the templates of report_words.toml.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-import matplotlib
-import numpy as np
 import polars as pl
-from matplotlib.colors import LinearSegmentedColormap
 
 from simkit.core import stats
 from simkit.reporting import charts, kit
@@ -37,7 +33,6 @@ WORDS = kit.words(__package__)
 
 REASONS = {"cleared": "cleared", "shot_down": "shot down", "landed": "landed"}  # each end's words
 LOSSES = ("shot_down", "landed")
-HEAT = LinearSegmentedColormap.from_list("ebi-heat", ["#ffffff", charts.PALETTE[4], charts.PALETTE[0]])
 DEFAULTS = {"countdown": 7, "dice": 6}  # the rulebook's game, where the scenario fixed a setting
 NEEDED = {"cell", "game_index", "won", "score", "end_reason"}
 
@@ -157,12 +152,6 @@ def _step_kinds(counts: list[int], dice: list[int]) -> list[tuple[str, str, str,
 FIRST_STEPS = {"countdown": "grid.fewer_cards", "dice": "grid.fewer_dice"}
 
 
-def _square_text(w: stats.Interval | None) -> str:
-    if w is None:
-        return "not played"
-    return f"{pct(w.estimate)}\n{100 * w.low:.1f}–{100 * w.high:.1f}\nn={w.n:,}"
-
-
 @dataclass(frozen=True)
 class Grid(kit.SectionModel):
     """The difficulty grid section's numbers."""
@@ -250,22 +239,9 @@ class Grid(kit.SectionModel):
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """A heat-table of the win rates per strategy; the paired effect of each step, if any."""
-        top = max((w.high for w in self.wins.values()), default=1.0)
-        vmax = charts.percent_top(top)
-        width = min(14.0, max(5.0, len(self.strategies) * (1.3 * len(self.dice) + 1.2) + 1.4))
-        with matplotlib.rc_context(charts.STYLE):
-            fig = charts.new_figure(width, max(2.6, 0.95 * len(self.counts) + 1.7))
-            axes = fig.subplots(1, len(self.strategies), squeeze=False)[0]
-            for ax, s in zip(axes, self.strategies, strict=True):
-                cells = [[self.wins.get((s, c, d)) for d in self.dice] for c in self.counts]
-                values = [[math.nan if w is None else 100 * w.estimate for w in row] for row in cells]
-                texts = [[_square_text(w) for w in row] for row in cells]
-                rows, columns = [str(c) for c in self.counts], [str(d) for d in self.dice]
-                mesh = charts.heat_grid(ax, values, texts, rows, columns, HEAT, vmax)
-                ax.set(xlabel="attack dice per turn", ylabel="countdown cards")
-                ax.set_title(s, loc="center", fontsize=10)
-            charts.heat_bar(fig, mesh, axes, "win rate (%)")
-            fig.suptitle(f"Win rate by difficulty: {ctx.subject}", x=0.01, ha="left", fontweight="bold")
+        labels = ("attack dice per turn", "countdown cards", "win rate (%)")
+        title = f"Win rate by difficulty: {ctx.subject}"
+        fig = charts.rate_heat_panels(self.strategies, self.counts, self.dice, self.wins, labels, title)
         items = "; ".join(
             WORDS.fill("grid.heat_item", strategy=s, difficulty=diff_label((c, d)), **_rate(w))
             for (s, c, d), w in self.wins.items()
@@ -280,20 +256,13 @@ class Grid(kit.SectionModel):
         """Each step's paired change in the win rate, a row a step and a colour a strategy."""
         rows = list(dict.fromkeys(st.short for st in self.steps))
         groups = [s for s in self.strategies if any(st.strategy == s for st in self.steps)]
-        dots = {}
-        for st in self.steps:
-            w = st.change
-            dots[(st.short, st.strategy)] = stats.Interval(w.difference, w.low, w.high, w.n)
+        dots = {(st.short, st.strategy): kit.as_interval(st.change) for st in self.steps}
         title = WORDS["grid.steps_title"]
         height = min(16.0, max(2.8, 0.22 * len(rows) * max(1, len(groups)) + 1.8))
         with charts.one_panel(8.5, height) as (fig, ax):
-            charts.grouped_interval_dots(ax, rows, groups, dots, scale=100, horizontal=True)
-            ax.axvline(0, color="#555555", linewidth=0.8)
-            ax.set_yticks(range(len(rows)), rows)
-            ax.set_ylim(len(rows) - 0.5, -0.5)
+            charts.dots_about_zero(ax, rows, groups, dots, scale=100, horizontal=True)
             ax.set_ylabel("difficulty step (countdown cards / attack dice)")
             ax.set_xlabel("change in win rate, harder minus easier (percentage points)")
-            ax.grid(axis="y", visible=False)
             ax.set_title(f"{title}\n{ctx.subject}", loc="left")
             charts.side_legend(ax, "strategy")
         items = "; ".join(WORDS.fill_from("grid.steps_item", st) for st in self.steps)
@@ -306,11 +275,6 @@ class Grid(kit.SectionModel):
 # --- loss reasons ---------------------------------------------------------------------------------
 
 
-def _mean_of(frame: pl.DataFrame, column: str) -> stats.Interval:
-    values = frame[column].drop_nulls().to_numpy() if column in frame.columns else np.empty(0)
-    return stats.mean_interval(values)
-
-
 def _lost_games(cell: pl.DataFrame) -> dict[str, stats.Interval]:
     """How the lost games of one cell went: the share shot down, the turn of the fatal
     counterattack, the aliens left on landing, the shields bombed."""
@@ -318,9 +282,9 @@ def _lost_games(cell: pl.DataFrame) -> dict[str, stats.Interval]:
     shot = lost.filter(pl.col("end_reason") == "shot_down")
     return {
         "shot_of_losses": stats.wilson(shot.height, lost.height),
-        "shot_turn": _mean_of(shot, "length"),
-        "landed_aliens": _mean_of(lost.filter(pl.col("end_reason") == "landed"), "aliens_left"),
-        "bombed": _mean_of(lost, "shields_bombed"),
+        "shot_turn": kit.mean_of(shot, "length"),
+        "landed_aliens": kit.mean_of(lost.filter(pl.col("end_reason") == "landed"), "aliens_left"),
+        "bombed": kit.mean_of(lost, "shields_bombed"),
     }
 
 
@@ -425,9 +389,8 @@ class Losses(kit.SectionModel):
         """A panel per strategy: each end's share of the games at each difficulty."""
         diffs, reasons = self.diffs, list(REASONS.values())
         width = min(14.0, max(6.0, len(self.strategies) * (0.9 * len(diffs) + 1.6) + 1.8))
-        with matplotlib.rc_context(charts.STYLE):
-            fig = charts.new_figure(width, 4.2)
-            axes = fig.subplots(1, len(self.strategies), squeeze=False, sharey=True)[0]
+        title = f"How games end, by difficulty: {ctx.subject}"
+        with charts.panel_row(len(self.strategies), width, 4.2, title, sharey=True) as (fig, axes):
             for ax, s in zip(axes, self.strategies, strict=True):
                 by_diff = {d: self.shares[(s, *d)] for d in diffs if (s, *d) in self.shares}
                 dots = {(d, REASONS[r]): w for d, by_reason in by_diff.items() for r, w in by_reason.items()}
@@ -439,7 +402,6 @@ class Losses(kit.SectionModel):
                 ax.set_title(s, loc="center", fontsize=10)
             axes[0].set_ylabel("share of games (%)")
             charts.side_legend(axes[-1], "end reason")
-            fig.suptitle(f"How games end, by difficulty: {ctx.subject}", x=0.01, ha="left", fontweight="bold")
         items = []
         for s, d in [(s, d) for s in self.strategies for d in diffs if (s, *d) in self.shares]:
             ends = self.shares[(s, *d)]
