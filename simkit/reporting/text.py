@@ -201,6 +201,9 @@ class Shown:
     - `{x:rate}` a rate, its interval and its games, `rate_text`;
     - `{x:interval pct}` the bounds alone as `ci` writes them ("10.1 to 14.5 %"; `{x:interval}`
       in numbers to two decimals, "1,234.50 to 1,300.00"), "n/a" without games;
+    - `{x:interval points}` (any other formatter of FORMATS) the bounds in its numbers, "-4.1 to
+      +2.0";
+    - `{x:games}` the games it rests on, `plural` ("1 game", "1,200 games");
     - `{x:more|less}` the first word where the estimate is at least 0, else the second;
     - `{x.n:,}` (any attribute of the value) as it is.
 
@@ -238,6 +241,10 @@ class Shown:
             return bounds(self.low, self.high, FORMATS[name])
         if spec in ("interval", "interval pct"):  # "10.1 to 14.5 %", as `ci` writes it
             return ci(self, pct=name == "pct")
+        if word == "interval":
+            return f"{FORMATS[name](self.low)} to {FORMATS[name](self.high)}"
+        if spec == "games":
+            return plural(self.n)
         if word == "abs":
             return FORMATS[name](abs(self.estimate))
         if word or name not in FORMATS:

@@ -20,14 +20,14 @@ findings, the captions and alt texts) are the templates of report_words.toml.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import polars as pl
 
 from simkit.core import stats
 from simkit.reporting import charts, kit
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import ci, count_range, estimate_cell, pct, plural, points
+from simkit.reporting.text import count_range, estimate_cell, pct
 
 WORDS = kit.words(__package__)
 
@@ -74,12 +74,6 @@ def diff_label(d: Diff) -> str:
     return f"countdown={d[0]} dice={d[1]}"
 
 
-def _rate(w: stats.Interval, name: str = "rate") -> dict[str, Any]:
-    """A rate's values for a text: `{name}` the estimate ("{rate:pct}"), `{name}_ci` its interval
-    as a table writes it ("10.1 to 14.5 %"), `{name}_games` its games ("1 game", "400 games")."""
-    return {name: w, f"{name}_ci": ci(w, pct=True), f"{name}_games": plural(w.n)}
-
-
 # --- paired steps between difficulties ------------------------------------------------------------
 
 
@@ -114,10 +108,7 @@ def _resolve(steps: list[Step]) -> tuple[list[Step], stats.Family]:
 # the step tables' shared columns
 STRATEGY, PAIRS = ("strategy", "{strategy}"), ("pairs", "{change.n:,}")
 RESOLVED = ("resolved", "{resolved:yes|no}")
-POINTS = (
-    "harder − easier, points (95 % CI)",
-    lambda st: f"{points(st.change.difference)} ({points(st.change.low)} to {points(st.change.high)})",
-)
+POINTS = ("harder − easier, points (95 % CI)", "{change:points} ({change:interval points})")
 
 
 # --- difficulty grid ------------------------------------------------------------------------------
@@ -194,9 +185,9 @@ class Grid(kit.SectionModel):
         if not at_easy:
             return []
         best_w, best = max(at_easy, key=lambda t: (t[0].estimate, -self.strategies.index(t[1])))
-        text = WORDS.fill("grid.best", easiest=diff_label(easiest), best=best, **_rate(best_w))
+        text = WORDS.fill("grid.best", easiest=diff_label(easiest), best=best, rate=best_w)
         if (hard := self.wins.get((best, *hardest))) is not None:
-            text += WORDS.fill("grid.at_hardest", hardest=diff_label(hardest), **_rate(hard))
+            text += WORDS.fill("grid.at_hardest", hardest=diff_label(hardest), rate=hard)
         findings, family = [text + "."], self.family.text
         mine = [st for st in self.steps if st.strategy == best]
         what = WORDS.fill("grid.win_rate", strategy=best)
@@ -243,7 +234,7 @@ class Grid(kit.SectionModel):
         title = f"Win rate by difficulty: {ctx.subject}"
         fig = charts.rate_heat_panels(self.strategies, self.counts, self.dice, self.wins, labels, title)
         items = "; ".join(
-            WORDS.fill("grid.heat_item", strategy=s, difficulty=diff_label((c, d)), **_rate(w))
+            WORDS.fill("grid.heat_item", strategy=s, difficulty=diff_label((c, d)), rate=w)
             for (s, c, d), w in self.wins.items()
         )
         title = WORDS["grid.heat_title"]
@@ -342,7 +333,7 @@ class Losses(kit.SectionModel):
             killer, other = ("shot_down", "landed") if mostly_shot else ("landed", "shot_down")
             how, close, entry = KILLERS[killer]
             values = {"base": diff_label(base), "strategy": s, "how": WORDS[how], "other_end": REASONS[other]}
-            text = WORDS.fill("loss.mostly", **values, **_rate(share[killer]), **_rate(share[other], "other"))
+            text = WORDS.fill("loss.mostly", **values, rate=share[killer], other=share[other])
             w = lost[entry]  # how close the lost games came
             findings.append(text + (WORDS.fill(close, mean=w) if w.n > 1 else "") + ".")
         if self.shifts:
@@ -406,7 +397,7 @@ class Losses(kit.SectionModel):
         for s, d in [(s, d) for s in self.strategies for d in diffs if (s, *d) in self.shares]:
             ends = self.shares[(s, *d)]
             values = {"strategy": s, "difficulty": diff_label(d), "games": ends["cleared"].n}
-            ends = ", ".join(WORDS.fill("loss.alt_end", end=REASONS[r], **_rate(w)) for r, w in ends.items())
+            ends = ", ".join(WORDS.fill("loss.alt_end", end=REASONS[r], rate=w) for r, w in ends.items())
             items.append(WORDS.fill("loss.alt_item", ends=ends, **values))
         title = WORDS["loss.title"]
         alt = WORDS.fill("loss.alt", title=title, subject=ctx.subject, items="; ".join(items))
