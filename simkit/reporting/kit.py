@@ -49,7 +49,7 @@ from simkit.core.players import is_user_spec
 from simkit.core.strategies import Strategy
 from simkit.reporting.charts import Chart, one_panel, panel_chart, percent_top, ranked_rates, save_chart
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import fill, fill_from
+from simkit.reporting.text import estimate_cell, fill, fill_from
 
 Model = TypeVar("Model")
 Item = TypeVar("Item", bound=tuple)
@@ -667,3 +667,25 @@ def as_interval(difference: stats.PairedDifference) -> stats.Interval:
     """A paired difference as an interval, its difference the estimate: what the charts of
     intervals (`charts.dots_about_zero`) draw."""
     return stats.Interval(difference.difference, difference.low, difference.high, difference.n)
+
+
+def rate_grid_table(
+    caption: str,
+    groups: Sequence[Any],
+    rows: Sequence[Any],
+    columns: Sequence[Any],
+    rates: Mapping[tuple[Any, Any, Any], stats.Interval],
+    heads: tuple[str, str, str],
+) -> Table:
+    """Rates over a grid of two settings (`charts.rate_heat_panels`) in numbers: a row a group and
+    value of `rows`, a column a value of `columns`, each `rates[(group, row, column)]` as
+    `text.estimate_cell` writes a rate ("–": not played). `heads` are the first column's header,
+    the template of a row's label ("{group}, countdown {row}") and that of a column's header
+    ("{column} attack dice")."""
+    head, label, column_head = heads
+    cells = [
+        (column_head.format(column=c), lambda r, c=c: estimate_cell(rates.get((*r, c)), as_pct=True))
+        for c in columns
+    ]
+    items = [(g, r) for g in groups for r in rows]
+    return table(caption, [(head, lambda r: label.format(group=r[0], row=r[1])), *cells], items)

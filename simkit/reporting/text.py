@@ -96,6 +96,12 @@ def count_range(ns: Any, what: str = "games", none: str = "no games") -> str:
     return f"{lo:,} {what}" if lo == hi else f"{lo:,} to {hi:,} {what}"
 
 
+def per(estimates: Any, what: str, noun: str = "games") -> str:
+    """How many games (`noun`) each of `estimates` (`stats.Interval`s or paired differences: a
+    chart's points, a table's cells) rests on: "400 games per square", "380 to 400 pairs per point"."""
+    return count_range([e.n for e in estimates], f"{noun} per {what}")
+
+
 def plural(n: int, noun: str = "game") -> str:
     """A count with its noun: "1 game", "1,200 games"."""
     return f"{n:,} {noun}" + ("" if n == 1 else "s")

@@ -27,7 +27,7 @@ import polars as pl
 from simkit.core import stats
 from simkit.reporting import charts, kit
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import count_range, estimate_cell, pct
+from simkit.reporting.text import estimate_cell, pct, per
 
 WORDS = kit.words(__package__)
 
@@ -141,6 +141,8 @@ def _step_kinds(counts: list[int], dice: list[int]) -> list[tuple[str, str, str,
 
 # the single steps from the easiest cell that the findings name, in words
 FIRST_STEPS = {"countdown": "grid.fewer_cards", "dice": "grid.fewer_dice"}
+HEAT_CHART = kit.ChartWords("difficulty-grid", ("grid.heat_title", "grid.heat_alt", "grid.heat_caption"))
+STEPS_CHART = kit.ChartWords("difficulty-steps", ("grid.steps_title", "grid.steps_alt", "grid.steps_caption"))
 
 
 @dataclass(frozen=True)
@@ -207,12 +209,9 @@ class Grid(kit.SectionModel):
     def tables(self) -> list[Table]:
         """The heat-table in numbers (a row per strategy and countdown, a column per dice), then
         every step of every strategy."""
-        rows = [(s, c) for s in self.strategies for c in self.counts]
-        columns = [("strategy, countdown cards", lambda r: f"{r[0]}, countdown {r[1]}")] + [
-            (f"{d} attack dice", lambda r, d=d: estimate_cell(self.wins.get((*r, d)), as_pct=True))
-            for d in self.dice
-        ]
-        grid_table = kit.table(WORDS["grid.table"], columns, rows)
+        heads = ("strategy, countdown cards", "{group}, countdown {row}", "{column} attack dice")
+        grid = (self.strategies, self.counts, self.dice, self.wins)
+        grid_table = kit.rate_grid_table(WORDS["grid.table"], *grid, heads)
         if not self.steps:
             return [grid_table]
         columns = [
@@ -237,10 +236,7 @@ class Grid(kit.SectionModel):
             WORDS.fill("grid.heat_item", strategy=s, difficulty=diff_label((c, d)), rate=w)
             for (s, c, d), w in self.wins.items()
         )
-        title = WORDS["grid.heat_title"]
-        alt = WORDS.fill("grid.heat_alt", title=title, subject=ctx.subject, items=items)
-        games = count_range([w.n for w in self.wins.values()], "games per square")
-        heat = kit.save(ctx, fig, "difficulty-grid", title, alt, WORDS.fill("grid.heat_caption", games=games))
+        heat = HEAT_CHART.save(ctx, WORDS, fig, items=items, games=per(self.wins.values(), "square"))
         return [heat, self._steps_chart(ctx)] if self.steps else [heat]
 
     def _steps_chart(self, ctx: AnalysisContext) -> charts.Chart:
@@ -248,19 +244,16 @@ class Grid(kit.SectionModel):
         rows = list(dict.fromkeys(st.short for st in self.steps))
         groups = [s for s in self.strategies if any(st.strategy == s for st in self.steps)]
         dots = {(st.short, st.strategy): kit.as_interval(st.change) for st in self.steps}
-        title = WORDS["grid.steps_title"]
         height = min(16.0, max(2.8, 0.22 * len(rows) * max(1, len(groups)) + 1.8))
         with charts.one_panel(8.5, height) as (fig, ax):
             charts.dots_about_zero(ax, rows, groups, dots, scale=100, horizontal=True)
             ax.set_ylabel("difficulty step (countdown cards / attack dice)")
             ax.set_xlabel("change in win rate, harder minus easier (percentage points)")
-            ax.set_title(f"{title}\n{ctx.subject}", loc="left")
+            ax.set_title(f"{WORDS['grid.steps_title']}\n{ctx.subject}", loc="left")
             charts.side_legend(ax, "strategy")
         items = "; ".join(WORDS.fill_from("grid.steps_item", st) for st in self.steps)
-        alt = WORDS.fill("grid.steps_alt", title=title, subject=ctx.subject, items=items)
-        pairs = count_range([st.change.n for st in self.steps], "pairs per point")
-        caption = WORDS.fill("grid.steps_caption", pairs=pairs)
-        return kit.save(ctx, fig, "difficulty-steps", title, alt, caption)
+        pairs = per((st.change for st in self.steps), "point", "pairs")
+        return STEPS_CHART.save(ctx, WORDS, fig, items=items, pairs=pairs)
 
 
 # --- loss reasons ---------------------------------------------------------------------------------
@@ -285,6 +278,9 @@ KILLERS = {
     "shot_down": ("loss.mostly_shot_down", "loss.shot_down_close", "shot_turn"),
     "landed": ("loss.mostly_landed", "loss.landed_close", "landed_aliens"),
 }
+
+
+LOSS_CHART = kit.ChartWords("loss-reasons", ("loss.title", "loss.alt", "loss.caption"))
 
 
 @dataclass(frozen=True)
@@ -399,10 +395,8 @@ class Losses(kit.SectionModel):
             values = {"strategy": s, "difficulty": diff_label(d), "games": ends["cleared"].n}
             ends = ", ".join(WORDS.fill("loss.alt_end", end=REASONS[r], rate=w) for r, w in ends.items())
             items.append(WORDS.fill("loss.alt_item", ends=ends, **values))
-        title = WORDS["loss.title"]
-        alt = WORDS.fill("loss.alt", title=title, subject=ctx.subject, items="; ".join(items))
-        games = count_range([v["cleared"].n for v in self.shares.values()], "games per difficulty")
-        return [kit.save(ctx, fig, "loss-reasons", title, alt, WORDS.fill("loss.caption", games=games))]
+        games = per((v["cleared"] for v in self.shares.values()), "difficulty")
+        return [LOSS_CHART.save(ctx, WORDS, fig, items="; ".join(items), games=games)]
 
 
 SECTIONS = (
