@@ -32,6 +32,7 @@ sections `simkit.reporting.seat_sections`.
 from __future__ import annotations
 
 import importlib.resources
+import itertools
 import math
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -217,6 +218,14 @@ class Cell:
     cell: str
     settings: dict[str, str]
     games: pl.DataFrame = field(repr=False)
+
+
+def strategies_played(ctx: AnalysisContext, games: pl.DataFrame) -> list[str]:
+    """The strategies the games (any part of the table, with `strategy` as text) play: in the
+    manifest's order, then any found only in the games, sorted."""
+    order = [strategy_text(c.get("strategy")) for c in ctx.dataset.manifest.get("cells") or []]
+    present = set(games["strategy"].unique().to_list())
+    return [s for s in dict.fromkeys(order) if s in present] + sorted(present - set(order))
 
 
 def setting_keys(ctx: AnalysisContext) -> list[str]:
@@ -667,6 +676,19 @@ def as_interval(difference: stats.PairedDifference) -> stats.Interval:
     """A paired difference as an interval, its difference the estimate: what the charts of
     intervals (`charts.dots_about_zero`) draw."""
     return stats.Interval(difference.difference, difference.low, difference.high, difference.n)
+
+
+def neighbour_steps(axes: Sequence[Sequence[Any]]) -> list[tuple[int, tuple, tuple]]:
+    """Every step between neighbouring values of one setting with the others held, in a grid of
+    settings (`axes`: each setting's values in the order to step along): (the setting's index, the
+    point stepped from, the point stepped to), a setting at a time; within one, the held values in
+    the grid's order (the first setting's slowest), and for each the steps in order."""
+    steps = []
+    for i, values in enumerate(axes):
+        for held in itertools.product(*(v for j, v in enumerate(axes) if j != i)):
+            for a, b in itertools.pairwise(values):
+                steps.append((i, (*held[:i], a, *held[i:]), (*held[:i], b, *held[i:])))
+    return steps
 
 
 def rate_grid_table(

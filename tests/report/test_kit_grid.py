@@ -1,4 +1,5 @@
-"""Rates over a grid of two settings as a table (`kit.rate_grid_table`)."""
+"""Rates over a grid of two settings as a table (`kit.rate_grid_table`), and the steps between
+neighbouring values of a grid of settings (`kit.neighbour_steps`)."""
 
 from __future__ import annotations
 
@@ -19,3 +20,17 @@ def test_rate_grid_table_has_a_row_a_group_and_row_value_and_a_column_a_column_v
         ["bold, 7 cards", "50.0 % (40.0 to 60.0 %; n=100)", "–"],
         ["bold, 6 cards", "–", "25.0 % (20.0 to 31.0 %; n=100)"],
     ]
+
+
+def test_neighbour_steps_step_along_one_setting_with_the_others_held() -> None:
+    assert kit.neighbour_steps([[7, 6, 5], [6, 5]]) == [
+        (0, (7, 6), (6, 6)),
+        (0, (6, 6), (5, 6)),
+        (0, (7, 5), (6, 5)),
+        (0, (6, 5), (5, 5)),
+        (1, (7, 6), (7, 5)),
+        (1, (6, 6), (6, 5)),
+        (1, (5, 6), (5, 5)),
+    ]
+    assert kit.neighbour_steps([["a", "b"]]) == [(0, ("a",), ("b",))]
+    assert kit.neighbour_steps([[1], [2]]) == []  # one value each: no step

@@ -54,13 +54,6 @@ def _games(ctx: AnalysisContext) -> pl.DataFrame:
     )
 
 
-def _strategies(ctx: AnalysisContext, games: pl.DataFrame) -> list[str]:
-    """Strategies in manifest order, then any found only in the games."""
-    order = [kit.strategy_text(c.get("strategy")) for c in ctx.dataset.manifest.get("cells") or []]
-    present = set(games["strategy"].unique().to_list())
-    return [s for s in dict.fromkeys(order) if s in present] + sorted(present - set(order))
-
-
 def _difficulties(games: pl.DataFrame) -> list[Diff]:
     """Difficulties from the easiest: most countdown cards first, then most dice."""
     return sorted(games.select("countdown", "dice").unique().rows(), key=lambda p: (-p[0], -p[1]))
@@ -77,17 +70,35 @@ def diff_label(d: Diff) -> str:
 # --- paired steps between difficulties ------------------------------------------------------------
 
 
+# each kind of step's words, and its row's label in the steps chart (a loss shift has no row)
+KINDS = {
+    "countdown": ("steps.countdown", "steps.countdown_short"),
+    "dice": ("steps.dice", "steps.dice_short"),
+    "both": ("steps.both", "steps.both_short"),
+    "versus": ("steps.versus", "steps.versus_short"),
+    "shot_down": ("steps.shot_down", "steps.shot_down"),
+}
+
+
 class Step(NamedTuple):
     """One strategy's paired comparison between two difficulties, harder minus easier."""
 
     strategy: str
-    kind: str  # "countdown", "dice", "both", "dice vs countdown"; "shot down" for a loss shift
-    what: str  # plain words for the step
-    short: str  # the chart's row label
+    kind: str  # "countdown", "dice", "both", "versus"; "shot_down" for a loss shift
     a: Diff  # the easier (reference) cell
     b: Diff  # the harder cell
     change: stats.PairedDifference  # in the share of games won (or shot down)
     resolved: bool = False  # after the adjustment over the section's every step
+
+    @property
+    def what(self) -> str:
+        """The step in words, its kind's text filled with its two difficulties."""
+        return WORDS.fill(KINDS[self.kind][0], a=self.a, b=self.b)
+
+    @property
+    def short(self) -> str:
+        """The step as the steps chart labels its row."""
+        return WORDS.fill(KINDS[self.kind][1], a=self.a, b=self.b)
 
     def labels(self) -> dict[str, str]:
         """The two difficulties as a text names them: `{easier}`, `{harder}`."""
@@ -114,28 +125,15 @@ POINTS = ("harder − easier, points (95 % CI)", "{change:points} ({change:inter
 # --- difficulty grid ------------------------------------------------------------------------------
 
 
-def _step_kinds(counts: list[int], dice: list[int]) -> list[tuple[str, str, str, Diff, Diff]]:
-    """The steps between the difficulties: (kind, words, chart label, easier, harder)."""
-    steps = [
-        ("countdown", f"countdown {hi} → {lo} (at {d} dice)", f"cards {hi}→{lo}, {d} dice", (hi, d), (lo, d))
-        for d in dice
-        for hi, lo in zip(counts, counts[1:], strict=False)
-    ] + [
-        ("dice", f"dice {hi} → {lo} (at countdown {c})", f"dice {hi}→{lo}, {c} cards", (c, hi), (c, lo))
-        for c in counts
-        for hi, lo in zip(dice, dice[1:], strict=False)
-    ]
+def _step_kinds(counts: list[int], dice: list[int]) -> list[tuple[str, Diff, Diff]]:
+    """The steps between the difficulties: (kind, easier, harder)."""
+    steps = [(("countdown", "dice")[i], a, b) for i, a, b in kit.neighbour_steps([counts, dice])]
     if len(counts) > 1 and len(dice) > 1:
-        easy, hard = (counts[0], dice[0]), (counts[-1], dice[-1])
-        both = f"both: {easy[0]}/{easy[1]}→{hard[0]}/{hard[1]}"
-        steps.append(("both", f"both: {diff_label(easy)} → {diff_label(hard)}", both, easy, hard))
+        steps.append(("both", (counts[0], dice[0]), (counts[-1], dice[-1])))
     if len(counts) == 2 and len(dice) == 2:
         # the two single steps against each other: fewer dice minus fewer cards, so B - A < 0
         # means losing a die costs more than losing a countdown card
-        fewer_dice, fewer_cards = (counts[0], dice[1]), (counts[1], dice[0])
-        what = f"fewer dice ({diff_label(fewer_dice)}) vs fewer cards ({diff_label(fewer_cards)})"
-        short = f"{counts[0]}/{dice[1]} vs {counts[1]}/{dice[0]}"
-        steps.append(("dice vs countdown", what, short, fewer_cards, fewer_dice))
+        steps.append(("versus", (counts[1], dice[0]), (counts[0], dice[1])))
     return steps
 
 
@@ -166,17 +164,17 @@ class Grid(kit.SectionModel):
         if len(diffs) < 2:
             return None
         wins = kit.win_grid(games, ("strategy", "countdown", "dice"))
-        strategies = [s for s in _strategies(ctx, games) if any((s, *d) in wins for d in diffs)]
+        strategies = [s for s in kit.strategies_played(ctx, games) if any((s, *d) in wins for d in diffs)]
         if not strategies:
             return None
         counts = sorted({c for c, _ in diffs}, reverse=True)
         dice = sorted({d for _, d in diffs}, reverse=True)
         cells, steps = _cells(games), []
         for s in strategies:
-            for kind, what, short, a, b in _step_kinds(counts, dice):
+            for kind, a, b in _step_kinds(counts, dice):
                 won = kit.paired_outcome(cells.get((s, *a)), cells.get((s, *b)), pl.col("won"))
                 if won is not None:
-                    steps.append(Step(s, kind, what, short, a, b, won))
+                    steps.append(Step(s, kind, a, b, won))
         return cls(strategies, counts, dice, diffs, wins, *_resolve(steps))
 
     def findings(self) -> list[str]:
@@ -198,7 +196,7 @@ class Grid(kit.SectionModel):
                 verdict = st.moves(what) or WORDS.fill_from("grid.unresolved", st, what=what)
                 step = WORDS.fill_from(words, st)
                 findings.append(WORDS.fill_from("grid.step", st, step=step, verdict=verdict, family=family))
-        if (st := next((st for st in mine if st.kind == "dice vs countdown"), None)) is not None:
+        if (st := next((st for st in mine if st.kind == "versus"), None)) is not None:
             x = st.change.difference if st.resolved else 0  # fewer dice - fewer cards: < 0, a die costs more
             lead = "grid.die_costs_more" if x < 0 else "grid.card_costs_more" if x > 0 else "grid.unclear"
             findings.append(
@@ -302,14 +300,13 @@ class Losses(kit.SectionModel):
         games = _games(ctx).filter(pl.col("end_reason").is_not_null())
         if games.filter(pl.col("end_reason").is_in(LOSSES)).height == 0:
             return None
-        strategies, diffs, cells = _strategies(ctx, games), _difficulties(games), _cells(games)
+        strategies, diffs, cells = kit.strategies_played(ctx, games), _difficulties(games), _cells(games)
         base, shot, shifts = diffs[0], pl.col("end_reason") == "shot_down", []
         for s in strategies:
             for hard in diffs[1:]:
                 change = kit.paired_outcome(cells.get((s, *base)), cells.get((s, *hard)), shot)
                 if change is not None:
-                    what = f"{diff_label(base)} → {diff_label(hard)}"
-                    shifts.append(Step(s, "shot down", what, "", base, hard, change))
+                    shifts.append(Step(s, "shot_down", base, hard, change))
         shares = {
             key: {r: stats.wilson(int((cell["end_reason"] == r).sum()), cell.height) for r in REASONS}
             for key, cell in cells.items()
