@@ -691,6 +691,29 @@ def neighbour_steps(axes: Sequence[Sequence[Any]]) -> list[tuple[int, tuple, tup
     return steps
 
 
+def paired_steps(
+    cells: Mapping[tuple, pl.DataFrame],
+    groups: Sequence[Any],
+    steps: Sequence[tuple],
+    outcome: pl.Expr,
+    make: Callable[..., Item],
+) -> tuple[list[Item], stats.Family]:
+    """For each group and each step (a tuple ending in the settings stepped from and to, each a
+    tuple), how often `outcome` holds in the cell `(group, *to)` of `cells` against `(group, *from)`,
+    paired by game index (`paired_outcome`; a step without games at either end is left out), as
+    the item `make(group, *step, difference)` (a named tuple with a field `resolved`): the items
+    marked resolved or not after the Holm adjustment over every one of them, and the family."""
+    items, p_values = [], []
+    for group in groups:
+        for step in steps:
+            a, b = step[-2:]
+            difference = paired_outcome(cells.get((group, *a)), cells.get((group, *b)), outcome)
+            if difference is not None:
+                items.append(make(group, *step, difference))
+                p_values.append(difference.p_value)
+    return resolve(items, p_values)
+
+
 def rate_grid_table(
     caption: str,
     groups: Sequence[Any],

@@ -1,7 +1,12 @@
-"""Rates over a grid of two settings as a table (`kit.rate_grid_table`), and the steps between
-neighbouring values of a grid of settings (`kit.neighbour_steps`)."""
+"""Rates over a grid of two settings as a table (`kit.rate_grid_table`), the steps between
+neighbouring values of a grid of settings (`kit.neighbour_steps`) and their paired differences in
+one Holm family (`kit.paired_steps`)."""
 
 from __future__ import annotations
+
+from typing import NamedTuple
+
+import polars as pl
 
 from simkit.core import stats
 from simkit.reporting import kit
@@ -34,3 +39,38 @@ def test_neighbour_steps_step_along_one_setting_with_the_others_held() -> None:
     ]
     assert kit.neighbour_steps([["a", "b"]]) == [(0, ("a",), ("b",))]
     assert kit.neighbour_steps([[1], [2]]) == []  # one value each: no step
+
+
+class Step(NamedTuple):
+    group: str
+    kind: str
+    a: tuple
+    b: tuple
+    change: stats.PairedDifference
+    resolved: bool = False
+
+
+def _games(won: list[bool]) -> pl.DataFrame:
+    return pl.DataFrame({"game_index": range(len(won)), "won": won})
+
+
+def test_paired_steps_pair_each_groups_cells_by_game_and_resolve_them_as_one_family() -> None:
+    many = [True] * 30 + [False] * 10
+    cells = {
+        ("bold", 7): _games([True, True, False, True]),
+        ("bold", 6): _games([True, False, False, False]),
+        ("calm", 7): _games(many),
+        ("calm", 6): _games([False] * 40),
+    }
+    steps = [("fewer", (7,), (6,)), ("none played", (7,), (5,))]
+    found, family = kit.paired_steps(cells, ["bold", "calm", "idle"], steps, pl.col("won"), Step)
+    assert [(s.group, s.kind, s.a, s.b) for s in found] == [
+        ("bold", "fewer", (7,), (6,)),
+        ("calm", "fewer", (7,), (6,)),
+    ]
+    bold, calm = found
+    # bold: games 1 and 3 won only at 7 cards, none only at 6, of 4 pairs
+    assert (bold.change.difference, bold.change.a_only, bold.change.b_only, bold.change.n) == (-0.5, 2, 0, 4)
+    assert (calm.change.difference, calm.change.a_only, calm.change.n) == (-0.75, 30, 40)
+    assert family.members == 2 and [bold.resolved, calm.resolved] == [False, True]
+    assert list(family.resolved) == [False, True]

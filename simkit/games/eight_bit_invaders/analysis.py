@@ -111,11 +111,6 @@ class Step(NamedTuple):
         return WORDS.fill("steps.moves", change=self.change, what=what)
 
 
-def _resolve(steps: list[Step]) -> tuple[list[Step], stats.Family]:
-    """The steps marked resolved or not after the Holm adjustment over all of them, and the family."""
-    return kit.resolve(steps, [st.change.p_value for st in steps])
-
-
 # the step tables' shared columns
 STRATEGY, PAIRS = ("strategy", "{strategy}"), ("pairs", "{change.n:,}")
 RESOLVED = ("resolved", "{resolved:yes|no}")
@@ -169,13 +164,8 @@ class Grid(kit.SectionModel):
             return None
         counts = sorted({c for c, _ in diffs}, reverse=True)
         dice = sorted({d for _, d in diffs}, reverse=True)
-        cells, steps = _cells(games), []
-        for s in strategies:
-            for kind, a, b in _step_kinds(counts, dice):
-                won = kit.paired_outcome(cells.get((s, *a)), cells.get((s, *b)), pl.col("won"))
-                if won is not None:
-                    steps.append(Step(s, kind, a, b, won))
-        return cls(strategies, counts, dice, diffs, wins, *_resolve(steps))
+        steps = kit.paired_steps(_cells(games), strategies, _step_kinds(counts, dice), pl.col("won"), Step)
+        return cls(strategies, counts, dice, diffs, wins, *steps)
 
     def findings(self) -> list[str]:
         """The strongest strategy at the easiest difficulty and its win rate at the hardest; what one
@@ -301,18 +291,14 @@ class Losses(kit.SectionModel):
         if games.filter(pl.col("end_reason").is_in(LOSSES)).height == 0:
             return None
         strategies, diffs, cells = kit.strategies_played(ctx, games), _difficulties(games), _cells(games)
-        base, shot, shifts = diffs[0], pl.col("end_reason") == "shot_down", []
-        for s in strategies:
-            for hard in diffs[1:]:
-                change = kit.paired_outcome(cells.get((s, *base)), cells.get((s, *hard)), shot)
-                if change is not None:
-                    shifts.append(Step(s, "shot_down", base, hard, change))
+        steps = [("shot_down", diffs[0], hard) for hard in diffs[1:]]
+        shifts = kit.paired_steps(cells, strategies, steps, pl.col("end_reason") == "shot_down", Step)
         shares = {
             key: {r: stats.wilson(int((cell["end_reason"] == r).sum()), cell.height) for r in REASONS}
             for key, cell in cells.items()
         }
         lost = {key: _lost_games(cell) for key, cell in cells.items()}
-        return cls(strategies, diffs, shares, lost, *_resolve(shifts))
+        return cls(strategies, diffs, shares, lost, *shifts)
 
     def findings(self) -> list[str]:
         """At the easiest difficulty, how each strategy mostly loses and how close it comes; then the
