@@ -35,7 +35,7 @@ import importlib.resources
 import itertools
 import math
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Generic, NamedTuple, TypeVar
@@ -703,14 +703,50 @@ def paired_steps(
     paired by game index (`paired_outcome`; a step without games at either end is left out), as
     the item `make(group, *step, difference)` (a named tuple with a field `resolved`): the items
     marked resolved or not after the Holm adjustment over every one of them, and the family."""
+    pairs = (
+        ((group, *step), cells.get((group, *step[-2])), cells.get((group, *step[-1])))
+        for group in groups
+        for step in steps
+    )
+    return _paired(pairs, outcome, make)
+
+
+def paired_ladder(
+    frames: Mapping[Any, pl.DataFrame],
+    group: Callable[[Any], Any],
+    rank: Callable[[Any], Any],
+    outcome: pl.Expr,
+    make: Callable[..., Item],
+    least: int = 1,
+) -> tuple[list[Item], stats.Family]:
+    """A ladder of paired steps along one setting: the keys of `frames` (cells, say, each with its
+    games) grouped by `group(key)` (the groups in order of first appearance), each group's keys
+    sorted by `rank(key)`, and each key against the one before it: how often `outcome` holds in
+    its games against the one before's, paired by game index (`paired_outcome`; a step of fewer
+    than `least` pairs is left out), as the item `make(group, before, key, difference)` (a named
+    tuple with a field `resolved`): the items marked resolved or not after the Holm adjustment
+    over every one of them, and the family."""
+    pairs = []
+    for name in dict.fromkeys(group(key) for key in frames):
+        mine = sorted((key for key in frames if group(key) == name), key=rank)
+        pairs += [((name, a, b), frames[a], frames[b]) for a, b in itertools.pairwise(mine)]
+    return _paired(pairs, outcome, make, least)
+
+
+def _paired(
+    pairs: Iterable[tuple[tuple, pl.DataFrame | None, pl.DataFrame | None]],
+    outcome: pl.Expr,
+    make: Callable[..., Item],
+    least: int = 1,
+) -> tuple[list[Item], stats.Family]:
+    """Each pair of frames (its item's fields, then the two) as `make(*fields, difference)` where
+    `paired_outcome` finds at least `least` pairs, all resolved in one Holm family."""
     items, p_values = [], []
-    for group in groups:
-        for step in steps:
-            a, b = step[-2:]
-            difference = paired_outcome(cells.get((group, *a)), cells.get((group, *b)), outcome)
-            if difference is not None:
-                items.append(make(group, *step, difference))
-                p_values.append(difference.p_value)
+    for fields, a, b in pairs:
+        difference = paired_outcome(a, b, outcome)
+        if difference is not None and difference.n >= least:
+            items.append(make(*fields, difference))
+            p_values.append(difference.p_value)
     return resolve(items, p_values)
 
 

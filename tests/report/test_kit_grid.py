@@ -1,6 +1,6 @@
 """Rates over a grid of two settings as a table (`kit.rate_grid_table`), the steps between
 neighbouring values of a grid of settings (`kit.neighbour_steps`) and their paired differences in
-one Holm family (`kit.paired_steps`)."""
+one Holm family (`kit.paired_steps`), and a ladder of neighbours along one setting (`kit.paired_ladder`)."""
 
 from __future__ import annotations
 
@@ -74,3 +74,33 @@ def test_paired_steps_pair_each_groups_cells_by_game_and_resolve_them_as_one_fam
     assert (calm.change.difference, calm.change.a_only, calm.change.n) == (-0.75, 30, 40)
     assert family.members == 2 and [bold.resolved, calm.resolved] == [False, True]
     assert list(family.resolved) == [False, True]
+
+
+class Rung(NamedTuple):
+    group: str
+    before: tuple
+    after: tuple
+    change: stats.PairedDifference
+    resolved: bool = False
+
+
+def test_paired_ladder_steps_each_group_up_its_ranks_and_leaves_out_thin_steps() -> None:
+    many = [True] * 30 + [False] * 10
+    frames = {  # (strategy, players): games
+        ("calm", 4): _games([False] * 40),
+        ("bold", 4): _games([True, False, False, False]),
+        ("calm", 2): _games(many),
+        ("bold", 2): _games([True, True, False, True]),
+        ("bold", 3): _games([True, True, True, False]),
+        ("lone", 2): _games([True]),
+        ("lone", 3): _games([False]),  # one pair: left out at least 2
+    }
+    steps, family = kit.paired_ladder(frames, lambda k: k[0], lambda k: k[1], pl.col("won"), Rung, least=2)
+    # the groups as first seen, each up its player counts
+    assert [(s.group, s.before[1], s.after[1]) for s in steps] == [
+        ("calm", 2, 4),
+        ("bold", 2, 3),
+        ("bold", 3, 4),
+    ]
+    assert [(s.change.difference, s.change.n) for s in steps] == [(-0.75, 40), (0.0, 4), (-0.5, 4)]
+    assert family.members == 3 and [s.resolved for s in steps] == [True, False, False]
