@@ -669,7 +669,7 @@ class ChartWords(NamedTuple):
         return save(ctx, fig, self.stem, title, alt, caption)
 
 
-# --- an4-eb: a paired difference drawn as an interval ---
+# --- an4-eb: paired steps between neighbouring settings in one family, a grid of rates as a table ---
 
 
 def as_interval(difference: stats.PairedDifference) -> stats.Interval:
