@@ -36,8 +36,17 @@ LOSSES = ("shot_down", "landed")
 DEFAULTS = {"countdown": 7, "dice": 6}  # the rulebook's game, where the scenario fixed a setting
 NEEDED = {"cell", "game_index", "won", "score", "end_reason"}
 
-Diff = tuple[int, int]  # (countdown cards, attack dice)
 Key = tuple[str, int, int]  # (strategy, countdown cards, attack dice): one cell
+
+
+class Diff(NamedTuple):
+    """A difficulty, as the page names it: "countdown=7 dice=6"."""
+
+    countdown: int  # countdown cards
+    dice: int  # attack dice
+
+    def __str__(self) -> str:
+        return f"countdown={self.countdown} dice={self.dice}"
 
 
 # --- reading the dataset ----------------------------------------------------------------------------
@@ -56,15 +65,12 @@ def _games(ctx: AnalysisContext) -> pl.DataFrame:
 
 def _difficulties(games: pl.DataFrame) -> list[Diff]:
     """Difficulties from the easiest: most countdown cards first, then most dice."""
-    return sorted(games.select("countdown", "dice").unique().rows(), key=lambda p: (-p[0], -p[1]))
+    pairs = games.select("countdown", "dice").unique().rows()
+    return sorted((Diff(*p) for p in pairs), key=lambda d: (-d.countdown, -d.dice))
 
 
 def _cells(games: pl.DataFrame) -> dict[Key, pl.DataFrame]:
     return games.partition_by("strategy", "countdown", "dice", as_dict=True)
-
-
-def diff_label(d: Diff) -> str:
-    return f"countdown={d[0]} dice={d[1]}"
 
 
 # --- paired steps between difficulties ------------------------------------------------------------
@@ -100,10 +106,6 @@ class Step(NamedTuple):
         """The step as the steps chart labels its row."""
         return WORDS.fill(KINDS[self.kind][1], a=self.a, b=self.b)
 
-    def labels(self) -> dict[str, str]:
-        """The two difficulties as a text names them: `{easier}`, `{harder}`."""
-        return {"easier": diff_label(self.a), "harder": diff_label(self.b)}
-
     def moves(self, what: str) -> str | None:
         """'raises {what} by 5.2 points' or 'lowers ...' for a resolved step; None otherwise."""
         if not self.resolved or self.change.difference == 0:
@@ -122,13 +124,14 @@ POINTS = ("harder − easier, points (95 % CI)", "{change:points} ({change:inter
 
 def _step_kinds(counts: list[int], dice: list[int]) -> list[tuple[str, Diff, Diff]]:
     """The steps between the difficulties: (kind, easier, harder)."""
-    steps = [(("countdown", "dice")[i], a, b) for i, a, b in kit.neighbour_steps([counts, dice])]
+    along = ("countdown", "dice")  # the kind of a single step, by the setting it steps along
+    steps = [(along[i], Diff(*a), Diff(*b)) for i, a, b in kit.neighbour_steps([counts, dice])]
     if len(counts) > 1 and len(dice) > 1:
-        steps.append(("both", (counts[0], dice[0]), (counts[-1], dice[-1])))
+        steps.append(("both", Diff(counts[0], dice[0]), Diff(counts[-1], dice[-1])))
     if len(counts) == 2 and len(dice) == 2:
         # the two single steps against each other: fewer dice minus fewer cards, so B - A < 0
         # means losing a die costs more than losing a countdown card
-        steps.append(("versus", (counts[1], dice[0]), (counts[0], dice[1])))
+        steps.append(("versus", Diff(counts[1], dice[0]), Diff(counts[0], dice[1])))
     return steps
 
 
@@ -175,9 +178,9 @@ class Grid(kit.SectionModel):
         if not at_easy:
             return []
         best_w, best = max(at_easy, key=lambda t: (t[0].estimate, -self.strategies.index(t[1])))
-        text = WORDS.fill("grid.best", easiest=diff_label(easiest), best=best, rate=best_w)
+        text = WORDS.fill("grid.best", easiest=easiest, best=best, rate=best_w)
         if (hard := self.wins.get((best, *hardest))) is not None:
-            text += WORDS.fill("grid.at_hardest", hardest=diff_label(hardest), rate=hard)
+            text += WORDS.fill("grid.at_hardest", hardest=hardest, rate=hard)
         findings, family = [text + "."], self.family.text
         mine = [st for st in self.steps if st.strategy == best]
         what = WORDS.fill("grid.win_rate", strategy=best)
@@ -189,9 +192,7 @@ class Grid(kit.SectionModel):
         if (st := next((st for st in mine if st.kind == "versus"), None)) is not None:
             x = st.change.difference if st.resolved else 0  # fewer dice - fewer cards: < 0, a die costs more
             lead = "grid.die_costs_more" if x < 0 else "grid.card_costs_more" if x > 0 else "grid.unclear"
-            findings.append(
-                WORDS.fill_from("grid.versus", st, **st.labels(), best=best, lead=WORDS[lead], family=family)
-            )
+            findings.append(WORDS.fill_from("grid.versus", st, best=best, lead=WORDS[lead], family=family))
         return findings
 
     def tables(self) -> list[Table]:
@@ -221,7 +222,7 @@ class Grid(kit.SectionModel):
         title = f"Win rate by difficulty: {ctx.subject}"
         fig = charts.rate_heat_panels(self.strategies, self.counts, self.dice, self.wins, labels, title)
         items = "; ".join(
-            WORDS.fill("grid.heat_item", strategy=s, difficulty=diff_label((c, d)), rate=w)
+            WORDS.fill("grid.heat_item", strategy=s, difficulty=Diff(c, d), rate=w)
             for (s, c, d), w in self.wins.items()
         )
         heat = HEAT_CHART.save(ctx, WORDS, fig, items=items, games=per(self.wins.values(), "square"))
@@ -311,7 +312,7 @@ class Losses(kit.SectionModel):
             mostly_shot = lost["shot_of_losses"].estimate >= 0.5
             killer, other = ("shot_down", "landed") if mostly_shot else ("landed", "shot_down")
             how, close, entry = KILLERS[killer]
-            values = {"base": diff_label(base), "strategy": s, "how": WORDS[how], "other_end": REASONS[other]}
+            values = {"base": base, "strategy": s, "how": WORDS[how], "other_end": REASONS[other]}
             text = WORDS.fill("loss.mostly", **values, rate=share[killer], other=share[other])
             w = lost[entry]  # how close the lost games came
             findings.append(text + (WORDS.fill(close, mean=w) if w.n > 1 else "") + ".")
@@ -321,15 +322,13 @@ class Losses(kit.SectionModel):
             moves = st.moves(WORDS.fill("loss.shot_share", strategy=st.strategy))
             key = "loss.shift_moves" if moves else "loss.shift_unresolved"
             verdict = WORDS.fill_from(key, st, shifts=len(self.shifts), moves=moves)
-            findings.append(
-                WORDS.fill_from("loss.shift", st, **st.labels(), verdict=verdict, family=self.family.text)
-            )
+            findings.append(WORDS.fill_from("loss.shift", st, verdict=verdict, family=self.family.text))
         return findings
 
     def tables(self) -> list[Table]:
         """Each end's share of the games; how the lost games went; the shifts in the share shot down."""
         keys = [(s, *d) for s in self.strategies for d in self.diffs if (s, *d) in self.shares]
-        label = ("strategy, difficulty", lambda k: f"{k[0]}, {diff_label(k[1:])}")
+        label = ("strategy, difficulty", lambda k: f"{k[0]}, {Diff(*k[1:])}")
         share_columns = [label, ("games", lambda k: f"{self.shares[k]['cleared'].n:,}")] + [
             (words, lambda k, r=r: estimate_cell(self.shares[k][r], as_pct=True))
             for r, words in REASONS.items()
@@ -350,7 +349,7 @@ class Losses(kit.SectionModel):
             kit.table(WORDS["loss.lost_table"], lost_columns, keys),
         ]
         if self.shifts:
-            caption = WORDS.fill("loss.shifts_table", base=diff_label(self.diffs[0]), family=self.family.text)
+            caption = WORDS.fill("loss.shifts_table", base=self.diffs[0], family=self.family.text)
             columns = [STRATEGY, ("difficulty step", "{what}"), POINTS, PAIRS, RESOLVED]
             tables.append(kit.table(caption, columns, self.shifts))
         return tables
@@ -375,7 +374,7 @@ class Losses(kit.SectionModel):
         items = []
         for s, d in [(s, d) for s in self.strategies for d in diffs if (s, *d) in self.shares]:
             ends = self.shares[(s, *d)]
-            values = {"strategy": s, "difficulty": diff_label(d), "games": ends["cleared"].n}
+            values = {"strategy": s, "difficulty": d, "games": ends["cleared"].n}
             ends = ", ".join(WORDS.fill("loss.alt_end", end=REASONS[r], rate=w) for r, w in ends.items())
             items.append(WORDS.fill("loss.alt_item", ends=ends, **values))
         games = per((v["cleared"] for v in self.shares.values()), "difficulty")
