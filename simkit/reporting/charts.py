@@ -433,7 +433,7 @@ def bounds(intervals: Sequence[Any]) -> tuple[list[float], list[float], list[flo
     return tuple([getattr(iv, k) for iv in intervals] for k in ("estimate", "low", "high"))
 
 
-# --- an4-eb: a row of panels, and rates over a grid of two settings as heat-tables ---
+# --- an4-eb: a row of panels, rates at categories, and rates over a grid of two settings as heat-tables ---
 
 
 @contextmanager
@@ -448,6 +448,17 @@ def panel_row(
         axes = fig.subplots(1, n, squeeze=False, sharey=sharey)[0]
         yield fig, axes
         fig.suptitle(title, x=0.01, ha="left", fontweight="bold")
+
+
+def rate_dots(ax: Any, labels: Sequence[str], rates: Sequence[Any]) -> None:
+    """Rates (`stats.Interval`s) in percent as dots with their 95 % whiskers, one a category along
+    x labelled by `labels`, on an axis from 0 to 100 % (a little room below 0), with no grid
+    across the categories."""
+    where = list(range(len(rates)))
+    interval_dots(ax, where, *bounds(rates), scale=100)
+    ax.set_xticks(where, list(labels))
+    ax.set_ylim(-1.5, 101)
+    ax.grid(axis="x", visible=False)
 
 
 # rates from white through sky blue to blue: the darker a square, the higher its rate

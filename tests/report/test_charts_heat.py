@@ -1,5 +1,6 @@
 """Rates over a grid of two settings as heat-tables (`charts.rate_heat_panels`, `charts.rate_square`),
-a row of panels (`charts.panel_row`) and differences about zero along x (`charts.dots_about_zero`)."""
+a row of panels (`charts.panel_row`), differences about zero along x (`charts.dots_about_zero`) and
+rates at categories (`charts.rate_dots`)."""
 
 from __future__ import annotations
 
@@ -58,3 +59,15 @@ def test_dots_about_zero_along_x_label_the_rows_from_the_top() -> None:
     assert list(zero.get_xdata()) == [0, 0]
     dots = ax.lines[0]
     assert np.allclose(dots.get_xdata(), [2.0, -10.0]) and np.allclose(dots.get_ydata(), [0, 1])
+
+
+def test_rate_dots_put_a_rate_a_category_in_percent_from_0_to_100() -> None:
+    rates = [stats.Interval(0.5, 0.4, 0.6, 100), stats.Interval(0.2, 0.1, 0.35, 50)]
+    with charts.one_panel(4.0, 3.0) as (_, ax):
+        charts.rate_dots(ax, ["2 players", "4 players"], rates)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["2 players", "4 players"]
+    assert ax.get_ylim() == (-1.5, 101.0)
+    dots = ax.lines[0]
+    assert np.allclose(dots.get_xdata(), [0, 1]) and np.allclose(dots.get_ydata(), [50.0, 20.0])
+    whiskers = ax.collections[0].get_segments()  # the 95 % intervals, in percent
+    assert np.allclose([w[:, 1] for w in whiskers], [[40.0, 60.0], [10.0, 35.0]])

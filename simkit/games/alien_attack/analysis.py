@@ -301,11 +301,8 @@ class Semicoop(kit.SectionModel):
         """The share of games Earth holds in each semi-cooperative cell."""
         rates = [t.held for t in self.teams]
         with charts.one_panel(7.0, 3.8) as (fig, ax):
-            xs = list(range(len(rates)))
-            charts.interval_dots(ax, xs, *charts.bounds(rates), scale=100)
-            ax.set_xticks(xs, [t.info.label.replace(", ", "\n") for t in self.teams])
-            ax.set(ylim=(-1.5, 101), ylabel=WORDS["semicoop.axis"], xlabel="cell")
-            ax.grid(axis="x", visible=False)
+            charts.rate_dots(ax, [t.info.label.replace(", ", "\n") for t in self.teams], rates)
+            ax.set(ylabel=WORDS["semicoop.axis"], xlabel="cell")
             ax.set_title(SEMICOOP_CHART.heading(WORDS, ctx), loc="left")
         items = "; ".join(WORDS.fill_from("semicoop.alt_item", t) for t in self.teams)
         cells = count_range(iv.n for iv in rates)
