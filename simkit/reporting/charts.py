@@ -35,9 +35,11 @@ from typing import Any
 import matplotlib
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
 
 from simkit.core import stats
+from simkit.reporting.text import pct
 
 # Okabe & Ito (2008), ordered so that the first colours contrast well on white; yellow last.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#F0E442")
@@ -281,13 +283,25 @@ def grouped_interval_bars(
 
 
 def dots_about_zero(
-    ax: Any, xs: Sequence[Any], groups: Sequence[Any], points: dict[tuple[Any, Any], Any]
+    ax: Any,
+    xs: Sequence[Any],
+    groups: Sequence[Any],
+    points: dict[tuple[Any, Any], Any],
+    scale: float = 1.0,
+    horizontal: bool = False,
 ) -> None:
-    """Differences (`points[(x, group)]`, `stats.Interval`s, as they are) as `grouped_interval_dots`,
-    with a line at zero and no vertical grid."""
-    grouped_interval_dots(ax, xs, groups, points, scale=1)
-    ax.axhline(0, color="#555555", linewidth=0.8)
-    ax.grid(axis="x", visible=False)
+    """Differences (`points[(x, group)]`, `stats.Interval`s, times `scale`) as
+    `grouped_interval_dots`, with a line at zero and no grid across the positions; `horizontal`:
+    the differences along x, a row a position of `xs` from the top, labelled by it."""
+    grouped_interval_dots(ax, xs, groups, points, scale=scale, horizontal=horizontal)
+    if not horizontal:
+        ax.axhline(0, color="#555555", linewidth=0.8)
+        ax.grid(axis="x", visible=False)
+        return
+    ax.axvline(0, color="#555555", linewidth=0.8)
+    ax.set_yticks(range(len(xs)), list(xs))
+    ax.set_ylim(len(xs) - 0.5, -0.5)
+    ax.grid(axis="y", visible=False)
 
 
 def side_legend(ax: Any, title: str, **style: Any) -> None:
@@ -526,3 +540,73 @@ def stacked_panels(
         yield fig, axes
         category_ticks(axes[-1], xs)
         axes[-1].set_xlabel(xlabel)
+
+
+# --- an4-eb: a row of panels, rates at categories, and rates over a grid of two settings as heat-tables ---
+
+
+@contextmanager
+def panel_row(
+    n: int, width: float, height: float, title: str, sharey: bool = False
+) -> Iterator[tuple[Figure, Any]]:
+    """A figure of `n` panels side by side, `width` by `height` inches, drawn in the chart style
+    (the y axis shared where `sharey`): (figure, axes); once they are drawn, the figure is titled
+    `title` at the top left."""
+    with matplotlib.rc_context(STYLE):
+        fig = new_figure(width, height)
+        axes = fig.subplots(1, n, squeeze=False, sharey=sharey)[0]
+        yield fig, axes
+        fig.suptitle(title, x=0.01, ha="left", fontweight="bold")
+
+
+def rate_dots(ax: Any, labels: Sequence[str], rates: Sequence[Any]) -> None:
+    """Rates (`stats.Interval`s) in percent as dots with their 95 % whiskers, one a category along
+    x labelled by `labels`, on an axis from 0 to 100 % (a little room below 0), with no grid
+    across the categories."""
+    where = list(range(len(rates)))
+    interval_dots(ax, where, *bounds(rates), scale=100)
+    ax.set_xticks(where, list(labels))
+    ax.set_ylim(-1.5, 101)
+    ax.grid(axis="x", visible=False)
+
+
+# rates from white through sky blue to blue: the darker a square, the higher its rate
+RATE_HEAT = LinearSegmentedColormap.from_list("rate-heat", ["#ffffff", PALETTE[4], PALETTE[0]])
+
+
+def rate_square(rate: Any) -> str:
+    """A rate's square in a heat-table (a `stats.Interval`), a line each for its estimate, its
+    95 % interval and its games ("12.3 %\n10.1–14.5\nn=400"); "not played" for None."""
+    if rate is None:
+        return "not played"
+    return f"{pct(rate.estimate)}\n{100 * rate.low:.1f}–{100 * rate.high:.1f}\nn={rate.n:,}"
+
+
+def rate_heat_panels(
+    groups: Sequence[Any],
+    rows: Sequence[Any],
+    columns: Sequence[Any],
+    rates: dict[tuple[Any, Any, Any], Any],
+    labels: tuple[str, str, str],
+    title: str,
+) -> Figure:
+    """Rates over a grid of two settings, a heat-table (`heat_grid`) a group side by side:
+    `rates[(group, row, column)]` (a `stats.Interval`) in percent, a row a value of `rows` from
+    the top and a column a value of `columns`, each square with its `rate_square` (a combination
+    not played left blank), all on one `RATE_HEAT` scale from 0 to the multiple of 5 % at or above
+    the highest bound. `labels` name the x axis, the y axis and the colour scale; each panel is
+    titled by its group, the figure by `title`."""
+    vmax = percent_top(max((w.high for w in rates.values()), default=1.0))
+    width = min(14.0, max(5.0, len(groups) * (1.3 * len(columns) + 1.2) + 1.4))
+    xlabel, ylabel, scale = labels
+    with panel_row(len(groups), width, max(2.6, 0.95 * len(rows) + 1.7), title) as (fig, axes):
+        for ax, group in zip(axes, groups, strict=True):
+            cells = [[rates.get((group, r, c)) for c in columns] for r in rows]
+            values = [[math.nan if w is None else 100 * w.estimate for w in row] for row in cells]
+            texts = [[rate_square(w) for w in row] for row in cells]
+            ticks = [str(r) for r in rows], [str(c) for c in columns]
+            mesh = heat_grid(ax, values, texts, *ticks, RATE_HEAT, vmax)
+            ax.set(xlabel=xlabel, ylabel=ylabel)
+            ax.set_title(group, loc="center", fontsize=10)
+        heat_bar(fig, mesh, axes, scale)
+    return fig

@@ -35,9 +35,10 @@ sections `simkit.reporting.seat_sections`.
 from __future__ import annotations
 
 import importlib.resources
+import itertools
 import math
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any, Generic, NamedTuple, TypeVar
@@ -52,7 +53,7 @@ from simkit.core.players import is_user_spec
 from simkit.core.strategies import Strategy
 from simkit.reporting.charts import Chart, one_panel, panel_chart, percent_top, ranked_rates, save_chart
 from simkit.reporting.sections import AnalysisContext, GameSection, Table, point_decimals
-from simkit.reporting.text import ci, fill, fill_from, pct, points, points_interval
+from simkit.reporting.text import ci, estimate_cell, fill, fill_from, pct, points, points_interval
 
 Model = TypeVar("Model")
 Item = TypeVar("Item", bound=tuple)
@@ -247,6 +248,14 @@ class Cell:
     def win_at(self, key: str, value: str) -> stats.Interval:
         """The win rate (`win_rate`) over the games with setting `key` at `value` (as text)."""
         return win_rate(self.games.filter(pl.col(key).cast(pl.String) == value))
+
+
+def strategies_played(ctx: AnalysisContext, games: pl.DataFrame) -> list[str]:
+    """The strategies the games (any part of the table, with `strategy` as text) play: in the
+    manifest's order, then any found only in the games, sorted."""
+    order = [strategy_text(c.get("strategy")) for c in ctx.dataset.manifest.get("cells") or []]
+    present = set(games["strategy"].unique().to_list())
+    return [s for s in dict.fromkeys(order) if s in present] + sorted(present - set(order))
 
 
 def setting_keys(ctx: AnalysisContext) -> list[str]:
@@ -454,7 +463,10 @@ def win_rate(games: pl.DataFrame) -> stats.Interval:
 
 
 def mean_of(games: pl.DataFrame, column: str) -> stats.Interval:
-    """The mean of `column` over the games that have a value, with its Student t interval."""
+    """The mean of `column` over the games that have a value, with its Student t interval (of no
+    games where the table has no such column)."""
+    if column not in games.columns:
+        return stats.mean_interval(np.empty(0))
     return stats.mean_interval(games[column].cast(pl.Float64).drop_nulls().to_numpy())
 
 
@@ -942,3 +954,106 @@ def column_extremes(games: pl.DataFrame, columns: Mapping[str, str]) -> Extremes
     picked = picked_extremes(stats.mean_p_value(gap), len(values))
     p = picked.p if most != least else math.nan
     return Extremes(most, least, stats.mean_interval(values[most]), stats.mean_interval(gap), p, picked.pairs)
+
+
+# --- an4-eb: paired steps between neighbouring settings in one family, a grid of rates as a table ---
+
+
+def as_interval(difference: stats.PairedDifference) -> stats.Interval:
+    """A paired difference as an interval, its difference the estimate: what the charts of
+    intervals (`charts.dots_about_zero`) draw."""
+    return stats.Interval(difference.difference, difference.low, difference.high, difference.n)
+
+
+def neighbour_steps(axes: Sequence[Sequence[Any]]) -> list[tuple[int, tuple, tuple]]:
+    """Every step between neighbouring values of one setting with the others held, in a grid of
+    settings (`axes`: each setting's values in the order to step along): (the setting's index, the
+    point stepped from, the point stepped to), a setting at a time; within one, the held values in
+    the grid's order (the first setting's slowest), and for each the steps in order."""
+    steps = []
+    for i, values in enumerate(axes):
+        for held in itertools.product(*(v for j, v in enumerate(axes) if j != i)):
+            for a, b in itertools.pairwise(values):
+                steps.append((i, (*held[:i], a, *held[i:]), (*held[:i], b, *held[i:])))
+    return steps
+
+
+def paired_steps(
+    cells: Mapping[tuple, pl.DataFrame],
+    groups: Sequence[Any],
+    steps: Sequence[tuple],
+    outcome: pl.Expr,
+    make: Callable[..., Item],
+) -> tuple[list[Item], stats.Family]:
+    """For each group and each step (a tuple ending in the settings stepped from and to, each a
+    tuple), how often `outcome` holds in the cell `(group, *to)` of `cells` against `(group, *from)`,
+    paired by game index (`paired_outcome`; a step without games at either end is left out), as
+    the item `make(group, *step, difference)` (a named tuple with a field `resolved`): the items
+    marked resolved or not after the Holm adjustment over every one of them, and the family."""
+    pairs = (
+        ((group, *step), cells.get((group, *step[-2])), cells.get((group, *step[-1])))
+        for group in groups
+        for step in steps
+    )
+    return _paired(pairs, outcome, make)
+
+
+def paired_ladder(
+    frames: Mapping[Any, pl.DataFrame],
+    group: Callable[[Any], Any],
+    rank: Callable[[Any], Any],
+    outcome: pl.Expr,
+    make: Callable[..., Item],
+    least: int = 1,
+) -> tuple[list[Item], stats.Family]:
+    """A ladder of paired steps along one setting: the keys of `frames` (cells, say, each with its
+    games) grouped by `group(key)` (the groups in order of first appearance), each group's keys
+    sorted by `rank(key)`, and each key against the one before it: how often `outcome` holds in
+    its games against the one before's, paired by game index (`paired_outcome`; a step of fewer
+    than `least` pairs is left out), as the item `make(group, before, key, difference)` (a named
+    tuple with a field `resolved`): the items marked resolved or not after the Holm adjustment
+    over every one of them, and the family."""
+    pairs = []
+    for name in dict.fromkeys(group(key) for key in frames):
+        mine = sorted((key for key in frames if group(key) == name), key=rank)
+        pairs += [((name, a, b), frames[a], frames[b]) for a, b in itertools.pairwise(mine)]
+    return _paired(pairs, outcome, make, least)
+
+
+def _paired(
+    pairs: Iterable[tuple[tuple, pl.DataFrame | None, pl.DataFrame | None]],
+    outcome: pl.Expr,
+    make: Callable[..., Item],
+    least: int = 1,
+) -> tuple[list[Item], stats.Family]:
+    """Each pair of frames (its item's fields, then the two) as `make(*fields, difference)` where
+    `paired_outcome` finds at least `least` pairs, all resolved in one Holm family."""
+    items, p_values = [], []
+    for fields, a, b in pairs:
+        difference = paired_outcome(a, b, outcome)
+        if difference is not None and difference.n >= least:
+            items.append(make(*fields, difference))
+            p_values.append(difference.p_value)
+    return resolve(items, p_values)
+
+
+def rate_grid_table(
+    caption: str,
+    groups: Sequence[Any],
+    rows: Sequence[Any],
+    columns: Sequence[Any],
+    rates: Mapping[tuple[Any, Any, Any], stats.Interval],
+    heads: tuple[str, str, str],
+) -> Table:
+    """Rates over a grid of two settings (`charts.rate_heat_panels`) in numbers: a row a group and
+    value of `rows`, a column a value of `columns`, each `rates[(group, row, column)]` as
+    `text.estimate_cell` writes a rate ("–": not played). `heads` are the first column's header,
+    the template of a row's label ("{group}, countdown {row}") and that of a column's header
+    ("{column} attack dice")."""
+    head, label, column_head = heads
+    cells = [
+        (column_head.format(column=c), lambda r, c=c: estimate_cell(rates.get((*r, c)), as_pct=True))
+        for c in columns
+    ]
+    items = [(g, r) for g in groups for r in rows]
+    return table(caption, [(head, lambda r: label.format(group=r[0], row=r[1])), *cells], items)

@@ -96,6 +96,12 @@ def count_range(ns: Any, what: str = "games", none: str = "no games") -> str:
     return f"{lo:,} {what}" if lo == hi else f"{lo:,} to {hi:,} {what}"
 
 
+def per(estimates: Any, what: str, noun: str = "games") -> str:
+    """How many games (`noun`) each of `estimates` (`stats.Interval`s or paired differences: a
+    chart's points, a table's cells) rests on: "400 games per square", "380 to 400 pairs per point"."""
+    return count_range([e.n for e in estimates], f"{noun} per {what}")
+
+
 def plural(n: int, noun: str = "game") -> str:
     """A count with its noun: "1 game", "1,200 games"."""
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
@@ -201,6 +207,9 @@ class Shown:
     - `{x:rate}` a rate, its interval and its games, `rate_text`;
     - `{x:interval pct}` the bounds alone as `ci` writes them ("10.1 to 14.5 %"; `{x:interval}`
       in numbers to two decimals, "1,234.50 to 1,300.00"), "n/a" without games;
+    - `{x:interval points}` (any other formatter of FORMATS) the bounds in its numbers, "-4.1 to
+      +2.0";
+    - `{x:games}` the games it rests on, `plural` ("1 game", "1,200 games");
     - `{x:more|less}` the first word where the estimate is at least 0, else the second;
     - `{x.n:,}` (any attribute of the value) as it is.
 
@@ -238,6 +247,10 @@ class Shown:
             return bounds(self.low, self.high, FORMATS[name])
         if spec in ("interval", "interval pct"):  # "10.1 to 14.5 %", as `ci` writes it
             return ci(self, pct=name == "pct")
+        if word == "interval":
+            return f"{FORMATS[name](self.low)} to {FORMATS[name](self.high)}"
+        if spec == "games":
+            return plural(self.n)
         if word == "abs":
             return FORMATS[name](abs(self.estimate))
         if word or name not in FORMATS:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from itertools import pairwise
 from typing import Any, NamedTuple
 
 import polars as pl
@@ -282,13 +281,10 @@ class Semicoop(kit.SectionModel):
             Team(c, kit.win_rate(g), kit.mean_of(g, "bases_destroyed") if counted else None)
             for c, g in played.items()
         ]
-        steps, mirrors = [], [c for c in semi if c.mirror and c.strategies]
-        for strategy in dict.fromkeys(c.strategies[0] for c in mirrors):
-            mine = sorted((c for c in mirrors if c.strategies[0] == strategy), key=lambda c: c.players)
-            for a, b in pairwise(mine):
-                diff = kit.paired_outcome(played[a], played[b], pl.col("won").cast(pl.Boolean))
-                steps += [Step(strategy, a, b, diff)] if diff is not None and diff.n >= 2 else []
-        return cls(teams, *kit.resolve(steps, [s.diff.p_value for s in steps]))
+        mirrors = {c: part for c, part in played.items() if c.mirror and c.strategies}
+        won = pl.col("won").cast(pl.Boolean)
+        steps = kit.paired_ladder(mirrors, lambda c: c.strategies[0], lambda c: c.players, won, Step, least=2)
+        return cls(teams, *steps)
 
     def findings(self) -> list[str]:
         """How often Earth holds in each cell, and at each step up in players."""
@@ -305,11 +301,8 @@ class Semicoop(kit.SectionModel):
         """The share of games Earth holds in each semi-cooperative cell."""
         rates = [t.held for t in self.teams]
         with charts.one_panel(7.0, 3.8) as (fig, ax):
-            xs = list(range(len(rates)))
-            charts.interval_dots(ax, xs, *charts.bounds(rates), scale=100)
-            ax.set_xticks(xs, [t.info.label.replace(", ", "\n") for t in self.teams])
-            ax.set(ylim=(-1.5, 101), ylabel=WORDS["semicoop.axis"], xlabel="cell")
-            ax.grid(axis="x", visible=False)
+            charts.rate_dots(ax, [t.info.label.replace(", ", "\n") for t in self.teams], rates)
+            ax.set(ylabel=WORDS["semicoop.axis"], xlabel="cell")
             ax.set_title(SEMICOOP_CHART.heading(WORDS, ctx), loc="left")
         items = "; ".join(WORDS.fill_from("semicoop.alt_item", t) for t in self.teams)
         cells = count_range(iv.n for iv in rates)

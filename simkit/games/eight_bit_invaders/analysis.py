@@ -19,30 +19,34 @@ findings, the captions and alt texts) are the templates of report_words.toml.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-import matplotlib
-import numpy as np
 import polars as pl
-from matplotlib.colors import LinearSegmentedColormap
 
 from simkit.core import stats
 from simkit.reporting import charts, kit
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import ci, count_range, estimate_cell, pct, plural, points
+from simkit.reporting.text import estimate_cell, pct, per
 
 WORDS = kit.words(__package__)
 
 REASONS = {"cleared": "cleared", "shot_down": "shot down", "landed": "landed"}  # each end's words
 LOSSES = ("shot_down", "landed")
-HEAT = LinearSegmentedColormap.from_list("ebi-heat", ["#ffffff", charts.PALETTE[4], charts.PALETTE[0]])
 DEFAULTS = {"countdown": 7, "dice": 6}  # the rulebook's game, where the scenario fixed a setting
 NEEDED = {"cell", "game_index", "won", "score", "end_reason"}
 
-Diff = tuple[int, int]  # (countdown cards, attack dice)
 Key = tuple[str, int, int]  # (strategy, countdown cards, attack dice): one cell
+
+
+class Diff(NamedTuple):
+    """A difficulty, as the page names it: "countdown=7 dice=6"."""
+
+    countdown: int  # countdown cards
+    dice: int  # attack dice
+
+    def __str__(self) -> str:
+        return f"countdown={self.countdown} dice={self.dice}"
 
 
 # --- reading the dataset ----------------------------------------------------------------------------
@@ -59,50 +63,48 @@ def _games(ctx: AnalysisContext) -> pl.DataFrame:
     )
 
 
-def _strategies(ctx: AnalysisContext, games: pl.DataFrame) -> list[str]:
-    """Strategies in manifest order, then any found only in the games."""
-    order = [kit.strategy_text(c.get("strategy")) for c in ctx.dataset.manifest.get("cells") or []]
-    present = set(games["strategy"].unique().to_list())
-    return [s for s in dict.fromkeys(order) if s in present] + sorted(present - set(order))
-
-
 def _difficulties(games: pl.DataFrame) -> list[Diff]:
     """Difficulties from the easiest: most countdown cards first, then most dice."""
-    return sorted(games.select("countdown", "dice").unique().rows(), key=lambda p: (-p[0], -p[1]))
+    pairs = games.select("countdown", "dice").unique().rows()
+    return sorted((Diff(*p) for p in pairs), key=lambda d: (-d.countdown, -d.dice))
 
 
 def _cells(games: pl.DataFrame) -> dict[Key, pl.DataFrame]:
     return games.partition_by("strategy", "countdown", "dice", as_dict=True)
 
 
-def diff_label(d: Diff) -> str:
-    return f"countdown={d[0]} dice={d[1]}"
-
-
-def _rate(w: stats.Interval, name: str = "rate") -> dict[str, Any]:
-    """A rate's values for a text: `{name}` the estimate ("{rate:pct}"), `{name}_ci` its interval
-    as a table writes it ("10.1 to 14.5 %"), `{name}_games` its games ("1 game", "400 games")."""
-    return {name: w, f"{name}_ci": ci(w, pct=True), f"{name}_games": plural(w.n)}
-
-
 # --- paired steps between difficulties ------------------------------------------------------------
+
+
+# each kind of step's words, and its row's label in the steps chart (a loss shift has no row)
+KINDS = {
+    "countdown": ("steps.countdown", "steps.countdown_short"),
+    "dice": ("steps.dice", "steps.dice_short"),
+    "both": ("steps.both", "steps.both_short"),
+    "versus": ("steps.versus", "steps.versus_short"),
+    "shot_down": ("steps.shot_down", "steps.shot_down"),
+}
 
 
 class Step(NamedTuple):
     """One strategy's paired comparison between two difficulties, harder minus easier."""
 
     strategy: str
-    kind: str  # "countdown", "dice", "both", "dice vs countdown"; "shot down" for a loss shift
-    what: str  # plain words for the step
-    short: str  # the chart's row label
+    kind: str  # "countdown", "dice", "both", "versus"; "shot_down" for a loss shift
     a: Diff  # the easier (reference) cell
     b: Diff  # the harder cell
     change: stats.PairedDifference  # in the share of games won (or shot down)
     resolved: bool = False  # after the adjustment over the section's every step
 
-    def labels(self) -> dict[str, str]:
-        """The two difficulties as a text names them: `{easier}`, `{harder}`."""
-        return {"easier": diff_label(self.a), "harder": diff_label(self.b)}
+    @property
+    def what(self) -> str:
+        """The step in words, its kind's text filled with its two difficulties."""
+        return WORDS.fill(KINDS[self.kind][0], a=self.a, b=self.b)
+
+    @property
+    def short(self) -> str:
+        """The step as the steps chart labels its row."""
+        return WORDS.fill(KINDS[self.kind][1], a=self.a, b=self.b)
 
     def moves(self, what: str) -> str | None:
         """'raises {what} by 5.2 points' or 'lowers ...' for a resolved step; None otherwise."""
@@ -111,56 +113,32 @@ class Step(NamedTuple):
         return WORDS.fill("steps.moves", change=self.change, what=what)
 
 
-def _resolve(steps: list[Step]) -> tuple[list[Step], stats.Family]:
-    """The steps marked resolved or not after the Holm adjustment over all of them, and the family."""
-    return kit.resolve(steps, [st.change.p_value for st in steps])
-
-
 # the step tables' shared columns
 STRATEGY, PAIRS = ("strategy", "{strategy}"), ("pairs", "{change.n:,}")
 RESOLVED = ("resolved", "{resolved:yes|no}")
-POINTS = (
-    "harder − easier, points (95 % CI)",
-    lambda st: f"{points(st.change.difference)} ({points(st.change.low)} to {points(st.change.high)})",
-)
+POINTS = ("harder − easier, points (95 % CI)", "{change:points} ({change:interval points})")
 
 
 # --- difficulty grid ------------------------------------------------------------------------------
 
 
-def _step_kinds(counts: list[int], dice: list[int]) -> list[tuple[str, str, str, Diff, Diff]]:
-    """The steps between the difficulties: (kind, words, chart label, easier, harder)."""
-    steps = [
-        ("countdown", f"countdown {hi} → {lo} (at {d} dice)", f"cards {hi}→{lo}, {d} dice", (hi, d), (lo, d))
-        for d in dice
-        for hi, lo in zip(counts, counts[1:], strict=False)
-    ] + [
-        ("dice", f"dice {hi} → {lo} (at countdown {c})", f"dice {hi}→{lo}, {c} cards", (c, hi), (c, lo))
-        for c in counts
-        for hi, lo in zip(dice, dice[1:], strict=False)
-    ]
+def _step_kinds(counts: list[int], dice: list[int]) -> list[tuple[str, Diff, Diff]]:
+    """The steps between the difficulties: (kind, easier, harder)."""
+    along = ("countdown", "dice")  # the kind of a single step, by the setting it steps along
+    steps = [(along[i], Diff(*a), Diff(*b)) for i, a, b in kit.neighbour_steps([counts, dice])]
     if len(counts) > 1 and len(dice) > 1:
-        easy, hard = (counts[0], dice[0]), (counts[-1], dice[-1])
-        both = f"both: {easy[0]}/{easy[1]}→{hard[0]}/{hard[1]}"
-        steps.append(("both", f"both: {diff_label(easy)} → {diff_label(hard)}", both, easy, hard))
+        steps.append(("both", Diff(counts[0], dice[0]), Diff(counts[-1], dice[-1])))
     if len(counts) == 2 and len(dice) == 2:
         # the two single steps against each other: fewer dice minus fewer cards, so B - A < 0
         # means losing a die costs more than losing a countdown card
-        fewer_dice, fewer_cards = (counts[0], dice[1]), (counts[1], dice[0])
-        what = f"fewer dice ({diff_label(fewer_dice)}) vs fewer cards ({diff_label(fewer_cards)})"
-        short = f"{counts[0]}/{dice[1]} vs {counts[1]}/{dice[0]}"
-        steps.append(("dice vs countdown", what, short, fewer_cards, fewer_dice))
+        steps.append(("versus", Diff(counts[1], dice[0]), Diff(counts[0], dice[1])))
     return steps
 
 
 # the single steps from the easiest cell that the findings name, in words
 FIRST_STEPS = {"countdown": "grid.fewer_cards", "dice": "grid.fewer_dice"}
-
-
-def _square_text(w: stats.Interval | None) -> str:
-    if w is None:
-        return "not played"
-    return f"{pct(w.estimate)}\n{100 * w.low:.1f}–{100 * w.high:.1f}\nn={w.n:,}"
+HEAT_CHART = kit.ChartWords("difficulty-grid", ("grid.heat_title", "grid.heat_alt", "grid.heat_caption"))
+STEPS_CHART = kit.ChartWords("difficulty-steps", ("grid.steps_title", "grid.steps_alt", "grid.steps_caption"))
 
 
 @dataclass(frozen=True)
@@ -184,18 +162,13 @@ class Grid(kit.SectionModel):
         if len(diffs) < 2:
             return None
         wins = kit.win_grid(games, ("strategy", "countdown", "dice"))
-        strategies = [s for s in _strategies(ctx, games) if any((s, *d) in wins for d in diffs)]
+        strategies = [s for s in kit.strategies_played(ctx, games) if any((s, *d) in wins for d in diffs)]
         if not strategies:
             return None
         counts = sorted({c for c, _ in diffs}, reverse=True)
         dice = sorted({d for _, d in diffs}, reverse=True)
-        cells, steps = _cells(games), []
-        for s in strategies:
-            for kind, what, short, a, b in _step_kinds(counts, dice):
-                won = kit.paired_outcome(cells.get((s, *a)), cells.get((s, *b)), pl.col("won"))
-                if won is not None:
-                    steps.append(Step(s, kind, what, short, a, b, won))
-        return cls(strategies, counts, dice, diffs, wins, *_resolve(steps))
+        steps = kit.paired_steps(_cells(games), strategies, _step_kinds(counts, dice), pl.col("won"), Step)
+        return cls(strategies, counts, dice, diffs, wins, *steps)
 
     def findings(self) -> list[str]:
         """The strongest strategy at the easiest difficulty and its win rate at the hardest; what one
@@ -205,9 +178,9 @@ class Grid(kit.SectionModel):
         if not at_easy:
             return []
         best_w, best = max(at_easy, key=lambda t: (t[0].estimate, -self.strategies.index(t[1])))
-        text = WORDS.fill("grid.best", easiest=diff_label(easiest), best=best, **_rate(best_w))
+        text = WORDS.fill("grid.best", easiest=easiest, best=best, rate=best_w)
         if (hard := self.wins.get((best, *hardest))) is not None:
-            text += WORDS.fill("grid.at_hardest", hardest=diff_label(hardest), **_rate(hard))
+            text += WORDS.fill("grid.at_hardest", hardest=hardest, rate=hard)
         findings, family = [text + "."], self.family.text
         mine = [st for st in self.steps if st.strategy == best]
         what = WORDS.fill("grid.win_rate", strategy=best)
@@ -216,23 +189,18 @@ class Grid(kit.SectionModel):
                 verdict = st.moves(what) or WORDS.fill_from("grid.unresolved", st, what=what)
                 step = WORDS.fill_from(words, st)
                 findings.append(WORDS.fill_from("grid.step", st, step=step, verdict=verdict, family=family))
-        if (st := next((st for st in mine if st.kind == "dice vs countdown"), None)) is not None:
+        if (st := next((st for st in mine if st.kind == "versus"), None)) is not None:
             x = st.change.difference if st.resolved else 0  # fewer dice - fewer cards: < 0, a die costs more
             lead = "grid.die_costs_more" if x < 0 else "grid.card_costs_more" if x > 0 else "grid.unclear"
-            findings.append(
-                WORDS.fill_from("grid.versus", st, **st.labels(), best=best, lead=WORDS[lead], family=family)
-            )
+            findings.append(WORDS.fill_from("grid.versus", st, best=best, lead=WORDS[lead], family=family))
         return findings
 
     def tables(self) -> list[Table]:
         """The heat-table in numbers (a row per strategy and countdown, a column per dice), then
         every step of every strategy."""
-        rows = [(s, c) for s in self.strategies for c in self.counts]
-        columns = [("strategy, countdown cards", lambda r: f"{r[0]}, countdown {r[1]}")] + [
-            (f"{d} attack dice", lambda r, d=d: estimate_cell(self.wins.get((*r, d)), as_pct=True))
-            for d in self.dice
-        ]
-        grid_table = kit.table(WORDS["grid.table"], columns, rows)
+        heads = ("strategy, countdown cards", "{group}, countdown {row}", "{column} attack dice")
+        grid = (self.strategies, self.counts, self.dice, self.wins)
+        grid_table = kit.rate_grid_table(WORDS["grid.table"], *grid, heads)
         if not self.steps:
             return [grid_table]
         columns = [
@@ -250,65 +218,34 @@ class Grid(kit.SectionModel):
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """A heat-table of the win rates per strategy; the paired effect of each step, if any."""
-        top = max((w.high for w in self.wins.values()), default=1.0)
-        vmax = charts.percent_top(top)
-        width = min(14.0, max(5.0, len(self.strategies) * (1.3 * len(self.dice) + 1.2) + 1.4))
-        with matplotlib.rc_context(charts.STYLE):
-            fig = charts.new_figure(width, max(2.6, 0.95 * len(self.counts) + 1.7))
-            axes = fig.subplots(1, len(self.strategies), squeeze=False)[0]
-            for ax, s in zip(axes, self.strategies, strict=True):
-                cells = [[self.wins.get((s, c, d)) for d in self.dice] for c in self.counts]
-                values = [[math.nan if w is None else 100 * w.estimate for w in row] for row in cells]
-                texts = [[_square_text(w) for w in row] for row in cells]
-                rows, columns = [str(c) for c in self.counts], [str(d) for d in self.dice]
-                mesh = charts.heat_grid(ax, values, texts, rows, columns, HEAT, vmax)
-                ax.set(xlabel="attack dice per turn", ylabel="countdown cards")
-                ax.set_title(s, loc="center", fontsize=10)
-            charts.heat_bar(fig, mesh, axes, "win rate (%)")
-            fig.suptitle(f"Win rate by difficulty: {ctx.subject}", x=0.01, ha="left", fontweight="bold")
+        labels = ("attack dice per turn", "countdown cards", "win rate (%)")
+        title = f"Win rate by difficulty: {ctx.subject}"
+        fig = charts.rate_heat_panels(self.strategies, self.counts, self.dice, self.wins, labels, title)
         items = "; ".join(
-            WORDS.fill("grid.heat_item", strategy=s, difficulty=diff_label((c, d)), **_rate(w))
+            WORDS.fill("grid.heat_item", strategy=s, difficulty=Diff(c, d), rate=w)
             for (s, c, d), w in self.wins.items()
         )
-        title = WORDS["grid.heat_title"]
-        alt = WORDS.fill("grid.heat_alt", title=title, subject=ctx.subject, items=items)
-        games = count_range([w.n for w in self.wins.values()], "games per square")
-        heat = kit.save(ctx, fig, "difficulty-grid", title, alt, WORDS.fill("grid.heat_caption", games=games))
+        heat = HEAT_CHART.save(ctx, WORDS, fig, items=items, games=per(self.wins.values(), "square"))
         return [heat, self._steps_chart(ctx)] if self.steps else [heat]
 
     def _steps_chart(self, ctx: AnalysisContext) -> charts.Chart:
         """Each step's paired change in the win rate, a row a step and a colour a strategy."""
         rows = list(dict.fromkeys(st.short for st in self.steps))
         groups = [s for s in self.strategies if any(st.strategy == s for st in self.steps)]
-        dots = {}
-        for st in self.steps:
-            w = st.change
-            dots[(st.short, st.strategy)] = stats.Interval(w.difference, w.low, w.high, w.n)
-        title = WORDS["grid.steps_title"]
+        dots = {(st.short, st.strategy): kit.as_interval(st.change) for st in self.steps}
         height = min(16.0, max(2.8, 0.22 * len(rows) * max(1, len(groups)) + 1.8))
         with charts.one_panel(8.5, height) as (fig, ax):
-            charts.grouped_interval_dots(ax, rows, groups, dots, scale=100, horizontal=True)
-            ax.axvline(0, color="#555555", linewidth=0.8)
-            ax.set_yticks(range(len(rows)), rows)
-            ax.set_ylim(len(rows) - 0.5, -0.5)
+            charts.dots_about_zero(ax, rows, groups, dots, scale=100, horizontal=True)
             ax.set_ylabel("difficulty step (countdown cards / attack dice)")
             ax.set_xlabel("change in win rate, harder minus easier (percentage points)")
-            ax.grid(axis="y", visible=False)
-            ax.set_title(f"{title}\n{ctx.subject}", loc="left")
+            ax.set_title(f"{WORDS['grid.steps_title']}\n{ctx.subject}", loc="left")
             charts.side_legend(ax, "strategy")
         items = "; ".join(WORDS.fill_from("grid.steps_item", st) for st in self.steps)
-        alt = WORDS.fill("grid.steps_alt", title=title, subject=ctx.subject, items=items)
-        pairs = count_range([st.change.n for st in self.steps], "pairs per point")
-        caption = WORDS.fill("grid.steps_caption", pairs=pairs)
-        return kit.save(ctx, fig, "difficulty-steps", title, alt, caption)
+        pairs = per((st.change for st in self.steps), "point", "pairs")
+        return STEPS_CHART.save(ctx, WORDS, fig, items=items, pairs=pairs)
 
 
 # --- loss reasons ---------------------------------------------------------------------------------
-
-
-def _mean_of(frame: pl.DataFrame, column: str) -> stats.Interval:
-    values = frame[column].drop_nulls().to_numpy() if column in frame.columns else np.empty(0)
-    return stats.mean_interval(values)
 
 
 def _lost_games(cell: pl.DataFrame) -> dict[str, stats.Interval]:
@@ -318,9 +255,9 @@ def _lost_games(cell: pl.DataFrame) -> dict[str, stats.Interval]:
     shot = lost.filter(pl.col("end_reason") == "shot_down")
     return {
         "shot_of_losses": stats.wilson(shot.height, lost.height),
-        "shot_turn": _mean_of(shot, "length"),
-        "landed_aliens": _mean_of(lost.filter(pl.col("end_reason") == "landed"), "aliens_left"),
-        "bombed": _mean_of(lost, "shields_bombed"),
+        "shot_turn": kit.mean_of(shot, "length"),
+        "landed_aliens": kit.mean_of(lost.filter(pl.col("end_reason") == "landed"), "aliens_left"),
+        "bombed": kit.mean_of(lost, "shields_bombed"),
     }
 
 
@@ -330,6 +267,9 @@ KILLERS = {
     "shot_down": ("loss.mostly_shot_down", "loss.shot_down_close", "shot_turn"),
     "landed": ("loss.mostly_landed", "loss.landed_close", "landed_aliens"),
 }
+
+
+LOSS_CHART = kit.ChartWords("loss-reasons", ("loss.title", "loss.alt", "loss.caption"))
 
 
 @dataclass(frozen=True)
@@ -351,20 +291,15 @@ class Losses(kit.SectionModel):
         games = _games(ctx).filter(pl.col("end_reason").is_not_null())
         if games.filter(pl.col("end_reason").is_in(LOSSES)).height == 0:
             return None
-        strategies, diffs, cells = _strategies(ctx, games), _difficulties(games), _cells(games)
-        base, shot, shifts = diffs[0], pl.col("end_reason") == "shot_down", []
-        for s in strategies:
-            for hard in diffs[1:]:
-                change = kit.paired_outcome(cells.get((s, *base)), cells.get((s, *hard)), shot)
-                if change is not None:
-                    what = f"{diff_label(base)} → {diff_label(hard)}"
-                    shifts.append(Step(s, "shot down", what, "", base, hard, change))
+        strategies, diffs, cells = kit.strategies_played(ctx, games), _difficulties(games), _cells(games)
+        steps = [("shot_down", diffs[0], hard) for hard in diffs[1:]]
+        shifts = kit.paired_steps(cells, strategies, steps, pl.col("end_reason") == "shot_down", Step)
         shares = {
             key: {r: stats.wilson(int((cell["end_reason"] == r).sum()), cell.height) for r in REASONS}
             for key, cell in cells.items()
         }
         lost = {key: _lost_games(cell) for key, cell in cells.items()}
-        return cls(strategies, diffs, shares, lost, *_resolve(shifts))
+        return cls(strategies, diffs, shares, lost, *shifts)
 
     def findings(self) -> list[str]:
         """At the easiest difficulty, how each strategy mostly loses and how close it comes; then the
@@ -377,8 +312,8 @@ class Losses(kit.SectionModel):
             mostly_shot = lost["shot_of_losses"].estimate >= 0.5
             killer, other = ("shot_down", "landed") if mostly_shot else ("landed", "shot_down")
             how, close, entry = KILLERS[killer]
-            values = {"base": diff_label(base), "strategy": s, "how": WORDS[how], "other_end": REASONS[other]}
-            text = WORDS.fill("loss.mostly", **values, **_rate(share[killer]), **_rate(share[other], "other"))
+            values = {"base": base, "strategy": s, "how": WORDS[how], "other_end": REASONS[other]}
+            text = WORDS.fill("loss.mostly", **values, rate=share[killer], other=share[other])
             w = lost[entry]  # how close the lost games came
             findings.append(text + (WORDS.fill(close, mean=w) if w.n > 1 else "") + ".")
         if self.shifts:
@@ -387,15 +322,13 @@ class Losses(kit.SectionModel):
             moves = st.moves(WORDS.fill("loss.shot_share", strategy=st.strategy))
             key = "loss.shift_moves" if moves else "loss.shift_unresolved"
             verdict = WORDS.fill_from(key, st, shifts=len(self.shifts), moves=moves)
-            findings.append(
-                WORDS.fill_from("loss.shift", st, **st.labels(), verdict=verdict, family=self.family.text)
-            )
+            findings.append(WORDS.fill_from("loss.shift", st, verdict=verdict, family=self.family.text))
         return findings
 
     def tables(self) -> list[Table]:
         """Each end's share of the games; how the lost games went; the shifts in the share shot down."""
         keys = [(s, *d) for s in self.strategies for d in self.diffs if (s, *d) in self.shares]
-        label = ("strategy, difficulty", lambda k: f"{k[0]}, {diff_label(k[1:])}")
+        label = ("strategy, difficulty", lambda k: f"{k[0]}, {Diff(*k[1:])}")
         share_columns = [label, ("games", lambda k: f"{self.shares[k]['cleared'].n:,}")] + [
             (words, lambda k, r=r: estimate_cell(self.shares[k][r], as_pct=True))
             for r, words in REASONS.items()
@@ -416,7 +349,7 @@ class Losses(kit.SectionModel):
             kit.table(WORDS["loss.lost_table"], lost_columns, keys),
         ]
         if self.shifts:
-            caption = WORDS.fill("loss.shifts_table", base=diff_label(self.diffs[0]), family=self.family.text)
+            caption = WORDS.fill("loss.shifts_table", base=self.diffs[0], family=self.family.text)
             columns = [STRATEGY, ("difficulty step", "{what}"), POINTS, PAIRS, RESOLVED]
             tables.append(kit.table(caption, columns, self.shifts))
         return tables
@@ -425,9 +358,8 @@ class Losses(kit.SectionModel):
         """A panel per strategy: each end's share of the games at each difficulty."""
         diffs, reasons = self.diffs, list(REASONS.values())
         width = min(14.0, max(6.0, len(self.strategies) * (0.9 * len(diffs) + 1.6) + 1.8))
-        with matplotlib.rc_context(charts.STYLE):
-            fig = charts.new_figure(width, 4.2)
-            axes = fig.subplots(1, len(self.strategies), squeeze=False, sharey=True)[0]
+        title = f"How games end, by difficulty: {ctx.subject}"
+        with charts.panel_row(len(self.strategies), width, 4.2, title, sharey=True) as (fig, axes):
             for ax, s in zip(axes, self.strategies, strict=True):
                 by_diff = {d: self.shares[(s, *d)] for d in diffs if (s, *d) in self.shares}
                 dots = {(d, REASONS[r]): w for d, by_reason in by_diff.items() for r, w in by_reason.items()}
@@ -439,17 +371,14 @@ class Losses(kit.SectionModel):
                 ax.set_title(s, loc="center", fontsize=10)
             axes[0].set_ylabel("share of games (%)")
             charts.side_legend(axes[-1], "end reason")
-            fig.suptitle(f"How games end, by difficulty: {ctx.subject}", x=0.01, ha="left", fontweight="bold")
         items = []
         for s, d in [(s, d) for s in self.strategies for d in diffs if (s, *d) in self.shares]:
             ends = self.shares[(s, *d)]
-            values = {"strategy": s, "difficulty": diff_label(d), "games": ends["cleared"].n}
-            ends = ", ".join(WORDS.fill("loss.alt_end", end=REASONS[r], **_rate(w)) for r, w in ends.items())
+            values = {"strategy": s, "difficulty": d, "games": ends["cleared"].n}
+            ends = ", ".join(WORDS.fill("loss.alt_end", end=REASONS[r], rate=w) for r, w in ends.items())
             items.append(WORDS.fill("loss.alt_item", ends=ends, **values))
-        title = WORDS["loss.title"]
-        alt = WORDS.fill("loss.alt", title=title, subject=ctx.subject, items="; ".join(items))
-        games = count_range([v["cleared"].n for v in self.shares.values()], "games per difficulty")
-        return [kit.save(ctx, fig, "loss-reasons", title, alt, WORDS.fill("loss.caption", games=games))]
+        games = per((v["cleared"] for v in self.shares.values()), "difficulty")
+        return [LOSS_CHART.save(ctx, WORDS, fig, items="; ".join(items), games=games)]
 
 
 SECTIONS = (
