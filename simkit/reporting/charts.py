@@ -1,7 +1,7 @@
 """The pieces of the report's charts: their style, figures saved as PNG, SVG and an inline SVG
 string, and the parts they are drawn with (interval dots, bars and bands, panels, heat grids,
 ranked rates). The charts every dataset gets are in dataset_charts.py; the games' own are drawn
-through the analysis kit (kit.py).
+through the analysis kit (`simkit.reporting.kit`).
 
 Decisions (see shared/DESIGN.md, "Statistics" and the report requirements):
 
@@ -480,7 +480,7 @@ def interval_band(
         ax.plot([star], [scale * intervals[at].estimate], color=color, **look)
 
 
-# --- wt-an-aa: intervals as `interval_dots` takes them ---
+# --- intervals as `interval_dots` takes them ---
 
 
 def bounds(intervals: Sequence[Any]) -> tuple[list[float], list[float], list[float]]:
@@ -489,7 +489,7 @@ def bounds(intervals: Sequence[Any]) -> tuple[list[float], list[float], list[flo
     return tuple([getattr(iv, k) for iv in intervals] for k in ("estimate", "low", "high"))
 
 
-# --- an4-ohno: a panel's axis of categories, and dodged bars of shares ---
+# --- a panel's axis of categories, and dodged bars of shares ---
 
 
 def panel_axis(
@@ -516,7 +516,7 @@ def share_bars(
     ax.bar(where, [100 * w.estimate for w in shares], **look, **errors)
 
 
-# --- an4-sa: panels one above another over shared categories, and interval bars side by side ---
+# --- panels one above another over shared categories, and interval bars side by side ---
 
 
 @contextmanager
@@ -542,7 +542,7 @@ def stacked_panels(
         axes[-1].set_xlabel(xlabel)
 
 
-# --- an4-eb: a row of panels, rates at categories, and rates over a grid of two settings as heat-tables ---
+# --- a row of panels, rates at categories, and rates over a grid of two settings as heat-tables ---
 
 
 @contextmanager

@@ -308,7 +308,7 @@ def by_sign(resolved: bool, x: float, above: Any, below: Any, neither: Any) -> A
     return above if resolved and x > 0 else below if resolved and x < 0 else neither
 
 
-# --- an4-ohno: a group's shares in a chart's alt text ---
+# --- a group's shares in a chart's alt text ---
 
 
 def shares_item(head: str, n: int, parts: Any, sep: str = " ") -> str:

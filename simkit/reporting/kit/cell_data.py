@@ -1,0 +1,258 @@
+"""The games and their cells: `games_with_settings` (the games table with the settings as
+columns, from the manifest where the table has none), `parameter_columns` (strategy parameters as
+columns of their own, read from the specs, so a parameter sweep reads like a setting's), `Cell` and
+`cells` (each cell's settings as text and its games, in manifest order; a cell's win rate, wins,
+mean score and columns' means), `varied`, `values`, `grouped`; `win_grid` (the Wilson interval of
+each combination of settings), `win_rate`, `mean_of`, `counts`; `listed` (how often each board
+space or card a games column lists, as a share of the games).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, NamedTuple, TypeVar
+
+import numpy as np
+import polars as pl
+
+from simkit.core import stats
+from simkit.core import strategies as strategy_specs
+from simkit.core.players import is_user_spec
+from simkit.core.strategies import Strategy
+from simkit.reporting.sections import AnalysisContext
+
+CellT = TypeVar("CellT", bound="Cell")
+
+
+def strategy_text(value: Any) -> str:
+    """A cell's strategies as one text: "greedy", or "rollout,missions" one a seat."""
+    if isinstance(value, list | tuple):
+        return ",".join(str(s) for s in value)
+    return "" if value is None else str(value)
+
+
+def games_with_settings(ctx: AnalysisContext, defaults: dict[str, Any]) -> pl.DataFrame:
+    """The games table with each setting of `defaults` and `strategy` as a column: a setting the
+    table lacks (the scenario fixed it) is read from the manifest's cells, else its default."""
+    games = ctx.dataset.games
+    cells = ctx.dataset.manifest.get("cells") or []
+    for key, default in defaults.items():
+        if key not in games.columns:
+            mapping = {str(c["cell"]): (c.get("settings") or {}).get(key, default) for c in cells}
+            dtype = pl.Int64 if isinstance(default, int) else pl.String
+            games = games.with_columns(
+                pl.col("cell").replace_strict(mapping, default=default, return_dtype=dtype).alias(key)
+            )
+    if "strategy" not in games.columns:
+        mapping = {str(c["cell"]): strategy_text(c.get("strategy")) for c in cells}
+        games = games.with_columns(
+            pl.col("cell").replace_strict(mapping, default="", return_dtype=pl.String).alias("strategy")
+        )
+    return games
+
+
+def parameter_columns(
+    games: pl.DataFrame, declared: Mapping[str, Strategy], names: Sequence[str]
+) -> pl.DataFrame:
+    """Strategy parameters `names` as columns of their own: each the full value the player played
+    by (its default where the spec leaves it out; null for a strategy without it), and `strategy`
+    the spec without them, so a sweep of `bold:final_conflict=...` reads as the strategy `bold`
+    along `final_conflict`, as if it were a setting. A column the table already has is kept."""
+    names = [n for n in names if n not in games.columns]
+    if not names or "strategy" not in games.columns:
+        return games
+    specs = games["strategy"].unique().to_list()
+    rest, values = {}, {n: {} for n in names}
+    for spec in specs:
+        if spec is None or is_user_spec(spec) or spec.partition(":")[0] not in declared:
+            rest[spec] = spec
+            continue
+        name, full = strategy_specs.parse(spec, declared, "dataset")
+        defaults = declared[name].defaults()
+        stripped = full | {n: defaults[n] for n in names if n in full}  # at the default: not written
+        rest[spec] = strategy_specs.canonical(name, stripped, declared[name])
+        for n in names:
+            values[n][spec] = full.get(n)
+    return games.with_columns(
+        *(pl.col("strategy").replace_strict(values[n], default=None).alias(n) for n in names),
+        pl.col("strategy").replace_strict(rest, default=None, return_dtype=pl.String),
+    )
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of the dataset: its id, every setting (and the strategy) as text, its games; and,
+    worked out when first asked, its win rate, games won and mean score."""
+
+    cell: str
+    settings: dict[str, str]
+    games: pl.DataFrame = field(repr=False)
+
+    @cached_property
+    def win(self) -> stats.Interval:
+        """The Wilson interval of the win rate over the games with a verdict (`win_rate`)."""
+        return win_rate(self.games)
+
+    @cached_property
+    def wins(self) -> int:
+        """How many games were won."""
+        return int(self.games["won"].cast(pl.Boolean).sum())
+
+    @cached_property
+    def score(self) -> stats.Interval:
+        """The mean score over the games that have one, with its t interval (`mean_of`)."""
+        return mean_of(self.games, "score")
+
+    def mean(self, *columns: str) -> stats.Interval:
+        """The mean over the games of `columns` added up (of the one column, given one), with its
+        t interval; a game without a value in any of them is left out (`mean_of`)."""
+        total = sum(pl.col(column).cast(pl.Float64) for column in columns).alias("total")
+        return mean_of(self.games.select(total), "total")
+
+    def win_at(self, key: str, value: str) -> stats.Interval:
+        """The win rate (`win_rate`) over the games with setting `key` at `value` (as text)."""
+        return win_rate(self.games.filter(pl.col(key).cast(pl.String) == value))
+
+
+def strategies_played(ctx: AnalysisContext, games: pl.DataFrame) -> list[str]:
+    """The strategies the games (any part of the table, with `strategy` as text) play: in the
+    manifest's order, then any found only in the games, sorted."""
+    order = [strategy_text(c.get("strategy")) for c in ctx.dataset.manifest.get("cells") or []]
+    present = set(games["strategy"].unique().to_list())
+    return [s for s in dict.fromkeys(order) if s in present] + sorted(present - set(order))
+
+
+def setting_keys(ctx: AnalysisContext) -> list[str]:
+    """The settings the games table holds as columns, then `strategy`, in the manifest's order."""
+    names = [str(s) for s in ctx.dataset.manifest.get("setting_names") or []]
+    return list(dict.fromkeys(k for k in [*names, "strategy"] if k in ctx.dataset.games.columns))
+
+
+def cells(ctx: AnalysisContext, keys: Sequence[str]) -> list[Cell]:
+    """The cells in manifest order (then any found only in the games), each with `keys` as text
+    from its first game."""
+    parts = {str(k[0]): p for k, p in ctx.dataset.games.partition_by("cell", as_dict=True).items()}
+    order = [str(c.get("cell")) for c in ctx.dataset.manifest.get("cells") or []]
+    ids = [c for c in order if c in parts] + sorted(set(parts) - set(order))
+    out = []
+    for cid in ids:
+        first = parts[cid].row(0, named=True)
+        out.append(Cell(cid, {k: str(first[k]) for k in keys}, parts[cid]))
+    return out
+
+
+def values(cells: Sequence[Cell], key: str) -> list[str]:
+    """The values `key` takes over `cells`, in order of first appearance."""
+    return list(dict.fromkeys(c.settings[key] for c in cells))
+
+
+def grouped(cells: Sequence[CellT], key: str) -> dict[str, list[CellT]]:
+    """The cells by their value of setting `key` ("" for a cell without it), the values in order of
+    first appearance."""
+    groups: dict[str, list[CellT]] = {}
+    for c in cells:
+        groups.setdefault(c.settings.get(key, ""), []).append(c)
+    return groups
+
+
+def varied(cells: Sequence[Cell], keys: Sequence[str]) -> list[str]:
+    """The keys whose value differs between cells."""
+    return [k for k in keys if len({c.settings[k] for c in cells}) > 1]
+
+
+def win_grid(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, stats.Interval]:
+    """The Wilson interval of the win rate for each combination of `keys` the games hold, over
+    the games with a verdict (keyed by the values as the table holds them, in their sorted order:
+    a chart's alt text that lists them reads the same from one build to the next)."""
+    won = pl.col("won").cast(pl.Boolean)
+    agg = games.group_by(*keys).agg(wins=won.sum(), n=won.count()).sort(*keys)
+    return {
+        tuple(row[:-2]): stats.wilson(int(row[-2] or 0), int(row[-1])) for row in agg.iter_rows() if row[-1]
+    }
+
+
+def cells_by(games: pl.DataFrame, keys: Sequence[str]) -> list[Cell]:
+    """The games (any part of the table) as cells by the values of `keys` rather than by cell id:
+    one for each combination played, its values as text, ready for `paired_along`."""
+    parts = games.partition_by(*keys, as_dict=True).items()
+    return [Cell(" ".join(map(str, k)), dict(zip(keys, map(str, k), strict=True)), p) for k, p in parts]
+
+
+def win_rate(games: pl.DataFrame) -> stats.Interval:
+    """The Wilson interval of the win rate over the games (any part of the table) with a verdict."""
+    won = games["won"].cast(pl.Boolean).drop_nulls()
+    return stats.wilson(int(won.sum()), won.len())
+
+
+def mean_of(games: pl.DataFrame, column: str) -> stats.Interval:
+    """The mean of `column` over the games that have a value, with its Student t interval (of no
+    games where the table has no such column)."""
+    if column not in games.columns:
+        return stats.mean_interval(np.empty(0))
+    return stats.mean_interval(games[column].cast(pl.Float64).drop_nulls().to_numpy())
+
+
+def sorted_values(games: pl.DataFrame, column: str) -> list:
+    """The values a column of the games (any part of the table) takes, each once, sorted."""
+    return sorted(games[column].unique().to_list())
+
+
+def at_one_value(games: pl.DataFrame, column: str, default: Any) -> tuple[pl.DataFrame, Any, bool]:
+    """The games at one value of a swept setting `column`: `default` where it was played, else the
+    middle of the values played (a NaN, a game without one, is not a value); with that value and
+    whether it is the default."""
+    played = [v for v in sorted_values(games, column) if not (isinstance(v, float) and math.isnan(v))]
+    chosen = default if default in played else played[len(played) // 2]
+    return games.filter(pl.col(column) == chosen), chosen, chosen == default
+
+
+def counts(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, int]:
+    """How many games (any part of the table) hold each combination of `keys` played, keyed by the
+    values as the table holds them, in their sorted order."""
+    return {row[:-1]: row[-1] for row in games.group_by(*keys).len("games").sort(*keys).iter_rows()}
+
+
+class ListedItem(NamedTuple):
+    """One item of a `Listed`: its number, its share of the games (Wilson) and the games that list it."""
+
+    item: int
+    share: stats.Interval
+    games: int
+
+
+class Listed(NamedTuple):
+    """How often each item (a board space, a card: numbers 1 to a size) is listed by a games
+    column that lists some of them a game ("3 17 40"; see `listed`)."""
+
+    counts: np.ndarray  # games that list each item (index = item number; 0 unused)
+    shares: dict[int, stats.Interval]  # each item's share of the games (Wilson)
+    order: list[int]  # the items, most often first (ties by number)
+    per_game: stats.Interval  # items listed a game (t)
+
+    def item(self, number: int) -> ListedItem:
+        return ListedItem(number, self.shares[number], int(self.counts[number]))
+
+    @property
+    def most(self) -> ListedItem:
+        return self.item(self.order[0])
+
+    @property
+    def least(self) -> ListedItem:
+        return self.item(self.order[-1])
+
+
+def listed(games: pl.DataFrame, column: str, size: int, of: int) -> Listed:
+    """How often the games' `column` (numbers apart by spaces; a game without a value is left
+    out) lists each item 1 to `size`, as a share of `of` games (numbers out of range are not
+    counted)."""
+    lists = [[int(s) for s in str(text).split()] for text in games[column].drop_nulls().to_list()]
+    counts = np.zeros(size + 1, dtype=np.int64)
+    for s in (s for items in lists for s in items if 1 <= s <= size):
+        counts[s] += 1
+    shares = {s: stats.wilson(int(counts[s]), of) for s in range(1, size + 1)}
+    order = sorted(shares, key=lambda s: (-counts[s] / of, s))
+    per_game = stats.mean_interval(np.array([len(x) for x in lists], dtype=float))
+    return Listed(counts, shares, order, per_game)

@@ -1,0 +1,259 @@
+"""Sections and charts as specs: `Section` (compute -> findings, charts, tables) and
+`SectionModel` (a section's model that reads itself from the dataset and says its findings, charts
+and tables), `build` (the specs into the `GameSection`s the report renders; a section whose model
+finds nothing to say, None, is left out); `table` (a row an item, each column its header and how an
+item reads in it: a function, or a template of the item's attributes, "{wins:[pct]}"),
+`estimate_columns`, `rate_grid_table`; the chart specs `Panels` (a chart of panels), `Ranked`
+(rates ranked down the page) and `ChartWords` (a chart's words), each holding the keys of its words
+in a game's `report_words.toml`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, NamedTuple, TypeVar
+
+from simkit.core import stats
+from simkit.reporting.charts import Chart, one_panel, panel_chart, percent_top, ranked_rates, save_chart
+from simkit.reporting.kit.wording import Words
+from simkit.reporting.sections import AnalysisContext, GameSection, Table
+from simkit.reporting.text import estimate_cell, fill_from
+
+Model = TypeVar("Model")
+
+
+def _nothing(*_: Any) -> list:
+    return []
+
+
+@dataclass(frozen=True)
+class Section(Generic[Model]):
+    """One report section of a game. `compute(ctx)` reads the dataset into the section's model
+    (None: the dataset holds nothing for this section); the others turn the model into the
+    page's findings (sentences with their intervals), charts (files under `ctx.out`) and tables.
+    `paragraphs` say how to read the section; `notes(model)` add what depends on the model, and
+    `retitle(model)`, where not empty, replaces the title."""
+
+    key: str
+    title: str
+    compute: Callable[[AnalysisContext], Model | None]
+    findings: Callable[[Model], list[str]] = _nothing
+    charts: Callable[[AnalysisContext, Model], list[Chart]] = _nothing
+    tables: Callable[[Model], list[Table]] = _nothing
+    paragraphs: tuple[str, ...] = ()
+    # what depends on the model: paragraphs after the fixed ones, and a title ("": `title`)
+    notes: Callable[[Model], list[str]] = _nothing
+    retitle: Callable[[Model], str] = lambda _: ""
+
+
+def build(ctx: AnalysisContext, specs: Sequence[Section]) -> list[GameSection]:
+    """The sections of `specs` that have something to say, in order."""
+    out = []
+    for spec in specs:
+        model = spec.compute(ctx)
+        if model is None:
+            continue
+        out.append(
+            GameSection(
+                spec.key,
+                spec.retitle(model) or spec.title,
+                findings=spec.findings(model),
+                paragraphs=[*spec.paragraphs, *spec.notes(model)],
+                charts=spec.charts(ctx, model),
+                tables=spec.tables(model),
+            )
+        )
+    return out
+
+
+Reads = Callable[[Any], str] | str  # how an item reads in a table's column: a function, or a template
+
+
+def cell_text(how: Reads, item: Any) -> str:
+    """How `item` reads in a column: `how(item)`, or the template `how` filled from the item's
+    attributes (`text.fill_from`: "{win:[pct]}", "{seat_games:,}")."""
+    return how(item) if callable(how) else fill_from(how, item)
+
+
+def table(caption: str, columns: Sequence[tuple[str, Reads]], items: Sequence[Any]) -> Table:
+    """A table of a row an item, each column given as its header and how an item reads in it (a
+    function of the item, or a template of its attributes)."""
+    return Table(
+        caption,
+        [header for header, _ in columns],
+        [[cell_text(how, item) for _, how in columns] for item in items],
+    )
+
+
+class SectionModel:
+    """A section's model as a class: the classmethod `read(ctx)` computes it from the dataset
+    (None: the section has nothing to say) and the methods write the page's parts, none unless
+    the class says otherwise. `section(key, title, *paragraphs)` is the section's spec."""
+
+    @classmethod
+    def read(cls, ctx: AnalysisContext) -> SectionModel | None:
+        raise NotImplementedError
+
+    def findings(self) -> list[str]:
+        return []
+
+    def notes(self) -> list[str]:
+        """Paragraphs that depend on what was found, after the fixed ones."""
+        return []
+
+    def charts(self, ctx: AnalysisContext) -> list[Chart]:
+        return []
+
+    def tables(self) -> list[Table]:
+        return []
+
+    def retitle(self) -> str:
+        """The title where it depends on what was found ("": the spec's)."""
+        return ""
+
+    @classmethod
+    def section(cls, key: str, title: str, *paragraphs: str) -> Section:
+        """The spec of the section this class models; `paragraphs` come before its notes."""
+        return Section(
+            key, title, cls.read, cls.findings, _charts_of, cls.tables, paragraphs, cls.notes, cls.retitle
+        )
+
+
+def _charts_of(ctx: AnalysisContext, model: SectionModel) -> list[Chart]:
+    return model.charts(ctx)
+
+
+def save(ctx: AnalysisContext, fig: Any, stem: str, title: str, alt: str, caption: str) -> Chart:
+    """A section's chart saved beside the page as `<dataset>-<stem>` (.svg and .png)."""
+    return save_chart(fig, ctx.out, f"{ctx.name}-{stem}", title, alt, caption)
+
+
+def estimate_columns(header: str, name: str, rate: bool = False) -> tuple[tuple[str, str], ...]:
+    """The `table` columns of an estimate (a `stats.Interval` attribute `name` of the items, a
+    dotted path allowed: "pool.surv"): its value under `header`, then its bounds under "95 % CI":
+    "12.3 %", "10.1 to 14.5 %" for a rate, "1,234.50", "1,200.00 to 1,269.00" otherwise."""
+    value = "pct" if rate else "number2"
+    return (header, f"{{{name}:{value}}}"), ("95 % CI", f"{{{name}:interval{' pct' if rate else ''}}}")
+
+
+class Panels(NamedTuple):
+    """A chart of one panel per item (`charts.panel_chart`) as a spec: its file stem (saved as
+    `<dataset>-<stem>`), the keys of its words in a game's `Words` (title, alt text, caption),
+    each panel's size in inches and the y axis's label."""
+
+    stem: str
+    texts: tuple[str, str, str]
+    size: tuple[float, float]
+    ylabel: str
+
+    def draw(
+        self,
+        ctx: AnalysisContext,
+        words: Words,
+        items: Sequence[Any],
+        draw: Any,
+        listed: str,
+        *more: Any,
+        **values: Any,
+    ) -> Chart:
+        """The chart of `items`, each panel drawn by `draw(ax, item)` (`more`: the figure legend's
+        keyword arguments and the y limits, as `panel_chart` takes them); titled by the first text,
+        its alt text the second filled with the title and `listed` (as `items`), its caption the
+        third filled with `values`."""
+        title, (_, alt, caption) = words[self.texts[0]], self.texts
+        alt, caption = words.fill(alt, title=title, items=listed), words.fill(caption, **values)
+        how = (items, self.size, draw, self.ylabel, alt, caption, *more)
+        return panel_chart(ctx.out, f"{ctx.name}-{self.stem}", title, ctx.subject, *how)
+
+
+def rate_top(rates: Sequence[stats.Interval]) -> float:
+    """The top of a win-rate axis in percent: a tenth above the highest interval, on a multiple of
+    5 %, within 5 and 100."""
+    return percent_top(max(w.high for w in rates), 1.1)
+
+
+class Ranked(NamedTuple):
+    """A chart of rates ranked down the page (`charts.ranked_rates`) as a spec: its file stem
+    (saved as `<dataset>-<stem>`), the keys of its words in a game's `Words` (title, heading, x
+    axis, alt text, one point in it, caption), its width in inches, the share of a row its groups
+    spread over, what a group is (the legend's title), and the size of the rows' labels (None:
+    the style's)."""
+
+    stem: str
+    texts: tuple[str, str, str, str, str, str]
+    width: float
+    band: float
+    legend: str
+    label_size: float | None = None
+
+    def draw(
+        self,
+        ctx: AnalysisContext,
+        words: Words,
+        rows: Mapping[Any, str],
+        groups: Sequence[Any],
+        points: Mapping[tuple[Any, Any], stats.Interval],
+        height: float,
+        right: float,
+        listed: int | None = None,
+        **values: Any,
+    ) -> Chart:
+        """The chart of `points[(row, group)]`, the rows of `rows` from the top, each labelled by
+        its value, `height` inches tall, the x axis from -1 to `right` %: titled by the first text,
+        headed by the second (filled with the subject), the x axis named by the third; its alt text
+        the fourth filled with `items`, the first `listed` points (None: all) each as the fifth
+        filled with its row's `label`, its `group` and its `rate`; its caption the sixth filled
+        with `values`."""
+        title, heading, axis, alt, item, caption = self.texts
+        style = {} if self.label_size is None else {"fontsize": self.label_size}
+        with one_panel(self.width, height) as (fig, ax):
+            ranked_rates(ax, list(rows), list(rows.values()), groups, points, self.band, self.legend, **style)
+            ax.set_xlim(-1, right)
+            ax.set_xlabel(words[axis])
+            ax.set_title(words.fill(heading, subject=ctx.subject), loc="left")
+        items = [words.fill(item, label=rows[row], group=g, rate=iv) for (row, g), iv in points.items()]
+        alt = words.fill(alt, items="; ".join(items[:listed]))
+        return save(ctx, fig, self.stem, words[title], alt, words.fill(caption, **values))
+
+
+class ChartWords(NamedTuple):
+    """A chart's file stem (saved as `<dataset>-<stem>`) and the keys of its words in a game's
+    `Words`: its title, alt text and caption."""
+
+    stem: str
+    texts: tuple[str, str, str]
+
+    def heading(self, words: Words, ctx: AnalysisContext) -> str:
+        """The title drawn on the chart: "title: subject"."""
+        return f"{words[self.texts[0]]}: {ctx.subject}"
+
+    def save(self, ctx: AnalysisContext, words: Words, fig: Any, /, **values: Any) -> Chart:
+        """The figure saved, titled by the first text, its alt text and caption the second and the
+        third filled with `values` (each takes those it names; `title` and `subject` are given)."""
+        title = words[self.texts[0]]
+        values = {"title": title, "subject": ctx.subject, **values}
+        alt, caption = (words.fill(key, **values) for key in self.texts[1:])
+        return save(ctx, fig, self.stem, title, alt, caption)
+
+
+def rate_grid_table(
+    caption: str,
+    groups: Sequence[Any],
+    rows: Sequence[Any],
+    columns: Sequence[Any],
+    rates: Mapping[tuple[Any, Any, Any], stats.Interval],
+    heads: tuple[str, str, str],
+) -> Table:
+    """Rates over a grid of two settings (`charts.rate_heat_panels`) in numbers: a row a group and
+    value of `rows`, a column a value of `columns`, each `rates[(group, row, column)]` as
+    `text.estimate_cell` writes a rate ("–": not played). `heads` are the first column's header,
+    the template of a row's label ("{group}, countdown {row}") and that of a column's header
+    ("{column} attack dice")."""
+    head, label, column_head = heads
+    cells = [
+        (column_head.format(column=c), lambda r, c=c: estimate_cell(rates.get((*r, c)), as_pct=True))
+        for c in columns
+    ]
+    items = [(g, r) for g in groups for r in rows]
+    return table(caption, [(head, lambda r: label.format(group=r[0], row=r[1])), *cells], items)
