@@ -329,7 +329,7 @@ class DealtSection(SeatSection):
         ]
 
 
-# --- wt-an-aa: the seat sections' verdicts at every rung of a strategy ladder (`verdicts.Mirror`) ---
+# --- the seat sections' verdicts at every rung of a strategy ladder (`verdicts.Mirror`) ---
 
 
 def first_seat_verdicts(section: type[SeatEffectsSection], how: str, caption: str, rungs: str) -> Mirror:
