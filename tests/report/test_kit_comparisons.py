@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
 import pytest
 
@@ -63,6 +65,15 @@ def test_comparisons_weigh_each_p_value_keep_the_first_of_a_name_and_resolve_by_
     assert compared.family == stats.family_text(3)
     empty = kit.Comparisons().resolve()
     assert empty.verdicts == {} and empty.family == stats.family_text(0)
+
+
+def test_a_comparison_without_a_test_stays_out_of_the_familys_count() -> None:
+    found = kit.Comparisons()
+    found.add("a", "d1", 0.01, weight=2)
+    found.add("none", "d0", math.nan, weight=2)  # no test (every pair tied): NaN, not 1
+    compared = found.resolve()
+    assert compared.verdicts == {"a": ("d1", True), "none": ("d0", False)}
+    assert compared.family == stats.family_text(1)
 
 
 def _swept_games() -> pl.DataFrame:

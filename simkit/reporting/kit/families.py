@@ -91,9 +91,10 @@ class Comparisons:
 
     def add(self, name: Any, difference: Any, p_value: float, weight: float = 1.0) -> Any:
         """`difference` with its p-value times `weight` (at most 1) under `name`, unless the
-        name is there already (the first stays); the name."""
+        name is there already (the first stays); the name. A NaN p-value (no test) stays NaN, so
+        that the family leaves it out of its count as `stats.family` does."""
         if name not in self.found:
-            self.found[name] = (difference, min(1.0, p_value * weight))
+            self.found[name] = (difference, p_value if math.isnan(p_value) else min(1.0, p_value * weight))
         return name
 
     def paired(
