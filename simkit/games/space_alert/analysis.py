@@ -62,11 +62,12 @@ def _crew(strategy: str) -> str:
 @dataclass(frozen=True)
 class CrewCell(kit.Cell):
     """A cell (or cells pooled) with its difficulty label (the varied settings but the crew's), its
-    crew label, and over its games, besides a `kit.Cell`'s survival (`win`) and mean score, the
-    damage tiles (t)."""
+    crew label, its rank where it pools a transcribed mission's games (1: the hardest), and over
+    its games, besides a `kit.Cell`'s survival (`win`) and mean score, the damage tiles (t)."""
 
     difficulty: str = ""
     crew: str = ""
+    rank: int = 0  # a transcribed mission's, among its crew's missions (0: a cell of the grid)
 
     @cached_property
     def zones(self) -> dict[str, stats.Interval]:
@@ -387,21 +388,13 @@ class Damage(Grid):
 # --- 4. the transcribed missions ----------------------------------------------------------------
 
 
-class Ranked(NamedTuple):
-    """A transcribed mission's games for one strategy (its crew), pooled over the other settings,
-    and its rank."""
-
-    rank: int  # 1: the hardest (lowest survival)
-    pool: CrewCell
-
-
 MISSION_COLUMNS = (
-    ("mission", "{pool.difficulty}"),
-    ("crew", "{pool.crew}"),
+    ("mission", "{difficulty}"),
+    ("crew", "{crew}"),
     ("rank", "{rank}"),
-    ("games", "{pool.win.n:,}"),
-    *estimate_columns("survival", "pool.win", rate=True),
-    *estimate_columns("mean score", "pool.score"),
+    ("games", "{win.n:,}"),
+    *estimate_columns("survival", "win", rate=True),
+    *estimate_columns("mean score", "score"),
 )
 
 
@@ -430,7 +423,10 @@ class Missions(kit.SectionModel):
             ranking = kit.ranked_along(
                 cells, "mission", keys, lambda m, g: (kit.win_rate(g).estimate, int(m))
             )
-            crews.append((s, [CrewCell(m, {}, g, f"mission {m}", s) for m, g in ranking.pools], ranking))
+            pools = [
+                CrewCell(m, {}, g, f"mission {m}", s, rank) for rank, (m, g) in enumerate(ranking.pools, 1)
+            ]
+            crews.append((s, pools, ranking))
         return cls(mine, crews, [k for k in grid.varied if k not in ("mission", "strategy")])
 
     def findings(self) -> list[str]:
@@ -462,12 +458,12 @@ class Missions(kit.SectionModel):
         """Per strategy and mission, hardest first: games, survival and mean score with their
         intervals, and survival at each value of the other varied settings."""
         margins = [
-            (f"survival at {k}={v}", lambda r, k=k, v=v: WORDS.fill("missions.at", rate=r.pool.win_at(k, v)))
+            (f"survival at {k}={v}", lambda r, k=k, v=v: WORDS.fill("missions.at", rate=r.win_at(k, v)))
             for k in self.others
             for v in kit.values(self.cells, k)
         ]
-        ranks = [Ranked(rank, p) for _, ranked, _ in self.crews for rank, p in enumerate(ranked, 1)]
-        return [kit.table(WORDS["missions.table"], [*MISSION_COLUMNS, *margins], ranks)]
+        ranked = [p for _, pools, _ in self.crews for p in pools]
+        return [kit.table(WORDS["missions.table"], [*MISSION_COLUMNS, *margins], ranked)]
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """Survival of each transcribed mission per strategy, in the first strategy's ranking."""
