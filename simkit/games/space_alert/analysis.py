@@ -39,7 +39,7 @@ from simkit.games.space_alert.components import ZONES
 from simkit.reporting import charts, kit
 from simkit.reporting.kit import estimate_columns
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import count_range, plural
+from simkit.reporting.text import count_range, per, plural
 
 WORDS = kit.words(__package__)
 
@@ -52,10 +52,6 @@ MIN_DRAWN = 30  # the deadliest threat per game it is in is picked from those dr
 TRANSCRIBED = {str(i) for i in range(1, 9)}
 
 
-def _games_per(ns, what: str = "cell") -> str:
-    return count_range([n for n in ns if n], f"games per {what}")
-
-
 def _crew(strategy: str) -> str:
     return f"the {strategy} crew" if strategy else "the crew"
 
@@ -66,11 +62,12 @@ def _crew(strategy: str) -> str:
 @dataclass(frozen=True)
 class CrewCell(kit.Cell):
     """A cell (or cells pooled) with its difficulty label (the varied settings but the crew's), its
-    crew label, and over its games, besides a `kit.Cell`'s survival (`win`) and mean score, the
-    damage tiles (t)."""
+    crew label, its rank where it pools a transcribed mission's games (1: the hardest), and over
+    its games, besides a `kit.Cell`'s survival (`win`) and mean score, the damage tiles (t)."""
 
     difficulty: str = ""
     crew: str = ""
+    rank: int = 0  # a transcribed mission's, among its crew's missions (0: a cell of the grid)
 
     @cached_property
     def zones(self) -> dict[str, stats.Interval]:
@@ -128,6 +125,7 @@ SURVIVAL_COLUMNS = (
     *estimate_columns("survival", "win", rate=True),
     *estimate_columns("mean score", "score"),
 )
+SURVIVAL_CHART = kit.ChartWords("sa-survival", ("survival.chart", "survival.alt", "survival.caption"))
 
 
 class Survival(Grid):
@@ -179,10 +177,9 @@ class Survival(Grid):
             bottom.set_ylabel(WORDS["survival.score_axis"])
             top.set_title(WORDS.fill("survival.heading", subject=ctx.subject), loc="left")
             charts.side_legend(top, "crew", fontsize=8)
-        items = [WORDS.fill_from("survival.alt_item", c) for c in self.cells]
-        alt = WORDS.fill("survival.alt", subject=ctx.subject, items=charts.alt_list(items))
-        caption = WORDS.fill("survival.caption", games=_games_per(c.win.n for c in self.cells))
-        return [kit.save(ctx, fig, "sa-survival", WORDS["survival.chart"], alt, caption)]
+        items = charts.alt_list([WORDS.fill_from("survival.alt_item", c) for c in self.cells])
+        games = per([c.win for c in self.cells if c.win.n], "cell")
+        return [SURVIVAL_CHART.save(ctx, WORDS, fig, items=items, games=games)]
 
     def tables(self) -> list[Table]:
         """Per cell: games, games survived, survival and mean score with their intervals."""
@@ -328,6 +325,7 @@ DAMAGE_COLUMNS = (
     *(column for z in ZONES for column in estimate_columns(f"{z} tiles", f"zones[{z}]")),
     *estimate_columns("all zones", "damage"),
 )
+DAMAGE_CHART = kit.ChartWords("sa-damage", ("damage.chart", "damage.alt", "damage.caption"))
 
 
 class Damage(Grid):
@@ -377,36 +375,26 @@ class Damage(Grid):
                 ax.set_ylabel(WORDS["damage.axis"])
                 ax.set_title(WORDS.fill("damage.panel", crew=crew), loc="left", fontsize=9.5)
             axes[0].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
-            heading = WORDS.fill("damage.heading", subject=ctx.subject)
-            fig.suptitle(heading, x=0.01, ha="left", fontweight="bold", fontsize=11)
+            fig.suptitle(DAMAGE_CHART.heading(WORDS, ctx), x=0.01, ha="left", fontweight="bold", fontsize=11)
 
         def item(c: CrewCell) -> str:
             zones = ", ".join(WORDS.fill("damage.alt_zone", zone=z, tiles=c.zones[z]) for z in ZONES)
             return WORDS.fill_from("damage.alt_item", c, zones=zones)
 
-        alt = WORDS.fill("damage.alt", items="; ".join(map(item, self.cells[:16])))
-        caption = WORDS.fill("damage.caption", games=_games_per(c.games.height for c in self.cells))
-        return [kit.save(ctx, fig, "sa-damage", WORDS["damage.chart"], alt, caption)]
+        games = count_range([c.games.height for c in self.cells], "games per cell")
+        return [DAMAGE_CHART.save(ctx, WORDS, fig, items="; ".join(map(item, self.cells[:16])), games=games)]
 
 
 # --- 4. the transcribed missions ----------------------------------------------------------------
 
 
-class Ranked(NamedTuple):
-    """A transcribed mission's games for one strategy (its crew), pooled over the other settings,
-    and its rank."""
-
-    rank: int  # 1: the hardest (lowest survival)
-    pool: CrewCell
-
-
 MISSION_COLUMNS = (
-    ("mission", "{pool.difficulty}"),
-    ("crew", "{pool.crew}"),
+    ("mission", "{difficulty}"),
+    ("crew", "{crew}"),
     ("rank", "{rank}"),
-    ("games", "{pool.win.n:,}"),
-    *estimate_columns("survival", "pool.win", rate=True),
-    *estimate_columns("mean score", "pool.score"),
+    ("games", "{win.n:,}"),
+    *estimate_columns("survival", "win", rate=True),
+    *estimate_columns("mean score", "score"),
 )
 
 
@@ -435,7 +423,10 @@ class Missions(kit.SectionModel):
             ranking = kit.ranked_along(
                 cells, "mission", keys, lambda m, g: (kit.win_rate(g).estimate, int(m))
             )
-            crews.append((s, [CrewCell(m, {}, g, f"mission {m}", s) for m, g in ranking.pools], ranking))
+            pools = [
+                CrewCell(m, {}, g, f"mission {m}", s, rank) for rank, (m, g) in enumerate(ranking.pools, 1)
+            ]
+            crews.append((s, pools, ranking))
         return cls(mine, crews, [k for k in grid.varied if k not in ("mission", "strategy")])
 
     def findings(self) -> list[str]:
@@ -467,12 +458,12 @@ class Missions(kit.SectionModel):
         """Per strategy and mission, hardest first: games, survival and mean score with their
         intervals, and survival at each value of the other varied settings."""
         margins = [
-            (f"survival at {k}={v}", lambda r, k=k, v=v: WORDS.fill("missions.at", rate=r.pool.win_at(k, v)))
+            (f"survival at {k}={v}", lambda r, k=k, v=v: WORDS.fill("missions.at", rate=r.win_at(k, v)))
             for k in self.others
             for v in kit.values(self.cells, k)
         ]
-        ranks = [Ranked(rank, p) for _, ranked, _ in self.crews for rank, p in enumerate(ranked, 1)]
-        return [kit.table(WORDS["missions.table"], [*MISSION_COLUMNS, *margins], ranks)]
+        ranked = [p for _, pools, _ in self.crews for p in pools]
+        return [kit.table(WORDS["missions.table"], [*MISSION_COLUMNS, *margins], ranked)]
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """Survival of each transcribed mission per strategy, in the first strategy's ranking."""
@@ -480,7 +471,7 @@ class Missions(kit.SectionModel):
         survival = {(p.cell, s): p.win for s, ranked, _ in self.crews for p in ranked}
         right = min(101, max(10.0, 100 * max(iv.high for iv in survival.values()) * 1.1))
         height, strategies = max(3.2, 0.4 * len(order) + 1.6), [s for s, *_ in self.crews]
-        games = _games_per((iv.n for iv in survival.values()), "mission")
+        games = per([iv for iv in survival.values() if iv.n], "mission")
         return [MISSIONS_CHART.draw(ctx, WORDS, order, strategies, survival, height, right, games=games)]
 
 
