@@ -208,7 +208,7 @@ class WinGrid(kit.SectionModel):
             for (lv, p, crew), w in self.grid.items()
         ]
         ws, items = list(self.grid.values()), "; ".join(items[:24])
-        games = count_range([w.n for w in ws], "games per point")
+        games = text.per(ws, "point")
         return [
             WIN_CHART.draw(ctx, WORDS, self.crews, draw, items, None, (-1, kit.rate_top(ws)), games=games)
         ]
@@ -463,7 +463,7 @@ class Thresholds(kit.SectionModel):
         items_text = "; ".join(items[:30]) + ("; and more (see the table)" if len(items) > 30 else "")
         ws, swept = list(self.grid.values()), ", ".join(f"{t:g}" for t in sorted({k[3] for k in self.grid}))
         legend = {"title": "crew (star: best threshold)", "ncols": max(1, len(series))}
-        games = count_range([w.n for w in ws], "games per point")
+        games = text.per(ws, "point")
         ylim = (0, kit.rate_top(ws))
         return [
             SWEEP_CHART.draw(
@@ -521,7 +521,6 @@ class Scores(kit.SectionModel):
         if g.height == 0:
             return None
         levels, said, found = kit.sorted_values(g, "level"), [], kit.Comparisons()
-        pairs = len(levels) * (len(levels) - 1) // 2  # the top two were picked from every pair of levels
         for crew in kit.sorted_values(g, "strategy"):
             mine = g.filter(pl.col("strategy") == crew)
             if mine["score"].max() == 0:
@@ -533,8 +532,8 @@ class Scores(kit.SectionModel):
                 "score.most", crew=_crew(crew).capitalize(), level=_level(ranked[0]), m=m, pooled=pooled
             )
             paired = kit.paired_in(mine, SETTINGS, "level", ranked[1], ranked[0]) if len(ranked) > 1 else None
-            if paired and paired.score.n >= 2:
-                found.add(crew, paired.score, paired.score_p, pairs)
+            if paired and paired.score.n >= 2:  # the top two were picked from every pair of levels
+                found.add(crew, paired.score, kit.picked_extremes(paired.score_p, len(levels)).p)
             said.append((crew, most, ranked[:2]))
         return cls(g, said, found.resolve())
 
@@ -543,8 +542,8 @@ class Scores(kit.SectionModel):
         out, levels = [], len(self.levels())
         for crew, said, (top, *second) in self.tops:
             if crew in self.compared.verdicts:
-                b, a, pairs = _level(top).capitalize(), _level(second[0]), levels * (levels - 1) // 2
-                more = {"b": b, "a": a, "pooled": "", "levels": levels, "pairs": pairs}
+                b, a = _level(top).capitalize(), _level(second[0])
+                more = {"b": b, "a": a, "pooled": "", "levels": levels, "pairs": math.comb(levels, 2)}
                 said += " " + self.compared.said(WORDS, "score.top", SCORE_WORDS, crew, False, **more)
             out.append(said)
         return out
@@ -601,11 +600,13 @@ SECTIONS = [
     WinGrid.section("ohno-win-grid", "Win rate by level, crew size and crew", WORDS["win.how"]),
     Losses.section("ohno-losses", "Why games are lost", WORDS["loss.how"]),
     Thresholds.section(
-        "ohno-final-conflict", "When to call the Final Conflict: the threshold sweep", WORDS["sweep.how"],
+        "ohno-final-conflict",
+        "When to call the Final Conflict: the threshold sweep",
+        WORDS["sweep.how"],
         WORDS["sweep.optimistic"],
     ),
     Scores.section("ohno-scores", "Score distribution", WORDS["score.how"]),
-]  # fmt: skip
+]
 
 
 def _notes(games: Games) -> dict[str, tuple[str, ...]]:
