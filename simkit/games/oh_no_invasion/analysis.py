@@ -18,7 +18,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-import numpy as np
 import polars as pl
 
 from simkit.core import stats
@@ -584,11 +583,10 @@ class Scores(kit.SectionModel):
         rows = []
         groups = self.games.partition_by("level", "players", "strategy", as_dict=True)
         for (lv, p, crew), part in sorted(groups.items()):
-            s, won = part["score"].to_numpy(), part.filter(pl.col("won").fill_null(False))["score"].to_numpy()
-            mean, zero = stats.mean_interval(s), stats.wilson(int(np.sum(s == 0)), len(s))
-            when_won = with_interval(stats.mean_interval(won), rate=False) if len(won) else "-"
-            cells = [with_interval(mean, rate=False), with_interval(zero), f"{len(won):,}", when_won]
-            rows.append([str(lv), str(p), crew, f"{len(s):,}", *cells])
+            won, zero = part.filter(pl.col("won").fill_null(False)), (part["score"] == 0).sum()
+            mean, when_won = (with_interval(kit.mean_of(games, "score"), rate=False) for games in (part, won))
+            cells = [mean, with_interval(stats.wilson(zero, part.height)), f"{won.height:,}"]
+            rows.append([str(lv), str(p), crew, f"{part.height:,}", *cells, when_won if won.height else "-"])
         columns = ["level", "players", "crew", "games", "mean score", "scored 0", "games won"]
         columns.append("mean score when won")
         return [Table(WORDS["score.table"], columns, rows)]
