@@ -336,12 +336,8 @@ class Losses(kit.SectionModel):
             ax.set_ylim(0, 100)
 
         def eliminations(ax, crew: str) -> None:
-            points = {
-                (lv, c): iv
-                for (lv, c_), per in self.eliminated.items()
-                if c_ == crew
-                for c, iv in per.items()
-            }
+            mine = {lv: per_game for (lv, c), per_game in self.eliminated.items() if c == crew}
+            points = {(lv, c): iv for lv, per_game in mine.items() for c, iv in per_game.items()}
             labels = [label if crew == first else None for _, label, _ in self.causes]
             charts.grouped_interval_bars(ax, levels, [c for c, *_ in self.causes], points, labels=labels)
             _level_axis(ax, levels, crew)
@@ -473,18 +469,14 @@ class Thresholds(kit.SectionModel):
     def tables(self) -> list[Table]:
         """The best threshold of each group against its neighbours, and at every threshold the win
         rate and the share of games lost in the Final Conflict or to the eighth shield."""
-        head = ["level", "crew", *(["players"] if self.show_players else [])]
-
-        def who(lv: int, crew: str, p: int) -> list[str]:
-            return [str(lv), crew, *([str(p)] if self.show_players else [])]
-
-        best = [who(*s.group) + s.cells() for s in self.sweeps]
+        shown = slice(3 if self.show_players else 2)  # level, crew, and players where they vary
+        head = ["level", "crew", "players"][shown]
+        best = [[str(v) for v in s.group][shown] + s.cells() for s in self.sweeps]
         every = []
-        for (lv, crew, p, t), w in self.grid.items():
-            lost = [stats.wilson(self.ended.get((lv, crew, p, t, o), 0), w.n) for o in (ELIM_DURING, SHIELDS)]
-            every.append(
-                who(lv, crew, p) + [f"{t:g}", *text.rate_cells(w)] + [with_interval(iv) for iv in lost]
-            )
+        for (*group, t), w in self.grid.items():
+            lost = [stats.wilson(self.ended.get((*group, t, o), 0), w.n) for o in (ELIM_DURING, SHIELDS)]
+            rates = [f"{t:g}", *text.rate_cells(w), *(with_interval(iv) for iv in lost)]
+            every.append([str(v) for v in group][shown] + rates)
         columns = [*head, "best threshold", "win rate", "95 % CI", "games", "vs next lower", "vs next higher"]
         columns += ["resolved from both", "thresholds not resolved from it"]
         tables = [Table(WORDS["sweep.best_table"], columns, best)]
@@ -564,15 +556,10 @@ class Scores(kit.SectionModel):
             ticks, labels = range(0, len(scores), step), [f"{s:g}" for s in scores[::step]]
             charts.panel_axis(ax, labels, "score (points)", f"level {lv}" if lv >= 0 else "", ticks)
 
-        items = [
-            text.shares_item(
-                f"level {lv}, {crew}",
-                n,
-                [(f"{s:g}", k) for (*at, s), k in seen.items() if at == [lv, crew]],
-                ": ",
-            )
-            for (lv, crew), n in played.items()
-        ]
+        items = []
+        for (lv, crew), n in played.items():
+            scored = [(f"{s:g}", k) for (*at, s), k in seen.items() if at == [lv, crew]]
+            items.append(text.shares_item(f"level {lv}, {crew}", n, scored, ": "))
         games, legend = count_range(played.values(), "games per crew and level"), {"title": "crew"}
         legend["ncols"] = max(1, len(crews))
         return [SCORES_CHART.draw(ctx, WORDS, levels, draw, "; ".join(items[:24]), legend, games=games)]
