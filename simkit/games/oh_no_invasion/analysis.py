@@ -206,11 +206,8 @@ class WinGrid(kit.SectionModel):
             WORDS.fill("win.alt_item", level=lv, players=p, crew=crew, w=w, wins=text.successes(w))
             for (lv, p, crew), w in self.grid.items()
         ]
-        ws, items = list(self.grid.values()), "; ".join(items[:24])
-        games = text.per(ws, "point")
-        return [
-            WIN_CHART.draw(ctx, WORDS, self.crews, draw, items, None, (-1, kit.rate_top(ws)), games=games)
-        ]
+        ylim, games = (-1, kit.rate_top(self.grid.values())), text.per(self.grid.values(), "point")
+        return [WIN_CHART.draw(ctx, WORDS, self.crews, draw, "; ".join(items[:24]), None, ylim, games=games)]
 
     def tables(self) -> list[Table]:
         """The win rate of every cell, and the paired comparisons (B minus A) with their verdicts."""
@@ -301,15 +298,12 @@ class Losses(kit.SectionModel):
                 if c == crew and lost and lost[top := max(lost, key=lost.get)]:
                     w = stats.wilson(lost[top], n)
                     tops.append((lv, top, WORDS.fill("loss.share", w=w, level=_level(lv))))
-            if len({top for _, top, _ in tops}) == 1:
+            if tops:  # one way at every level it lost (one_way), or each level's (ways)
+                one = len({top for _, top, _ in tops}) == 1
                 where = "at every level" if len(tops) > 1 else f"at {_level(tops[0][0])}"
-                said = "; ".join(share for _, _, share in tops)
-                out.append(
-                    WORDS.fill("loss.one_way", whom=whom.capitalize(), top=tops[0][1], where=where, said=said)
-                )
-            elif tops:
-                said = "; ".join(f"the {top}, {share}" for _, top, share in tops)
-                out.append(WORDS.fill("loss.ways", whom=whom.capitalize(), said=said))
+                said = "; ".join(share if one else f"the {top}, {share}" for _, top, share in tops)
+                key, top = ("loss.one_way" if one else "loss.ways"), tops[0][1]
+                out.append(WORDS.fill(key, whom=whom.capitalize(), top=top, where=where, said=said))
             per_game = self.eliminated.get((self.levels[-1], crew)) or {}  # none: no games at that level
             causes = [
                 (per_game[c], what) for c, _, what in self.causes if per_game and per_game[c].estimate > 0
@@ -458,13 +452,8 @@ class Thresholds(kit.SectionModel):
         items_text = "; ".join(items[:30]) + ("; and more (see the table)" if len(items) > 30 else "")
         ws, swept = list(self.grid.values()), ", ".join(f"{t:g}" for t in sorted({k[3] for k in self.grid}))
         legend = {"title": "crew (star: best threshold)", "ncols": max(1, len(series))}
-        games = text.per(ws, "point")
-        ylim = (0, kit.rate_top(ws))
-        return [
-            SWEEP_CHART.draw(
-                ctx, WORDS, self.levels, draw, items_text, legend, ylim, swept=swept, games=games
-            )
-        ]
+        more, ylim = {"swept": swept, "games": text.per(ws, "point")}, (0, kit.rate_top(ws))
+        return [SWEEP_CHART.draw(ctx, WORDS, self.levels, draw, items_text, legend, ylim, **more)]
 
     def tables(self) -> list[Table]:
         """The best threshold of each group against its neighbours, and at every threshold the win
