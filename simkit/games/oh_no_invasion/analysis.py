@@ -168,9 +168,8 @@ class WinGrid(kit.SectionModel):
                 )
         if len(crews) > 1:
             top = max(crews, key=lambda c: rates[c].estimate if rates[c].n else 0.0)
-            extra = (
-                kit.pooled_over(g, POOLED, "strategy") + f"; {_crew(top)} picked as the crew that won most"
-            )
+            picked = f"; {_crew(top)} picked as the crew that won most"
+            extra = kit.pooled_over(g, POOLED, "strategy") + picked
             for crew in crews:
                 if crew != top and (name := compare("strategy", crew, top, weight=len(crews) / 2)):
                     rows.append((name, f"{top} crew vs {crew} crew{extra}", "-"))
@@ -179,15 +178,13 @@ class WinGrid(kit.SectionModel):
 
     def findings(self) -> list[str]:
         """The extremes, and each comparison as a sentence with its verdict after the family."""
-        out = []
-        for item in self.said:
-            if isinstance(item, tuple):
-                name, lead, b, a, pooled = item
-                item = self.compared.said(
-                    WORDS, "win.compared", RATE_WORDS, name, lead=lead, b=b, a=a, pooled=pooled
-                )
-            out.append(item)
-        return out
+
+        def said(name: object, lead: str, b: str, a: str, pooled: str) -> str:
+            return self.compared.said(
+                WORDS, "win.compared", RATE_WORDS, name, lead=lead, b=b, a=a, pooled=pooled
+            )
+
+        return [item if isinstance(item, str) else said(*item) for item in self.said]
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """One panel per crew: the win rate by level, one line per crew size, with Wilson intervals."""
@@ -336,12 +333,10 @@ class Losses(kit.SectionModel):
             charts.grouped_interval_bars(ax, levels, [c for c, *_ in self.causes], points, labels=labels)
             _level_axis(ax, levels, crew)
 
-        items = [
-            text.shares_item(
-                f"level {lv}, {crew}", n, [(o, self.ended.get((lv, crew, o), 0)) for o in self.outcomes]
-            )
-            for (lv, crew), n in self.games.items()
-        ]
+        items = []
+        for (lv, crew), n in self.games.items():
+            ended = [(o, self.ended.get((lv, crew, o), 0)) for o in self.outcomes]
+            items.append(text.shares_item(f"level {lv}, {crew}", n, ended))
         legend = {"title": "outcome", "ncols": 2, "fontsize": 8}
         games = count_range(self.games.values(), "games per bar")
         out = [
@@ -416,11 +411,8 @@ class Thresholds(kit.SectionModel):
             comps = [WORDS.fill("sweep.against", t=t, d=d, resolved=r) for t, d, r in s.neighbours()]
             said += [WORDS.fill("sweep.neighbours", comps=" and ".join(comps))] if comps else []
             listed = ", ".join(f"{t:g}" for t in tied)
-            said.append(
-                WORDS.fill("sweep.tied", listed=listed, tied=len(tied), others=s.others)
-                if tied
-                else WORDS["sweep.all_resolved"]
-            )
+            not_resolved = WORDS.fill("sweep.tied", listed=listed, tied=len(tied), others=s.others)
+            said.append(not_resolved if tied else WORDS["sweep.all_resolved"])
             out.append(" ".join([*said, WORDS.fill("sweep.family", family=self.family)]))
         return out
 
