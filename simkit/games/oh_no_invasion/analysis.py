@@ -427,9 +427,8 @@ class Thresholds(kit.SectionModel):
                 mine = {t: w for (lv_, c, p_, t), w in self.grid.items() if (lv_, c, p_) == (lv, crew, p)}
                 if not mine:
                     continue
-                label = (
-                    None if lv != self.levels[0] else f"{crew}, {p} players" if self.show_players else crew
-                )
+                named = f"{crew}, {p} players" if self.show_players else crew
+                label = named if lv == self.levels[0] else None  # once: the figure legend gathers all panels
                 star = best.get((lv, crew, p))
                 charts.interval_band(
                     ax, list(mine), list(mine.values()), group=si, label=label, scale=100, star=star
