@@ -18,7 +18,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-import numpy as np
 import polars as pl
 
 from simkit.core import stats
@@ -169,9 +168,8 @@ class WinGrid(kit.SectionModel):
                 )
         if len(crews) > 1:
             top = max(crews, key=lambda c: rates[c].estimate if rates[c].n else 0.0)
-            extra = (
-                kit.pooled_over(g, POOLED, "strategy") + f"; {_crew(top)} picked as the crew that won most"
-            )
+            picked = f"; {_crew(top)} picked as the crew that won most"
+            extra = kit.pooled_over(g, POOLED, "strategy") + picked
             for crew in crews:
                 if crew != top and (name := compare("strategy", crew, top, weight=len(crews) / 2)):
                     rows.append((name, f"{top} crew vs {crew} crew{extra}", "-"))
@@ -180,15 +178,13 @@ class WinGrid(kit.SectionModel):
 
     def findings(self) -> list[str]:
         """The extremes, and each comparison as a sentence with its verdict after the family."""
-        out = []
-        for item in self.said:
-            if isinstance(item, tuple):
-                name, lead, b, a, pooled = item
-                item = self.compared.said(
-                    WORDS, "win.compared", RATE_WORDS, name, lead=lead, b=b, a=a, pooled=pooled
-                )
-            out.append(item)
-        return out
+
+        def said(name: object, lead: str, b: str, a: str, pooled: str) -> str:
+            return self.compared.said(
+                WORDS, "win.compared", RATE_WORDS, name, lead=lead, b=b, a=a, pooled=pooled
+            )
+
+        return [item if isinstance(item, str) else said(*item) for item in self.said]
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """One panel per crew: the win rate by level, one line per crew size, with Wilson intervals."""
@@ -207,11 +203,8 @@ class WinGrid(kit.SectionModel):
             WORDS.fill("win.alt_item", level=lv, players=p, crew=crew, w=w, wins=text.successes(w))
             for (lv, p, crew), w in self.grid.items()
         ]
-        ws, items = list(self.grid.values()), "; ".join(items[:24])
-        games = count_range([w.n for w in ws], "games per point")
-        return [
-            WIN_CHART.draw(ctx, WORDS, self.crews, draw, items, None, (-1, kit.rate_top(ws)), games=games)
-        ]
+        ylim, games = (-1, kit.rate_top(self.grid.values())), text.per(self.grid.values(), "point")
+        return [WIN_CHART.draw(ctx, WORDS, self.crews, draw, "; ".join(items[:24]), None, ylim, games=games)]
 
     def tables(self) -> list[Table]:
         """The win rate of every cell, and the paired comparisons (B minus A) with their verdicts."""
@@ -302,15 +295,12 @@ class Losses(kit.SectionModel):
                 if c == crew and lost and lost[top := max(lost, key=lost.get)]:
                     w = stats.wilson(lost[top], n)
                     tops.append((lv, top, WORDS.fill("loss.share", w=w, level=_level(lv))))
-            if len({top for _, top, _ in tops}) == 1:
+            if tops:  # one way at every level it lost (one_way), or each level's (ways)
+                one = len({top for _, top, _ in tops}) == 1
                 where = "at every level" if len(tops) > 1 else f"at {_level(tops[0][0])}"
-                said = "; ".join(share for _, _, share in tops)
-                out.append(
-                    WORDS.fill("loss.one_way", whom=whom.capitalize(), top=tops[0][1], where=where, said=said)
-                )
-            elif tops:
-                said = "; ".join(f"the {top}, {share}" for _, top, share in tops)
-                out.append(WORDS.fill("loss.ways", whom=whom.capitalize(), said=said))
+                said = "; ".join(share if one else f"the {top}, {share}" for _, top, share in tops)
+                key, top = ("loss.one_way" if one else "loss.ways"), tops[0][1]
+                out.append(WORDS.fill(key, whom=whom.capitalize(), top=top, where=where, said=said))
             per_game = self.eliminated.get((self.levels[-1], crew)) or {}  # none: no games at that level
             causes = [
                 (per_game[c], what) for c, _, what in self.causes if per_game and per_game[c].estimate > 0
@@ -337,22 +327,16 @@ class Losses(kit.SectionModel):
             ax.set_ylim(0, 100)
 
         def eliminations(ax, crew: str) -> None:
-            points = {
-                (lv, c): iv
-                for (lv, c_), per in self.eliminated.items()
-                if c_ == crew
-                for c, iv in per.items()
-            }
+            mine = {lv: per_game for (lv, c), per_game in self.eliminated.items() if c == crew}
+            points = {(lv, c): iv for lv, per_game in mine.items() for c, iv in per_game.items()}
             labels = [label if crew == first else None for _, label, _ in self.causes]
             charts.grouped_interval_bars(ax, levels, [c for c, *_ in self.causes], points, labels=labels)
             _level_axis(ax, levels, crew)
 
-        items = [
-            text.shares_item(
-                f"level {lv}, {crew}", n, [(o, self.ended.get((lv, crew, o), 0)) for o in self.outcomes]
-            )
-            for (lv, crew), n in self.games.items()
-        ]
+        items = []
+        for (lv, crew), n in self.games.items():
+            ended = [(o, self.ended.get((lv, crew, o), 0)) for o in self.outcomes]
+            items.append(text.shares_item(f"level {lv}, {crew}", n, ended))
         legend = {"title": "outcome", "ncols": 2, "fontsize": 8}
         games = count_range(self.games.values(), "games per bar")
         out = [
@@ -427,11 +411,8 @@ class Thresholds(kit.SectionModel):
             comps = [WORDS.fill("sweep.against", t=t, d=d, resolved=r) for t, d, r in s.neighbours()]
             said += [WORDS.fill("sweep.neighbours", comps=" and ".join(comps))] if comps else []
             listed = ", ".join(f"{t:g}" for t in tied)
-            said.append(
-                WORDS.fill("sweep.tied", listed=listed, tied=len(tied), others=s.others)
-                if tied
-                else WORDS["sweep.all_resolved"]
-            )
+            not_resolved = WORDS.fill("sweep.tied", listed=listed, tied=len(tied), others=s.others)
+            said.append(not_resolved if tied else WORDS["sweep.all_resolved"])
             out.append(" ".join([*said, WORDS.fill("sweep.family", family=self.family)]))
         return out
 
@@ -446,9 +427,8 @@ class Thresholds(kit.SectionModel):
                 mine = {t: w for (lv_, c, p_, t), w in self.grid.items() if (lv_, c, p_) == (lv, crew, p)}
                 if not mine:
                     continue
-                label = (
-                    None if lv != self.levels[0] else f"{crew}, {p} players" if self.show_players else crew
-                )
+                named = f"{crew}, {p} players" if self.show_players else crew
+                label = named if lv == self.levels[0] else None  # once: the figure legend gathers all panels
                 star = best.get((lv, crew, p))
                 charts.interval_band(
                     ax, list(mine), list(mine.values()), group=si, label=label, scale=100, star=star
@@ -463,29 +443,20 @@ class Thresholds(kit.SectionModel):
         items_text = "; ".join(items[:30]) + ("; and more (see the table)" if len(items) > 30 else "")
         ws, swept = list(self.grid.values()), ", ".join(f"{t:g}" for t in sorted({k[3] for k in self.grid}))
         legend = {"title": "crew (star: best threshold)", "ncols": max(1, len(series))}
-        games = count_range([w.n for w in ws], "games per point")
-        ylim = (0, kit.rate_top(ws))
-        return [
-            SWEEP_CHART.draw(
-                ctx, WORDS, self.levels, draw, items_text, legend, ylim, swept=swept, games=games
-            )
-        ]
+        more, ylim = {"swept": swept, "games": text.per(ws, "point")}, (0, kit.rate_top(ws))
+        return [SWEEP_CHART.draw(ctx, WORDS, self.levels, draw, items_text, legend, ylim, **more)]
 
     def tables(self) -> list[Table]:
         """The best threshold of each group against its neighbours, and at every threshold the win
         rate and the share of games lost in the Final Conflict or to the eighth shield."""
-        head = ["level", "crew", *(["players"] if self.show_players else [])]
-
-        def who(lv: int, crew: str, p: int) -> list[str]:
-            return [str(lv), crew, *([str(p)] if self.show_players else [])]
-
-        best = [who(*s.group) + s.cells() for s in self.sweeps]
+        shown = slice(3 if self.show_players else 2)  # level, crew, and players where they vary
+        head = ["level", "crew", "players"][shown]
+        best = [[str(v) for v in s.group][shown] + s.cells() for s in self.sweeps]
         every = []
-        for (lv, crew, p, t), w in self.grid.items():
-            lost = [stats.wilson(self.ended.get((lv, crew, p, t, o), 0), w.n) for o in (ELIM_DURING, SHIELDS)]
-            every.append(
-                who(lv, crew, p) + [f"{t:g}", *text.rate_cells(w)] + [with_interval(iv) for iv in lost]
-            )
+        for (*group, t), w in self.grid.items():
+            lost = [stats.wilson(self.ended.get((*group, t, o), 0), w.n) for o in (ELIM_DURING, SHIELDS)]
+            rates = [f"{t:g}", *text.rate_cells(w), *(with_interval(iv) for iv in lost)]
+            every.append([str(v) for v in group][shown] + rates)
         columns = [*head, "best threshold", "win rate", "95 % CI", "games", "vs next lower", "vs next higher"]
         columns += ["resolved from both", "thresholds not resolved from it"]
         tables = [Table(WORDS["sweep.best_table"], columns, best)]
@@ -521,7 +492,6 @@ class Scores(kit.SectionModel):
         if g.height == 0:
             return None
         levels, said, found = kit.sorted_values(g, "level"), [], kit.Comparisons()
-        pairs = len(levels) * (len(levels) - 1) // 2  # the top two were picked from every pair of levels
         for crew in kit.sorted_values(g, "strategy"):
             mine = g.filter(pl.col("strategy") == crew)
             if mine["score"].max() == 0:
@@ -533,8 +503,8 @@ class Scores(kit.SectionModel):
                 "score.most", crew=_crew(crew).capitalize(), level=_level(ranked[0]), m=m, pooled=pooled
             )
             paired = kit.paired_in(mine, SETTINGS, "level", ranked[1], ranked[0]) if len(ranked) > 1 else None
-            if paired and paired.score.n >= 2:
-                found.add(crew, paired.score, paired.score_p, pairs)
+            if paired and paired.score.n >= 2:  # the top two were picked from every pair of levels
+                found.add(crew, paired.score, kit.picked_extremes(paired.score_p, len(levels)).p)
             said.append((crew, most, ranked[:2]))
         return cls(g, said, found.resolve())
 
@@ -543,8 +513,8 @@ class Scores(kit.SectionModel):
         out, levels = [], len(self.levels())
         for crew, said, (top, *second) in self.tops:
             if crew in self.compared.verdicts:
-                b, a, pairs = _level(top).capitalize(), _level(second[0]), levels * (levels - 1) // 2
-                more = {"b": b, "a": a, "pooled": "", "levels": levels, "pairs": pairs}
+                b, a = _level(top).capitalize(), _level(second[0])
+                more = {"b": b, "a": a, "pooled": "", "levels": levels, "pairs": math.comb(levels, 2)}
                 said += " " + self.compared.said(WORDS, "score.top", SCORE_WORDS, crew, False, **more)
             out.append(said)
         return out
@@ -566,15 +536,10 @@ class Scores(kit.SectionModel):
             ticks, labels = range(0, len(scores), step), [f"{s:g}" for s in scores[::step]]
             charts.panel_axis(ax, labels, "score (points)", f"level {lv}" if lv >= 0 else "", ticks)
 
-        items = [
-            text.shares_item(
-                f"level {lv}, {crew}",
-                n,
-                [(f"{s:g}", k) for (*at, s), k in seen.items() if at == [lv, crew]],
-                ": ",
-            )
-            for (lv, crew), n in played.items()
-        ]
+        items = []
+        for (lv, crew), n in played.items():
+            scored = [(f"{s:g}", k) for (*at, s), k in seen.items() if at == [lv, crew]]
+            items.append(text.shares_item(f"level {lv}, {crew}", n, scored, ": "))
         games, legend = count_range(played.values(), "games per crew and level"), {"title": "crew"}
         legend["ncols"] = max(1, len(crews))
         return [SCORES_CHART.draw(ctx, WORDS, levels, draw, "; ".join(items[:24]), legend, games=games)]
@@ -585,11 +550,10 @@ class Scores(kit.SectionModel):
         rows = []
         groups = self.games.partition_by("level", "players", "strategy", as_dict=True)
         for (lv, p, crew), part in sorted(groups.items()):
-            s, won = part["score"].to_numpy(), part.filter(pl.col("won").fill_null(False))["score"].to_numpy()
-            mean, zero = stats.mean_interval(s), stats.wilson(int(np.sum(s == 0)), len(s))
-            when_won = with_interval(stats.mean_interval(won), rate=False) if len(won) else "-"
-            cells = [with_interval(mean, rate=False), with_interval(zero), f"{len(won):,}", when_won]
-            rows.append([str(lv), str(p), crew, f"{len(s):,}", *cells])
+            won, zero = part.filter(pl.col("won").fill_null(False)), (part["score"] == 0).sum()
+            mean, when_won = (with_interval(kit.mean_of(games, "score"), rate=False) for games in (part, won))
+            cells = [mean, with_interval(stats.wilson(zero, part.height)), f"{won.height:,}"]
+            rows.append([str(lv), str(p), crew, f"{part.height:,}", *cells, when_won if won.height else "-"])
         columns = ["level", "players", "crew", "games", "mean score", "scored 0", "games won"]
         columns.append("mean score when won")
         return [Table(WORDS["score.table"], columns, rows)]
@@ -601,11 +565,13 @@ SECTIONS = [
     WinGrid.section("ohno-win-grid", "Win rate by level, crew size and crew", WORDS["win.how"]),
     Losses.section("ohno-losses", "Why games are lost", WORDS["loss.how"]),
     Thresholds.section(
-        "ohno-final-conflict", "When to call the Final Conflict: the threshold sweep", WORDS["sweep.how"],
+        "ohno-final-conflict",
+        "When to call the Final Conflict: the threshold sweep",
+        WORDS["sweep.how"],
         WORDS["sweep.optimistic"],
     ),
     Scores.section("ohno-scores", "Score distribution", WORDS["score.how"]),
-]  # fmt: skip
+]
 
 
 def _notes(games: Games) -> dict[str, tuple[str, ...]]:
