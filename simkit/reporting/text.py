@@ -140,12 +140,17 @@ def number(x: Any, digits: int = 1, none: str = "n/a") -> str:
     return none if missing(x) else f"{x:.{digits}f}"
 
 
+def span(low: Any, high: Any, fmt: Any = number) -> str:
+    """An interval's bounds as a sentence reads them, written by `fmt`: "1.2 to 3.4"."""
+    return f"{fmt(low)} to {fmt(high)}"
+
+
 def ci_text(low: Any, high: Any, fmt: Any = number) -> str:
     """A 95 % interval in a sentence, its bounds written by `fmt` (one of the formatters here):
     "95 % CI 1.2 to 3.4", or "95 % CI n/a" without one."""
     if missing(low) or missing(high):
         return "95 % CI n/a"
-    return f"95 % CI {fmt(low)} to {fmt(high)}"
+    return f"95 % CI {span(low, high, fmt)}"
 
 
 def bounds(low: Any, high: Any, fmt: Any = number) -> str:
@@ -248,7 +253,7 @@ class Shown:
         if spec in ("interval", "interval pct"):  # "10.1 to 14.5 %", as `ci` writes it
             return ci(self, pct=name == "pct")
         if word == "interval":
-            return f"{FORMATS[name](self.low)} to {FORMATS[name](self.high)}"
+            return span(self.low, self.high, FORMATS[name])
         if spec == "games":
             return plural(self.n)
         if word == "abs":
@@ -332,4 +337,4 @@ def rate_cells(iv: Any) -> list[str]:
 def points_interval(d: Any) -> str:
     """A difference's 95 % interval (a `stats.PairedDifference` or `stats.Interval` of shares) in
     signed percentage points, as `points` writes them: "-1.2 to +3.4"."""
-    return f"{points(d.low)} to {points(d.high)}"
+    return span(d.low, d.high, points)
