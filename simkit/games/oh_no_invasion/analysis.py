@@ -25,7 +25,7 @@ from simkit.games.oh_no_invasion import ENGINE, LEVEL
 from simkit.games.oh_no_invasion.players import CrewNumbers
 from simkit.reporting import charts, kit, text
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import count_range, points, with_interval
+from simkit.reporting.text import count_range, with_interval
 
 WORDS = kit.words(__package__)
 DEFAULT_THRESHOLD = CrewNumbers().final_conflict  # both crews'
@@ -211,11 +211,7 @@ class WinGrid(kit.SectionModel):
         cells = [[str(lv), str(p), crew, *text.rate_cells(w)] for (lv, p, crew), w in self.grid.items()]
         columns = ["level", "players", "crew", "games", "wins", "win rate", "95 % CI"]
         tables = [Table(WORDS["win.table"], columns, cells)]
-        rows = []
-        for name, what, crew in self.rows:
-            d, resolved = self.compared.verdicts[name]
-            difference = [points(d.difference), text.points_interval(d), "yes" if resolved else "no"]
-            rows.append([what, crew, f"{d.n:,}", *difference])
+        rows = [[what, crew, *self.compared.cells(name)] for name, what, crew in self.rows]
         if rows:
             columns = ["comparison", "crew", "games paired", "B - A", "95 % CI", "resolved"]
             tables.append(Table(WORDS["win.pairs_table"], columns, rows))
@@ -405,15 +401,9 @@ class Thresholds(kit.SectionModel):
         not resolved from it."""
         out = []
         for s in self.sweeps:
-            (lv, crew, p), w, tied = s.group, s.rate, s.tied()
+            lv, crew, p = s.group
             who = f"{_level(lv).capitalize()}, {crew} crew" + (f", {p} players" if self.show_players else "")
-            said = [WORDS.fill("sweep.best", who=who, best=s.best, w=w)]
-            comps = [WORDS.fill("sweep.against", t=t, d=d, resolved=r) for t, d, r in s.neighbours()]
-            said += [WORDS.fill("sweep.neighbours", comps=" and ".join(comps))] if comps else []
-            listed = ", ".join(f"{t:g}" for t in tied)
-            not_resolved = WORDS.fill("sweep.tied", listed=listed, tied=len(tied), others=s.others)
-            said.append(not_resolved if tied else WORDS["sweep.all_resolved"])
-            out.append(" ".join([*said, WORDS.fill("sweep.family", family=self.family)]))
+            out.append(s.said(WORDS, who, self.family))
         return out
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
