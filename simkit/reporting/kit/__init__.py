@@ -7,7 +7,8 @@ uses them as `kit.<name>`; each lives in one module of the kit:
 - `section_specs`: sections as specs (`Section`, `SectionModel`, `build`), tables (`table`,
   `estimate_columns`, `rate_grid_table`) and chart specs (`Panels`, `Ranked`, `ChartWords`).
 - `cell_data`: the games with their settings, the cells (`Cell`, `cells`), and counts and
-  estimates over them (`win_grid`, `win_rate`, `mean_of`, `counts`, `listed`).
+  estimates over them (`win_grid`, `win_rate`, `mean_of`, `counts`, `listed`), and the share of
+  each category of a column in each group of games (`shares`, `Shares`).
 - `pairing`: comparisons along one setting, paired by seed (`paired_along`, `paired_in`,
   `along_settings`, `ranked_along`, the steps between neighbouring values), and `resolve`.
 - `families`: families of named comparisons and their words (`Comparisons`, `Compared`,
@@ -23,6 +24,7 @@ from simkit.reporting.kit.cell_data import (
     Cell,
     Listed,
     ListedItem,
+    Shares,
     at_one_value,
     cells,
     cells_by,
@@ -33,6 +35,7 @@ from simkit.reporting.kit.cell_data import (
     mean_of,
     parameter_columns,
     setting_keys,
+    shares,
     sorted_values,
     strategies_played,
     strategy_text,
@@ -107,6 +110,7 @@ __all__ = [
     "Reads",
     "Section",
     "SectionModel",
+    "Shares",
     "Sweep",
     "Swept",
     "WORDS_FILE",
@@ -141,6 +145,7 @@ __all__ = [
     "resolve",
     "save",
     "setting_keys",
+    "shares",
     "sorted_values",
     "strategies_played",
     "strategy_text",
