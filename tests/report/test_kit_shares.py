@@ -1,7 +1,11 @@
-"""The share of each category of a column in each group of games (`kit.shares`, `kit.Shares`)."""
+"""The share of each category of a column in each group of games (`kit.shares`, `kit.Shares`), and
+the mean of several columns in each group (`kit.means`)."""
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import polars as pl
 
 from simkit.core import stats
@@ -53,3 +57,23 @@ def test_percents_and_the_categories_seen() -> None:
     # those of the order given first (an absent one left out), then the others sorted
     assert ends.seen(["won", "lost", "shields"]) == ["won", "shields", "eliminated"]
     assert ends.seen() == ["eliminated", "shields", "won"]
+
+
+def test_means_of_several_columns_in_each_group() -> None:
+    games = pl.DataFrame(
+        {
+            "level": [2, 1, 1, 2, 1],
+            "crew": ["b", "a", "a", "b", "b"],
+            "kamikaze": [1, 0, 2, 3, None],
+            "sabotage": [0.5, 1.0, None, 1.5, 2.0],
+        }
+    )
+    means = kit.means(games, ("level", "crew"), ["kamikaze", "sabotage"])
+    # the groups in their sorted order; each column's mean over the games with a value
+    assert list(means) == [(1, "a"), (1, "b"), (2, "b")]
+    assert means[(1, "a")]["kamikaze"] == stats.mean_interval(np.array([0.0, 2.0]))
+    one = means[(1, "a")]["sabotage"]  # one game with a value: no interval
+    assert (one.estimate, one.n) == (1.0, 1) and math.isnan(one.low)
+    assert means[(1, "b")]["kamikaze"].n == 0  # no value in the group
+    assert (means[(2, "b")]["kamikaze"].estimate, means[(2, "b")]["sabotage"].estimate) == (2.0, 1.0)
+    assert means[(2, "b")]["sabotage"].n == 2

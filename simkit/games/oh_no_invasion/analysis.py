@@ -231,7 +231,8 @@ ELIMINATIONS_CHART = kit.Panels("ohno-eliminations", ELIMINATIONS, (3.0, 3.6), "
 
 
 def _outcomes(g: pl.DataFrame) -> pl.DataFrame:
-    """The games with a verdict, each with its outcome: one of `OUTCOME_ORDER`, or its end reason."""
+    """The games with a verdict, each with its outcome: one of `OUTCOME_ORDER`, or its end reason (the
+    first rule that holds decides)."""
     reason, won = pl.col("end_reason").cast(pl.String).fill_null("(none)"), pl.col("won")
     eliminated = reason == "crew_eliminated"
     if "final_conflict_called" in g.columns:  # the crew-eliminated losses split by the call
@@ -245,9 +246,7 @@ def _outcomes(g: pl.DataFrame) -> pl.DataFrame:
         (reason == "shields_complete", pl.lit(SHIELDS)),
         *lost,
     ]
-    outcome = pl.lit("lost: ") + reason
-    for when, then in reversed(rules):  # the first rule that holds decides
-        outcome = pl.when(when).then(then).otherwise(outcome)
+    outcome = pl.coalesce(*(pl.when(when).then(then) for when, then in rules), pl.lit("lost: ") + reason)
     return g.filter(won.is_not_null()).with_columns(outcome.alias("outcome"))
 
 
@@ -274,11 +273,7 @@ class Losses(kit.SectionModel):
         if g.height == 0:
             return None
         causes = [c for c in CAUSES if c[0] in g.columns and (c[0] != "setbacks_level0" or g[c[0]].sum())]
-        per_game = {  # (level, crew) -> cause -> players eliminated per game
-            key: {c: kit.mean_of(part, c) for c, *_ in causes}
-            for key, part in g.partition_by(*keys, as_dict=True).items()
-        }
-        ended = kit.shares(g, keys, "outcome")
+        ended, per_game = kit.shares(g, keys, "outcome"), kit.means(g, keys, [c for c, *_ in causes])
         levels, crews = (kit.sorted_values(g, k) for k in keys)
         return cls(ended, ended.seen(OUTCOME_ORDER), causes, per_game, levels, crews)
 
@@ -311,7 +306,7 @@ class Losses(kit.SectionModel):
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """Per crew: the share of each outcome by level (stacked bars), and the players eliminated per
         game by cause (bars with Student t intervals)."""
-        levels, first = self.levels, self.crews[0]
+        levels, first, played = self.levels, self.crews[0], self.ended.games.values()
 
         def outcomes(ax, crew: str) -> None:
             shares = self.ended.percents([(lv, crew) for lv in levels], self.outcomes)
@@ -331,20 +326,17 @@ class Losses(kit.SectionModel):
             ended = [(o, self.ended.count((lv, crew), o)) for o in self.outcomes]
             items.append(text.shares_item(f"level {lv}, {crew}", n, ended))
         legend = {"title": "outcome", "ncols": 2, "fontsize": 8}
-        games = count_range(self.ended.games.values(), "games per bar")
+        games = count_range(played, "games per bar")
         out = [
             OUTCOMES_CHART.draw(ctx, WORDS, self.crews, outcomes, "; ".join(items[:24]), legend, games=games)
         ]
         if not self.causes:
             return out
         items = []
-        for (lv, crew), iv in sorted(self.eliminated.items()):
+        for (lv, crew), iv in self.eliminated.items():
             per_game = ", ".join(f"{label} {iv[c].estimate:.2f}" for c, label, _ in self.causes)
             items.append(f"level {lv}, {crew}: {per_game}")
-        games, legend = (
-            count_range(self.ended.games.values(), "games per bar group"),
-            legend | {"title": "cause"},
-        )
+        games, legend = count_range(played, "games per bar group"), legend | {"title": "cause"}
         items = "; ".join(items[:24])
         return [
             *out,
@@ -355,14 +347,10 @@ class Losses(kit.SectionModel):
         """Each level and crew: the share of games lost in all and in each way (Wilson intervals), and
         the players eliminated per game by cause (t intervals)."""
         rows = []
-        for (lv, crew), n in self.ended.games.items():
-            lost = [
-                self.ended.share((lv, crew), *self.losses),
-                *self.ended.of((lv, crew), self.losses).values(),
-            ]
-            rates = [with_interval(w) for w in lost]
-            per_game = [with_interval(self.eliminated[(lv, crew)][c], rate=False) for c, _, _ in self.causes]
-            rows.append([str(lv), crew, f"{n:,}", *rates, *per_game])
+        for group, n in self.ended.games.items():  # group: (level, crew)
+            lost = [self.ended.share(group, *self.losses), *self.ended.of(group, self.losses).values()]
+            per_game = [with_interval(self.eliminated[group][c], rate=False) for c, _, _ in self.causes]
+            rows.append([*map(str, group), f"{n:,}", *(with_interval(w) for w in lost), *per_game])
         columns = ["level", "crew", "games", "lost", *(o.removeprefix("lost: ") for o in self.losses)]
         columns += [f"eliminated per game: {label}" for _, label, _ in self.causes]
         return [Table(WORDS["loss.table"], columns, rows)]

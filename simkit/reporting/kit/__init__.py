@@ -7,8 +7,8 @@ uses them as `kit.<name>`; each lives in one module of the kit:
 - `section_specs`: sections as specs (`Section`, `SectionModel`, `build`), tables (`table`,
   `estimate_columns`, `rate_grid_table`) and chart specs (`Panels`, `Ranked`, `ChartWords`).
 - `cell_data`: the games with their settings, the cells (`Cell`, `cells`), and counts and
-  estimates over them (`win_grid`, `win_rate`, `mean_of`, `counts`, `listed`), and the share of
-  each category of a column in each group of games (`shares`, `Shares`).
+  estimates over them (`win_grid`, `win_rate`, `mean_of`, `means`, `counts`, `listed`), and the
+  share of each category of a column in each group of games (`shares`, `Shares`).
 - `pairing`: comparisons along one setting, paired by seed (`paired_along`, `paired_in`,
   `along_settings`, `ranked_along`, the steps between neighbouring values), and `resolve`.
 - `families`: families of named comparisons and their words (`Comparisons`, `Compared`,
@@ -33,6 +33,7 @@ from simkit.reporting.kit.cell_data import (
     grouped,
     listed,
     mean_of,
+    means,
     parameter_columns,
     setting_keys,
     shares,
@@ -130,6 +131,7 @@ __all__ = [
     "grouped",
     "listed",
     "mean_of",
+    "means",
     "neighbour_steps",
     "paired_along",
     "paired_in",

@@ -3,9 +3,9 @@ columns, from the manifest where the table has none), `parameter_columns` (strat
 columns of their own, read from the specs, so a parameter sweep reads like a setting's), `Cell` and
 `cells` (each cell's settings as text and its games, in manifest order; a cell's win rate, wins,
 mean score and columns' means), `varied`, `values`, `grouped`; `win_grid` (the Wilson interval of
-each combination of settings), `win_rate`, `mean_of`, `counts`; `shares` (each category of a
-column's share of each group's games, `Shares`); `listed` (how often each board space or card a
-games column lists, as a share of the games).
+each combination of settings), `win_rate`, `mean_of`, `means` (of several columns in each group),
+`counts`; `shares` (each category of a column's share of each group's games, `Shares`); `listed`
+(how often each board space or card a games column lists, as a share of the games).
 """
 
 from __future__ import annotations
@@ -214,6 +214,16 @@ def counts(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, int]:
     """How many games (any part of the table) hold each combination of `keys` played, keyed by the
     values as the table holds them, in their sorted order."""
     return {row[:-1]: row[-1] for row in games.group_by(*keys).len("games").sort(*keys).iter_rows()}
+
+
+def means(
+    games: pl.DataFrame, keys: Sequence[str], columns: Sequence[str]
+) -> dict[tuple, dict[str, stats.Interval]]:
+    """The mean of each of `columns` (`mean_of`: over the games with a value) in each combination
+    of `keys` the games (any part of the table) hold, keyed by the values as the table holds them,
+    in their sorted order."""
+    parts = games.sort(*keys, maintain_order=True).partition_by(*keys, as_dict=True)
+    return {group: {c: mean_of(part, c) for c in columns} for group, part in parts.items()}
 
 
 @dataclass(frozen=True)
