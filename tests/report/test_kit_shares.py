@@ -59,6 +59,12 @@ def test_percents_and_the_categories_seen() -> None:
     assert ends.seen() == ["eliminated", "shields", "won"]
 
 
+def test_alt_items_list_each_groups_shares_in_percent() -> None:
+    items = _ends().alt_items(["shields", "won"], "level {}")
+    assert items == ["level 1 (n=4): shields 25.0 %, won 25.0 %", "level 2 (n=3): shields 66.7 %, won 0.0 %"]
+    assert _ends().alt_items(["won"], "level {}", ": ")[0] == "level 1 (n=4): won: 25.0 %"
+
+
 def test_means_of_several_columns_in_each_group() -> None:
     games = pl.DataFrame(
         {

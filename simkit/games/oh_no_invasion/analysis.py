@@ -321,15 +321,9 @@ class Losses(kit.SectionModel):
             charts.grouped_interval_bars(ax, levels, [c for c, *_ in self.causes], points, labels=labels)
             _level_axis(ax, levels, crew)
 
-        items = []
-        for (lv, crew), n in self.ended.games.items():
-            ended = [(o, self.ended.count((lv, crew), o)) for o in self.outcomes]
-            items.append(text.shares_item(f"level {lv}, {crew}", n, ended))
-        legend = {"title": "outcome", "ncols": 2, "fontsize": 8}
-        games = count_range(played, "games per bar")
-        out = [
-            OUTCOMES_CHART.draw(ctx, WORDS, self.crews, outcomes, "; ".join(items[:24]), legend, games=games)
-        ]
+        items = "; ".join(self.ended.alt_items(self.outcomes, "level {}, {}")[:24])
+        legend, games = {"title": "outcome", "ncols": 2, "fontsize": 8}, count_range(played, "games per bar")
+        out = [OUTCOMES_CHART.draw(ctx, WORDS, self.crews, outcomes, items, legend, games=games)]
         if not self.causes:
             return out
         items = []
@@ -338,10 +332,8 @@ class Losses(kit.SectionModel):
             items.append(f"level {lv}, {crew}: {per_game}")
         games, legend = count_range(played, "games per bar group"), legend | {"title": "cause"}
         items = "; ".join(items[:24])
-        return [
-            *out,
-            ELIMINATIONS_CHART.draw(ctx, WORDS, self.crews, eliminations, items, legend, games=games),
-        ]
+        out.append(ELIMINATIONS_CHART.draw(ctx, WORDS, self.crews, eliminations, items, legend, games=games))
+        return out
 
     def tables(self) -> list[Table]:
         """Each level and crew: the share of games lost in all and in each way (Wilson intervals), and

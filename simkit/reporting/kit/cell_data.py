@@ -24,6 +24,7 @@ from simkit.core import strategies as strategy_specs
 from simkit.core.players import is_user_spec
 from simkit.core.strategies import Strategy
 from simkit.reporting.sections import AnalysisContext
+from simkit.reporting.text import shares_item
 
 CellT = TypeVar("CellT", bound="Cell")
 
@@ -261,6 +262,15 @@ class Shares:
         games), as a chart of stacked shares takes them (`charts.stacked_bars`)."""
         played = [(group, self.games.get(group, 0)) for group in groups]
         return {c: [100 * self.count(g, c) / n if n else 0.0 for g, n in played] for c in categories}
+
+    def alt_items(self, categories: Sequence, head: str, sep: str = " ") -> list[str]:
+        """Each group's shares of `categories` as a chart's alt text lists them (`text.shares_item`):
+        `head` filled with the group's values ("level {}, {}"), its games, and each category and its
+        share in percent."""
+        return [
+            shares_item(head.format(*group), n, [(c, self.count(group, c)) for c in categories], sep)
+            for group, n in self.games.items()
+        ]
 
     def seen(self, order: Sequence = ()) -> list:
         """The categories that come up in any group: those of `order` in its order, then the
