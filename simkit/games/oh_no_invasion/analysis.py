@@ -231,16 +231,14 @@ ELIMINATIONS_CHART = kit.Panels("ohno-eliminations", ELIMINATIONS, (3.0, 3.6), "
 
 
 def _outcomes(g: pl.DataFrame) -> pl.DataFrame:
-    """The games with a verdict, each with its outcome: one of `OUTCOME_ORDER`, or its end reason (the
-    first rule that holds decides)."""
+    """The games with a verdict, each with its outcome: one of `OUTCOME_ORDER`, or its end reason."""
     reason, won = pl.col("end_reason").cast(pl.String).fill_null("(none)"), pl.col("won")
     eliminated = reason == "crew_eliminated"
+    lost = [(eliminated, pl.lit(ELIM))]
     if "final_conflict_called" in g.columns:  # the crew-eliminated losses split by the call
         called = pl.col("final_conflict_called").cast(pl.Boolean).fill_null(False)
         lost = [(eliminated & called, pl.lit(ELIM_DURING)), (eliminated, pl.lit(ELIM_BEFORE))]
-    else:
-        lost = [(eliminated, pl.lit(ELIM))]
-    rules = [
+    rules = [  # the first that holds decides
         (won & (reason == "spawnmonster_destroyed"), pl.lit(WON)),
         (won, pl.lit("won: ") + reason),
         (reason == "shields_complete", pl.lit(SHIELDS)),
@@ -256,14 +254,11 @@ class Losses(kit.SectionModel):
 
     ended: kit.Shares  # (level, crew) -> games, and its games of each outcome
     outcomes: list[str]  # in page order
+    losses: list[str]  # the outcomes that are losses
     causes: list[tuple[str, str, str]]  # the rows of CAUSES the dataset records
     eliminated: dict[tuple, dict[str, stats.Interval]]  # (level, crew) -> cause -> players per game
     levels: list[int]
     crews: list[str]
-
-    @property
-    def losses(self) -> list[str]:
-        return [o for o in self.outcomes if o != WON and not o.startswith("won:")]
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Losses | None:
@@ -275,7 +270,9 @@ class Losses(kit.SectionModel):
         causes = [c for c in CAUSES if c[0] in g.columns and (c[0] != "setbacks_level0" or g[c[0]].sum())]
         ended, per_game = kit.shares(g, keys, "outcome"), kit.means(g, keys, [c for c, *_ in causes])
         levels, crews = (kit.sorted_values(g, k) for k in keys)
-        return cls(ended, ended.seen(OUTCOME_ORDER), causes, per_game, levels, crews)
+        outcomes = ended.seen(OUTCOME_ORDER)
+        losses = [o for o in outcomes if o != WON and not o.startswith("won:")]
+        return cls(ended, outcomes, losses, causes, per_game, levels, crews)
 
     def findings(self) -> list[str]:
         """For each crew, the most frequent loss at each level, and the players lost per game by cause
@@ -315,8 +312,7 @@ class Losses(kit.SectionModel):
             ax.set_ylim(0, 100)
 
         def eliminations(ax, crew: str) -> None:
-            mine = {lv: per_game for (lv, c), per_game in self.eliminated.items() if c == crew}
-            points = {(lv, c): iv for lv, per_game in mine.items() for c, iv in per_game.items()}
+            points = {(lv, c): iv for lv in levels for c, iv in self.eliminated.get((lv, crew), {}).items()}
             labels = [label if crew == first else None for _, label, _ in self.causes]
             charts.grouped_interval_bars(ax, levels, [c for c, *_ in self.causes], points, labels=labels)
             _level_axis(ax, levels, crew)
