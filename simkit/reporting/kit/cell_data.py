@@ -261,7 +261,7 @@ class Shares:
         """Each of `categories`' share of each of `groups`' games in percent (0 for a group of no
         games), as a chart of stacked shares takes them (`charts.stacked_bars`)."""
         played = [(group, self.games.get(group, 0)) for group in groups]
-        return {c: [100 * self.count(g, c) / n if n else 0.0 for g, n in played] for c in categories}
+        return {c: [100 * self.count(group, c) / n if n else 0.0 for group, n in played] for c in categories}
 
     def alt_items(self, categories: Sequence, head: str, sep: str = " ") -> list[str]:
         """Each group's shares of `categories` as a chart's alt text lists them (`text.shares_item`):
