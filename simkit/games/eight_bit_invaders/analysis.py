@@ -294,10 +294,8 @@ class Losses(kit.SectionModel):
         strategies, diffs, cells = kit.strategies_played(ctx, games), _difficulties(games), _cells(games)
         steps = [("shot_down", diffs[0], hard) for hard in diffs[1:]]
         shifts = kit.paired_steps(cells, strategies, steps, pl.col("end_reason") == "shot_down", Step)
-        shares = {
-            key: {r: stats.wilson(int((cell["end_reason"] == r).sum()), cell.height) for r in REASONS}
-            for key, cell in cells.items()
-        }
+        ends = kit.shares(games, ("strategy", "countdown", "dice"), "end_reason")
+        shares = {key: ends.of(key, REASONS) for key in ends.games}
         lost = {key: _lost_games(cell) for key, cell in cells.items()}
         return cls(strategies, diffs, shares, lost, *shifts)
 

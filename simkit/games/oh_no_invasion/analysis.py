@@ -230,20 +230,17 @@ def _outcomes(g: pl.DataFrame) -> pl.DataFrame:
     """The games with a verdict, each with its outcome: one of `OUTCOME_ORDER`, or its end reason."""
     reason, won = pl.col("end_reason").cast(pl.String).fill_null("(none)"), pl.col("won")
     eliminated = reason == "crew_eliminated"
+    lost = [(eliminated, pl.lit(ELIM))]
     if "final_conflict_called" in g.columns:  # the crew-eliminated losses split by the call
         called = pl.col("final_conflict_called").cast(pl.Boolean).fill_null(False)
         lost = [(eliminated & called, pl.lit(ELIM_DURING)), (eliminated, pl.lit(ELIM_BEFORE))]
-    else:
-        lost = [(eliminated, pl.lit(ELIM))]
-    rules = [
+    rules = [  # the first that holds decides
         (won & (reason == "spawnmonster_destroyed"), pl.lit(WON)),
         (won, pl.lit("won: ") + reason),
         (reason == "shields_complete", pl.lit(SHIELDS)),
         *lost,
     ]
-    outcome = pl.lit("lost: ") + reason
-    for when, then in reversed(rules):  # the first rule that holds decides
-        outcome = pl.when(when).then(then).otherwise(outcome)
+    outcome = pl.coalesce(*(pl.when(when).then(then) for when, then in rules), pl.lit("lost: ") + reason)
     return g.filter(won.is_not_null()).with_columns(outcome.alias("outcome"))
 
 
@@ -251,17 +248,13 @@ def _outcomes(g: pl.DataFrame) -> pl.DataFrame:
 class Losses(kit.SectionModel):
     """How the games of each level and crew end, and their players eliminated per game by cause."""
 
-    games: dict[tuple, int]  # (level, crew) -> games
-    ended: dict[tuple, int]  # (level, crew, outcome) -> games
+    ended: kit.Shares  # (level, crew) -> games, and its games of each outcome
     outcomes: list[str]  # in page order
+    losses: list[str]  # the outcomes that are losses
     causes: list[tuple[str, str, str]]  # the rows of CAUSES the dataset records
     eliminated: dict[tuple, dict[str, stats.Interval]]  # (level, crew) -> cause -> players per game
     levels: list[int]
     crews: list[str]
-
-    @property
-    def losses(self) -> list[str]:
-        return [o for o in self.outcomes if o != WON and not o.startswith("won:")]
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Losses | None:
@@ -270,15 +263,12 @@ class Losses(kit.SectionModel):
         g, keys = _outcomes(_games(ctx).base), ("level", "strategy")
         if g.height == 0:
             return None
-        present = g["outcome"].unique().to_list()
-        outcomes = [o for o in OUTCOME_ORDER if o in present] + sorted(set(present) - set(OUTCOME_ORDER))
         causes = [c for c in CAUSES if c[0] in g.columns and (c[0] != "setbacks_level0" or g[c[0]].sum())]
-        per_game = {  # (level, crew) -> cause -> players eliminated per game
-            key: {c: kit.mean_of(part, c) for c, *_ in causes}
-            for key, part in g.partition_by(*keys, as_dict=True).items()
-        }
-        played, ended = kit.counts(g, keys), kit.counts(g, (*keys, "outcome"))
-        return cls(played, ended, outcomes, causes, per_game, *(kit.sorted_values(g, k) for k in keys))
+        ended, per_game = kit.shares(g, keys, "outcome"), kit.means(g, keys, [c for c, *_ in causes])
+        levels, crews = (kit.sorted_values(g, k) for k in keys)
+        outcomes = ended.seen(OUTCOME_ORDER)
+        losses = [o for o in outcomes if o != WON and not o.startswith("won:")]
+        return cls(ended, outcomes, losses, causes, per_game, levels, crews)
 
     def findings(self) -> list[str]:
         """For each crew, the most frequent loss at each level, and the players lost per game by cause
@@ -286,11 +276,10 @@ class Losses(kit.SectionModel):
         out = []
         for crew in self.crews:
             tops, whom = [], _crew(crew)  # tops: (level, loss, its share) where the crew lost any
-            for (lv, c), n in self.games.items():
-                lost = {o.removeprefix("lost: "): self.ended.get((lv, c, o), 0) for o in self.losses}
-                if c == crew and lost and lost[top := max(lost, key=lost.get)]:
-                    w = stats.wilson(lost[top], n)
-                    tops.append((lv, top, WORDS.fill("loss.share", w=w, level=_level(lv))))
+            for lv in self.levels:
+                if found := self.ended.top((lv, crew), self.losses):
+                    share = WORDS.fill("loss.share", w=found[1], level=_level(lv))
+                    tops.append((lv, found[0].removeprefix("lost: "), share))
             if tops:  # one way at every level it lost (one_way), or each level's (ways)
                 one = len({top for _, top, _ in tops}) == 1
                 where = "at every level" if len(tops) > 1 else f"at {_level(tops[0][0])}"
@@ -310,56 +299,42 @@ class Losses(kit.SectionModel):
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """Per crew: the share of each outcome by level (stacked bars), and the players eliminated per
         game by cause (bars with Student t intervals)."""
-        levels, first = self.levels, self.crews[0]
+        levels, first, played = self.levels, self.crews[0], self.ended.games.values()
 
         def outcomes(ax, crew: str) -> None:
-            played = [(lv, self.games.get((lv, crew), 0)) for lv in levels]
-            shares = {
-                o: [100 * self.ended.get((lv, crew, o), 0) / n if n else 0.0 for lv, n in played]
-                for o in self.outcomes
-            }
+            shares = self.ended.percents([(lv, crew) for lv in levels], self.outcomes)
             charts.stacked_bars(ax, [str(lv) for lv in levels], shares, upright=True, named=crew == first)
             _level_axis(ax, levels, crew)
             ax.set_ylim(0, 100)
 
         def eliminations(ax, crew: str) -> None:
-            mine = {lv: per_game for (lv, c), per_game in self.eliminated.items() if c == crew}
-            points = {(lv, c): iv for lv, per_game in mine.items() for c, iv in per_game.items()}
+            points = {(lv, c): iv for lv in levels for c, iv in self.eliminated.get((lv, crew), {}).items()}
             labels = [label if crew == first else None for _, label, _ in self.causes]
             charts.grouped_interval_bars(ax, levels, [c for c, *_ in self.causes], points, labels=labels)
             _level_axis(ax, levels, crew)
 
-        items = []
-        for (lv, crew), n in self.games.items():
-            ended = [(o, self.ended.get((lv, crew, o), 0)) for o in self.outcomes]
-            items.append(text.shares_item(f"level {lv}, {crew}", n, ended))
-        legend = {"title": "outcome", "ncols": 2, "fontsize": 8}
-        games = count_range(self.games.values(), "games per bar")
-        out = [
-            OUTCOMES_CHART.draw(ctx, WORDS, self.crews, outcomes, "; ".join(items[:24]), legend, games=games)
-        ]
+        items = "; ".join(self.ended.alt_items(self.outcomes, "level {}, {}")[:24])
+        legend, games = {"title": "outcome", "ncols": 2, "fontsize": 8}, count_range(played, "games per bar")
+        out = [OUTCOMES_CHART.draw(ctx, WORDS, self.crews, outcomes, items, legend, games=games)]
         if not self.causes:
             return out
         items = []
-        for (lv, crew), iv in sorted(self.eliminated.items()):
+        for (lv, crew), iv in self.eliminated.items():
             per_game = ", ".join(f"{label} {iv[c].estimate:.2f}" for c, label, _ in self.causes)
             items.append(f"level {lv}, {crew}: {per_game}")
-        games, legend = count_range(self.games.values(), "games per bar group"), legend | {"title": "cause"}
+        games, legend = count_range(played, "games per bar group"), legend | {"title": "cause"}
         items = "; ".join(items[:24])
-        return [
-            *out,
-            ELIMINATIONS_CHART.draw(ctx, WORDS, self.crews, eliminations, items, legend, games=games),
-        ]
+        out.append(ELIMINATIONS_CHART.draw(ctx, WORDS, self.crews, eliminations, items, legend, games=games))
+        return out
 
     def tables(self) -> list[Table]:
         """Each level and crew: the share of games lost in all and in each way (Wilson intervals), and
         the players eliminated per game by cause (t intervals)."""
         rows = []
-        for (lv, crew), n in self.games.items():
-            lost = [self.ended.get((lv, crew, o), 0) for o in self.losses]
-            rates = [with_interval(stats.wilson(k, n)) for k in [sum(lost), *lost]]
-            per_game = [with_interval(self.eliminated[(lv, crew)][c], rate=False) for c, _, _ in self.causes]
-            rows.append([str(lv), crew, f"{n:,}", *rates, *per_game])
+        for group, n in self.ended.games.items():  # group: (level, crew)
+            lost = [self.ended.share(group, *self.losses), *self.ended.of(group, self.losses).values()]
+            per_game = [with_interval(self.eliminated[group][c], rate=False) for c, _, _ in self.causes]
+            rows.append([*map(str, group), f"{n:,}", *(with_interval(w) for w in lost), *per_game])
         columns = ["level", "crew", "games", "lost", *(o.removeprefix("lost: ") for o in self.losses)]
         columns += [f"eliminated per game: {label}" for _, label, _ in self.causes]
         return [Table(WORDS["loss.table"], columns, rows)]
@@ -381,7 +356,7 @@ class Thresholds(kit.SectionModel):
     family: str
     levels: list[int]
     show_players: bool  # whether the crew size varies
-    ended: dict[tuple, int]  # (level, crew, players, threshold, outcome) -> games
+    ended: kit.Shares  # (level, crew, players, threshold) -> games, and its games of each outcome
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Thresholds | None:
@@ -393,7 +368,7 @@ class Thresholds(kit.SectionModel):
             return None
         keys = ("level", "strategy", "players")
         swept = kit.sweep(g, keys, "final_conflict", SETTINGS)
-        ended = kit.counts(_outcomes(g), (*keys, "final_conflict", "outcome"))
+        ended = kit.shares(_outcomes(g), (*keys, "final_conflict"), "outcome")
         return cls(*swept, kit.sorted_values(g, "level"), g["players"].n_unique() > 1, ended)
 
     def findings(self) -> list[str]:
@@ -444,7 +419,7 @@ class Thresholds(kit.SectionModel):
         best = [[str(v) for v in s.group][shown] + s.cells() for s in self.sweeps]
         every = []
         for (*group, t), w in self.grid.items():
-            lost = [stats.wilson(self.ended.get((*group, t, o), 0), w.n) for o in (ELIM_DURING, SHIELDS)]
+            lost = self.ended.of((*group, t), (ELIM_DURING, SHIELDS)).values()
             rates = [f"{t:g}", *text.rate_cells(w), *(with_interval(iv) for iv in lost)]
             every.append([str(v) for v in group][shown] + rates)
         columns = [*head, "best threshold", "win rate", "95 % CI", "games", "vs next lower", "vs next higher"]

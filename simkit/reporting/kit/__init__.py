@@ -7,7 +7,8 @@ uses them as `kit.<name>`; each lives in one module of the kit:
 - `section_specs`: sections as specs (`Section`, `SectionModel`, `build`), tables (`table`,
   `estimate_columns`, `rate_grid_table`) and chart specs (`Panels`, `Ranked`, `ChartWords`).
 - `cell_data`: the games with their settings, the cells (`Cell`, `cells`), and counts and
-  estimates over them (`win_grid`, `win_rate`, `mean_of`, `counts`, `listed`).
+  estimates over them (`win_grid`, `win_rate`, `mean_of`, `means`, `counts`, `listed`), and the
+  share of each category of a column in each group of games (`shares`, `Shares`).
 - `pairing`: comparisons along one setting, paired by seed (`paired_along`, `paired_in`,
   `along_settings`, `ranked_along`, the steps between neighbouring values), and `resolve`.
 - `families`: families of named comparisons and their words (`Comparisons`, `Compared`,
@@ -23,6 +24,7 @@ from simkit.reporting.kit.cell_data import (
     Cell,
     Listed,
     ListedItem,
+    Shares,
     at_one_value,
     cells,
     cells_by,
@@ -31,8 +33,10 @@ from simkit.reporting.kit.cell_data import (
     grouped,
     listed,
     mean_of,
+    means,
     parameter_columns,
     setting_keys,
+    shares,
     sorted_values,
     strategies_played,
     strategy_text,
@@ -107,6 +111,7 @@ __all__ = [
     "Reads",
     "Section",
     "SectionModel",
+    "Shares",
     "Sweep",
     "Swept",
     "WORDS_FILE",
@@ -126,6 +131,7 @@ __all__ = [
     "grouped",
     "listed",
     "mean_of",
+    "means",
     "neighbour_steps",
     "paired_along",
     "paired_in",
@@ -141,6 +147,7 @@ __all__ = [
     "resolve",
     "save",
     "setting_keys",
+    "shares",
     "sorted_values",
     "strategies_played",
     "strategy_text",

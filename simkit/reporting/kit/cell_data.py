@@ -3,14 +3,15 @@ columns, from the manifest where the table has none), `parameter_columns` (strat
 columns of their own, read from the specs, so a parameter sweep reads like a setting's), `Cell` and
 `cells` (each cell's settings as text and its games, in manifest order; a cell's win rate, wins,
 mean score and columns' means), `varied`, `values`, `grouped`; `win_grid` (the Wilson interval of
-each combination of settings), `win_rate`, `mean_of`, `counts`; `listed` (how often each board
-space or card a games column lists, as a share of the games).
+each combination of settings), `win_rate`, `mean_of`, `means` (of several columns in each group),
+`counts`; `shares` (each category of a column's share of each group's games, `Shares`); `listed`
+(how often each board space or card a games column lists, as a share of the games).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
@@ -23,6 +24,7 @@ from simkit.core import strategies as strategy_specs
 from simkit.core.players import is_user_spec
 from simkit.core.strategies import Strategy
 from simkit.reporting.sections import AnalysisContext
+from simkit.reporting.text import shares_item
 
 CellT = TypeVar("CellT", bound="Cell")
 
@@ -213,6 +215,74 @@ def counts(games: pl.DataFrame, keys: Sequence[str]) -> dict[tuple, int]:
     """How many games (any part of the table) hold each combination of `keys` played, keyed by the
     values as the table holds them, in their sorted order."""
     return {row[:-1]: row[-1] for row in games.group_by(*keys).len("games").sort(*keys).iter_rows()}
+
+
+def means(
+    games: pl.DataFrame, keys: Sequence[str], columns: Sequence[str]
+) -> dict[tuple, dict[str, stats.Interval]]:
+    """The mean of each of `columns` (`mean_of`: over the games with a value) in each combination
+    of `keys` the games (any part of the table) hold, keyed by the values as the table holds them,
+    in their sorted order."""
+    parts = games.sort(*keys, maintain_order=True).partition_by(*keys, as_dict=True)
+    return {group: {c: mean_of(part, c) for c in columns} for group, part in parts.items()}
+
+
+@dataclass(frozen=True)
+class Shares:
+    """How often each category of a games column comes up in each group of games, and its share
+    of the group's games with its Wilson interval (see `shares`). A group is the tuple of its keys'
+    values as the table holds them."""
+
+    games: dict[tuple, int]  # group -> its games, the groups in their sorted order
+    counts: dict[tuple, int]  # (*group, category) -> the group's games of that category
+
+    def count(self, group: tuple, category: Any) -> int:
+        """The group's games of `category` (0: none, or no such group)."""
+        return self.counts.get((*group, category), 0)
+
+    def share(self, group: tuple, *categories: Any) -> stats.Interval:
+        """The Wilson interval of the share of the group's games that are of any of `categories`."""
+        return stats.wilson(sum(self.count(group, c) for c in categories), self.games.get(group, 0))
+
+    def of(self, group: tuple, categories: Iterable) -> dict[Any, stats.Interval]:
+        """Each of `categories`' share of the group's games (`share`), in their order."""
+        return {c: self.share(group, c) for c in categories}
+
+    def top(self, group: tuple, categories: Sequence) -> tuple[Any, stats.Interval] | None:
+        """The most frequent of `categories` in the group (ties: the first in their order) with its
+        share; None where none of them comes up."""
+        counted = [self.count(group, c) for c in categories]
+        if not any(counted):
+            return None
+        top = categories[counted.index(max(counted))]
+        return top, self.share(group, top)
+
+    def percents(self, groups: Iterable[tuple], categories: Iterable) -> dict[Any, list[float]]:
+        """Each of `categories`' share of each of `groups`' games in percent (0 for a group of no
+        games), as a chart of stacked shares takes them (`charts.stacked_bars`)."""
+        played = [(group, self.games.get(group, 0)) for group in groups]
+        return {c: [100 * self.count(group, c) / n if n else 0.0 for group, n in played] for c in categories}
+
+    def alt_items(self, categories: Sequence, head: str, sep: str = " ") -> list[str]:
+        """Each group's shares of `categories` as a chart's alt text lists them (`text.shares_item`):
+        `head` filled with the group's values ("level {}, {}"), its games, and each category and its
+        share in percent."""
+        return [
+            shares_item(head.format(*group), n, [(c, self.count(group, c)) for c in categories], sep)
+            for group, n in self.games.items()
+        ]
+
+    def seen(self, order: Sequence = ()) -> list:
+        """The categories that come up in any group: those of `order` in its order, then the
+        others sorted."""
+        present = {key[-1] for key in self.counts}
+        return [c for c in order if c in present] + sorted(present - set(order))
+
+
+def shares(games: pl.DataFrame, keys: Sequence[str], column: str) -> Shares:
+    """How often each value of `column` comes up in each combination of `keys` the games (any part
+    of the table) hold, and its share of that group's games (`Shares`)."""
+    return Shares(counts(games, keys), counts(games, (*keys, column)))
 
 
 class ListedItem(NamedTuple):
