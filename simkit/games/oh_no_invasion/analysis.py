@@ -488,14 +488,14 @@ class Scores(kit.SectionModel):
         """One panel per level: the share of games at each score, one bar per crew with its Wilson
         interval."""
         levels, crews = self.levels(), kit.sorted_values(self.games, "strategy")
-        seen = kit.counts(self.games, ("level", "strategy", "score"))
-        played = kit.counts(self.games, ("level", "strategy"))
+        scored = kit.shares(self.games, ("level", "strategy"), "score")
+        seen, played = scored.counts, scored.games
 
         def draw(ax, lv: int) -> None:
             scores = sorted({s for (lv_, _, s) in seen if lv_ == lv})  # the scores seen at this level
             for k, crew in enumerate(crews):
                 if n := played.get((lv, crew), 0):
-                    counts = [seen.get((lv, crew, s), 0) for s in scores]
+                    counts = [scored.count((lv, crew), s) for s in scores]
                     charts.share_bars(ax, counts, n, k, len(crews), crew if lv == levels[0] else None)
             step = max(1, math.ceil(len(scores) / 12))
             ticks, labels = range(0, len(scores), step), [f"{s:g}" for s in scores[::step]]
@@ -503,8 +503,8 @@ class Scores(kit.SectionModel):
 
         items = []
         for (lv, crew), n in played.items():
-            scored = [(f"{s:g}", k) for (*at, s), k in seen.items() if at == [lv, crew]]
-            items.append(text.shares_item(f"level {lv}, {crew}", n, scored, ": "))
+            present = [(f"{s:g}", k) for (*at, s), k in seen.items() if at == [lv, crew]]
+            items.append(text.shares_item(f"level {lv}, {crew}", n, present, ": "))
         games, legend = count_range(played.values(), "games per crew and level"), {"title": "crew"}
         legend["ncols"] = max(1, len(crews))
         return [SCORES_CHART.draw(ctx, WORDS, levels, draw, "; ".join(items[:24]), legend, games=games)]
