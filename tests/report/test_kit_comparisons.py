@@ -160,27 +160,3 @@ def test_compared_writes_a_comparison_as_table_cells() -> None:
     compared = found.resolve()
     assert compared.cells("up") == ["1,200", "+5.0", "+1.2 to +9.0", "yes"]
     assert compared.cells("flat") == ["300", "-1.0", "-4.0 to +2.0", "no"]
-
-
-SWEEP_WORDS = kit.Words(
-    "test",
-    {
-        "sweep.best": "{who}: best {best:g} at {w:pct}.",
-        "sweep.against": "{d:points} vs {t:g} ({resolved:resolved|not resolved})",
-        "sweep.neighbours": "It is {comps}.",
-        "sweep.tied": "Tied: {listed} ({tied} of {others}).",
-        "sweep.all_resolved": "None tied.",
-        "sweep.family": "({family})",
-    },
-)
-
-
-def test_a_sweep_says_its_best_value_neighbours_ties_and_family() -> None:
-    [only] = kit.sweep(_swept_games(), ("level", "strategy"), "t", ("level", "strategy", "t")).sweeps
-    said = only.said(SWEEP_WORDS, "Level 1", "Holm over 2")
-    assert said == (
-        "Level 1: best 2 at 100.0 %. It is +100.0 vs 1 (resolved) and +20.0 vs 3 (not resolved)."
-        " Tied: 3 (1 of 2). (Holm over 2)"
-    )
-    alone = kit.Sweep((1,), 3.0, stats.wilson(5, 10), 1, {"lower": 2.0}, {})  # no pair with its neighbour
-    assert alone.said(SWEEP_WORDS, "L", "f") == "L: best 3 at 50.0 %. None tied. (f)"

@@ -376,9 +376,15 @@ class Thresholds(kit.SectionModel):
         not resolved from it."""
         out = []
         for s in self.sweeps:
-            lv, crew, p = s.group
+            (lv, crew, p), w, tied = s.group, s.rate, s.tied()
             who = f"{_level(lv).capitalize()}, {crew} crew" + (f", {p} players" if self.show_players else "")
-            out.append(s.said(WORDS, who, self.family))
+            said = [WORDS.fill("sweep.best", who=who, best=s.best, w=w)]
+            comps = [WORDS.fill("sweep.against", t=t, d=d, resolved=r) for t, d, r in s.neighbours()]
+            said += [WORDS.fill("sweep.neighbours", comps=" and ".join(comps))] if comps else []
+            listed = ", ".join(f"{t:g}" for t in tied)
+            not_resolved = WORDS.fill("sweep.tied", listed=listed, tied=len(tied), others=s.others)
+            said.append(not_resolved if tied else WORDS["sweep.all_resolved"])
+            out.append(" ".join([*said, WORDS.fill("sweep.family", family=self.family)]))
         return out
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:

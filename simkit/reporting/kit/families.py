@@ -162,22 +162,6 @@ class Sweep:
         d = self.against[value][0]
         return f"vs {value:g}: {points(d.difference)} ({points_interval(d)})"
 
-    def said(self, words: Words, who: str, family: str, prefix: str = "sweep") -> str:
-        """The sweep in a game's words (the texts under `prefix`): `best` (filled with `who`, the
-        `best` value and its rate `w`), `neighbours` with the best against each next value
-        (`comps`: the texts `against`, each with the value `t`, the difference `d` and whether it
-        is `resolved`, joined by " and "), `tied` (the values not resolved from the best:
-        `listed`, how many `tied` of `others`) or `all_resolved`, and `family`."""
-        said = [words.fill(f"{prefix}.best", who=who, best=self.best, w=self.rate)]
-        against = [words.fill(f"{prefix}.against", t=t, d=d, resolved=r) for t, d, r in self.neighbours()]
-        said += [words.fill(f"{prefix}.neighbours", comps=" and ".join(against))] if against else []
-        if tied := self.tied():
-            listed = ", ".join(f"{v:g}" for v in tied)
-            said.append(words.fill(f"{prefix}.tied", listed=listed, tied=len(tied), others=self.others))
-        else:
-            said.append(words[f"{prefix}.all_resolved"])
-        return " ".join([*said, words.fill(f"{prefix}.family", family=family)])
-
     def cells(self) -> list[str]:
         """The sweep as a table row: the best value, its win rate, the rate's 95 % interval and its
         games, the best against the next value lower and higher (`versus`), whether it is resolved
