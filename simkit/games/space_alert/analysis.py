@@ -39,11 +39,12 @@ from simkit.games.space_alert.components import ZONES
 from simkit.reporting import charts, kit
 from simkit.reporting.kit import estimate_columns
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import count_range, per, plural
+from simkit.reporting.text import count_range, per, plural, settings_text
 
 WORDS = kit.words(__package__)
 
 CREW_KEYS = ("strategy", "players", "figures")
+FIXED = ("mission", "common", "serious")  # the settings that name a difficulty when none varies
 ZONE_COLOURS = ("#D55E00", "#000000", "#0072B2")  # Okabe-Ito vermillion, black, blue
 DAMAGE = [f"damage_{z}" for z in ZONES]
 TILES_PER_ZONE = 6
@@ -100,15 +101,11 @@ class Grid(kit.SectionModel):
         difficulty_keys = [k for k in varied if k not in CREW_KEYS]
         size_keys = [k for k in varied if k in CREW_KEYS and k != "strategy"]
 
-        def named(s: dict[str, str], keys) -> list[str]:
-            return [f"{k}={s[k]}" for k in keys if k in s]
-
         def labelled(c: kit.Cell) -> CrewCell:
             s = c.settings
             # with nothing varied, the fixed mission and decks still say which difficulty this is
-            fixed = named(s, ("mission", "common", "serious"))
-            difficulty = " ".join(named(s, difficulty_keys) or fixed) or "all games"
-            crew = " ".join([s.get("strategy", "crew"), *named(s, size_keys)])
+            difficulty = settings_text(s, difficulty_keys) or settings_text(s, FIXED) or "all games"
+            crew = f"{s.get('strategy', 'crew')} {settings_text(s, size_keys)}".rstrip()
             return CrewCell(c.cell, s, c.games, difficulty, crew)
 
         return cls(ctx.dataset.games, [labelled(c) for c in cells], varied)
@@ -117,14 +114,10 @@ class Grid(kit.SectionModel):
 # --- 1. survival and score ----------------------------------------------------------------------
 
 
-SURVIVAL_COLUMNS = (
-    ("difficulty", "{difficulty}"),
-    ("crew", "{crew}"),
-    ("games", "{win.n:,}"),
-    ("survived", "{wins:,}"),
-    *estimate_columns("survival", "win", rate=True),
-    *estimate_columns("mean score", "score"),
-)
+# the tables' shared columns: a cell's labels, and its survival and mean score with their intervals
+DIFFICULTY, CREW, GAMES = ("difficulty", "{difficulty}"), ("crew", "{crew}"), ("games", "{win.n:,}")
+SURVIVAL_SCORE = (*estimate_columns("survival", "win", rate=True), *estimate_columns("mean score", "score"))
+SURVIVAL_COLUMNS = (DIFFICULTY, CREW, GAMES, ("survived", "{wins:,}"), *SURVIVAL_SCORE)
 SURVIVAL_CHART = kit.ChartWords("sa-survival", ("survival.chart", "survival.alt", "survival.caption"))
 
 
@@ -319,8 +312,8 @@ class Threats(kit.SectionModel):
 
 
 DAMAGE_COLUMNS = (
-    ("difficulty", "{difficulty}"),
-    ("crew", "{crew}"),
+    DIFFICULTY,
+    CREW,
     ("games", "{games.height:,}"),
     *(column for z in ZONES for column in estimate_columns(f"{z} tiles", f"zones[{z}]")),
     *estimate_columns("all zones", "damage"),
@@ -388,14 +381,7 @@ class Damage(Grid):
 # --- 4. the transcribed missions ----------------------------------------------------------------
 
 
-MISSION_COLUMNS = (
-    ("mission", "{difficulty}"),
-    ("crew", "{crew}"),
-    ("rank", "{rank}"),
-    ("games", "{win.n:,}"),
-    *estimate_columns("survival", "win", rate=True),
-    *estimate_columns("mean score", "score"),
-)
+MISSION_COLUMNS = (("mission", "{difficulty}"), CREW, ("rank", "{rank}"), GAMES, *SURVIVAL_SCORE)
 
 
 MISSION_TEXTS = ("missions.chart", "missions.heading", "survival.axis", "missions.alt", "charts.ranked_item")
