@@ -139,20 +139,16 @@ class Survival(Grid):
             findings.append(WORDS.fill_from("survival.one_cell", decided[0]))
         keys = list(self.cells[0].settings)
         # the transcribed missions are section 4's
-        compared = kit.along_settings(
+        compared, wins = kit.judged_along(
             self.cells, keys, self.varied, skip=lambda key, value: key == "mission" and value in TRANSCRIBED
         )
-        wins = stats.family([c.paired.wins.p_value for c in compared])
-        scores = stats.family([c.paired.score_p for c in compared])
-        for c, won, scored in zip(compared, wins.resolved.tolist(), scores.resolved.tolist(), strict=True):
-            others = [k for k in self.varied if k != c.key and not (k == "strategy" and c.group)]
-            verdict = "survival.resolved" if won else "survival.unresolved"
-            head = WORDS.fill_from(verdict, c, wins=c.paired.wins)
+        for c in compared:
+            head = WORDS.fill_from("survival.resolved" if c.resolved else "survival.unresolved", c)
             subject = WORDS.fill_from("survival.for_crew", c) if c.group else WORDS["survival.all"]
-            over = WORDS.fill("survival.over", settings=", ".join(others)) if others else ""
-            more = {"subject": subject, "head": head, "over": over, "scored": scored, "family": wins.text}
+            over = WORDS.fill("survival.over", settings=", ".join(c.over)) if c.over else ""
+            more = {"subject": subject, "head": head, "over": over, "family": wins.text}
             cells = plural(c.paired.cells, "matched cell")
-            findings.append(WORDS.fill_from("survival.compared", c.paired, cells=cells, **more))
+            findings.append(WORDS.fill_from("survival.compared", c, cells=cells, **more))
         return findings
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:

@@ -9,7 +9,8 @@ uses them as `kit.<name>`; each lives in one module of the kit:
 - `cell_data`: the games with their settings, the cells (`Cell`, `cells`), and counts and
   estimates over them (`win_grid`, `win_rate`, `mean_of`, `counts`, `listed`).
 - `pairing`: comparisons along one setting, paired by seed (`paired_along`, `paired_in`,
-  `along_settings`, `ranked_along`, the steps between neighbouring values), and `resolve`.
+  `along_settings`, `judged_along`, `ranked_along`, the steps between neighbouring values), and
+  `resolve`.
 - `families`: families of named comparisons and their words (`Comparisons`, `Compared`,
   `difference_sentence`, `pooled_over`), a swept setting's best value (`sweep`), and the gap
   between a top and a bottom picked from several values (`picked_extremes`, `column_extremes`).
@@ -60,6 +61,7 @@ from simkit.reporting.kit.pairing import (
     Ranking,
     along_settings,
     as_interval,
+    judged_along,
     neighbour_steps,
     paired_along,
     paired_in,
@@ -124,6 +126,7 @@ __all__ = [
     "estimate_columns",
     "games_with_settings",
     "grouped",
+    "judged_along",
     "listed",
     "mean_of",
     "neighbour_steps",

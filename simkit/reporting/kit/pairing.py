@@ -2,9 +2,9 @@
 `paired_along` pools every cell at one value of a setting with the cell equal to it but for that
 setting into one win-rate difference (Tango interval, McNemar p) and one score difference (paired
 t); `paired_in` does it within one games table, `paired_outcome` for any outcome of two frames;
-`along_settings` pairs every setting along its values, `ranked_along` ranks a setting's values;
-`neighbour_steps`, `paired_steps` and `paired_ladder` step between neighbouring values; `resolve`
-marks a family of them resolved or not (Holm).
+`along_settings` pairs every setting along its values (`judged_along` with their verdicts),
+`ranked_along` ranks a setting's values; `neighbour_steps`, `paired_steps` and `paired_ladder` step
+between neighbouring values; `resolve` marks a family of them resolved or not (Holm).
 """
 
 from __future__ import annotations
@@ -104,13 +104,18 @@ def resolve(
 
 class Along(NamedTuple):
     """One setting's `other` value against its `base` value, as pairs of games (`paired_along`),
-    within the cells whose `group_key` setting is `group` ("": every cell)."""
+    within the cells whose `group_key` setting is `group` ("": every cell), pooled over the other
+    varied settings `over`; where judged (`judged_along`), whether its win-rate difference and its
+    score difference are resolved, each in its own family."""
 
     group: str
     key: str
     base: str
     other: str
     paired: Paired
+    over: tuple[str, ...] = ()
+    resolved: bool = False
+    score_resolved: bool = False
 
 
 def along_settings(
@@ -129,15 +134,36 @@ def along_settings(
     out = []
     for key in varied:
         kept = [v for v in values(cells, key) if not skip(key, v)]
-        if key != group_key and len(groups) > 1:
+        grouped = key != group_key and len(groups) > 1
+        if grouped:
             parts = [(g, [c for c in cells if c.settings[group_key] == g]) for g in groups]
         else:
             parts = [(groups[0] if len(groups) == 1 else "", list(cells))]
+        # pooled over the other varied settings: not the one compared, nor the group's
+        over = tuple(k for k in varied if k != key and not (grouped and k == group_key))
         for group, mine in parts:
             for other in kept[1:]:
                 paired = paired_along(mine, key, kept[0], other, keys)
-                out += [Along(group, key, kept[0], other, paired)] if paired is not None else []
+                out += [Along(group, key, kept[0], other, paired, over)] if paired is not None else []
     return out
+
+
+def judged_along(
+    cells: Sequence[Cell],
+    keys: Sequence[str],
+    varied: Sequence[str],
+    group_key: str = "strategy",
+    skip: Callable[[str, str], bool] = lambda key, value: False,
+) -> tuple[list[Along], stats.Family]:
+    """`along_settings`, each comparison marked resolved or not after the Holm adjustment over all
+    of them, its win-rate difference in one family (`resolved`) and its score difference in
+    another (`score_resolved`); with the win rates' family."""
+    compared = along_settings(cells, keys, varied, group_key, skip)
+    scores = stats.family([c.paired.score_p for c in compared])
+    compared, wins = resolve(compared, [c.paired.wins.p_value for c in compared])
+    return [
+        c._replace(score_resolved=bool(yes)) for c, yes in zip(compared, scores.resolved, strict=True)
+    ], wins
 
 
 def paired_in(games: pl.DataFrame, keys: Sequence[str], key: str, base: Any, other: Any) -> Paired | None:
