@@ -292,12 +292,8 @@ class Threats(kit.SectionModel):
         if not top:
             return []
         crews = [c.strategy for c in self.crews]
-        rates = {
-            (t, c.strategy): c.threats[t].rate
-            for c in self.crews
-            for t in top
-            if t in c.threats and c.threats[t].present
-        }
+        rates = {(t, c.strategy): c.threats[t].rate for c in self.crews for t in top if t in c.threats}
+        rates = {at: rate for at, rate in rates.items() if rate.n}  # each crew's threats drawn
         ns = [iv.n for iv in rates.values()] or [0]
         height = min(12.0, max(3.2, 0.36 * len(top) * len(crews) ** 0.5 + 1.4))
         drawn = {"least": min(ns), "most": max(ns), "crews": len(crews) > 1}
@@ -345,9 +341,8 @@ class Damage(Grid):
         alone = full.filter(pl.sum_horizontal(ZONES) == 1)  # one full zone: the zone destroyed
         if n := lost.height:
             share = {z: stats.wilson(int(alone[z].sum()), n) for z in ZONES}
-            zones = ", ".join(WORDS.fill("damage.zone_share", zone=z, share=share[z]) for z in ZONES)
             ties = WORDS.fill("damage.ties", ties=n - alone.height) if n > alone.height else "."
-            findings.append(WORDS.fill("damage.destroyed", games=n, zones=zones, ties=ties))
+            findings.append(WORDS.fill("damage.destroyed", games=n, share=share, ties=ties))
         return findings
 
     def tables(self) -> list[Table]:
@@ -365,13 +360,9 @@ class Damage(Grid):
                 ax.set_title(WORDS.fill("damage.panel", crew=crew), loc="left", fontsize=9.5)
             axes[0].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
             fig.suptitle(DAMAGE_CHART.heading(WORDS, ctx), x=0.01, ha="left", fontweight="bold", fontsize=11)
-
-        def item(c: CrewCell) -> str:
-            zones = ", ".join(WORDS.fill("damage.alt_zone", zone=z, tiles=c.zones[z]) for z in ZONES)
-            return WORDS.fill_from("damage.alt_item", c, zones=zones)
-
+        items = "; ".join(WORDS.fill_from("damage.alt_item", c) for c in self.cells[:16])
         games = count_range([c.games.height for c in self.cells], "games per cell")
-        return [DAMAGE_CHART.save(ctx, WORDS, fig, items="; ".join(map(item, self.cells[:16])), games=games)]
+        return [DAMAGE_CHART.save(ctx, WORDS, fig, items=items, games=games)]
 
 
 # --- 4. the transcribed missions ----------------------------------------------------------------
@@ -405,9 +396,7 @@ class Missions(kit.SectionModel):
             ranking = kit.ranked_along(
                 cells, "mission", keys, lambda m, g: (kit.win_rate(g).estimate, int(m))
             )
-            pools = [
-                CrewCell(m, {}, g, f"mission {m}", s, rank) for rank, (m, g) in enumerate(ranking.pools, 1)
-            ]
+            pools = [CrewCell(m, {}, g, f"mission {m}", s, i) for i, (m, g) in enumerate(ranking.pools, 1)]
             crews.append((s, pools, ranking))
         return cls(mine, crews, [k for k in grid.varied if k not in ("mission", "strategy")])
 
