@@ -161,8 +161,7 @@ class Survival(Grid):
             for ax, what, scale in ((top, "win", 100.0), (bottom, "score", 1.0)):
                 by_x_crew = {(c.difficulty, c.crew): getattr(c, what) for c in self.cells}
                 charts.grouped_interval_dots(ax, xs, crews, by_x_crew, scale)
-            top.set_ylim(-1.5, 101.5)
-            top.set_ylabel(WORDS["survival.axis"])
+            top.set(ylim=(-1.5, 101.5), ylabel=WORDS["survival.axis"])
             bottom.set_ylabel(WORDS["survival.score_axis"])
             top.set_title(WORDS.fill("survival.heading", subject=ctx.subject), loc="left")
             charts.side_legend(top, "crew", fontsize=8)
@@ -325,16 +324,16 @@ class Damage(Grid):
         """Per crew the most damaged zone and its paired excess over the least damaged one
         (Bonferroni over the zone pairs, then Holm over the crews), and which zone a 7th tile
         destroyed."""
-        zones, findings = [], []
+        found, columns = kit.Comparisons(), dict(zip(ZONES, DAMAGE, strict=True))
         for crew in self.labels("crew"):
-            frame = pl.concat([c.games.select(DAMAGE) for c in self.cells if c.crew == crew])
             # the most and least damaged zones are picked from every pair of zones
-            extremes = kit.column_extremes(frame, dict(zip(ZONES, DAMAGE, strict=True)))
-            zones.append({"crew": crew, "games": frame.height, **extremes._asdict()})
-        family = stats.family([z["p"] for z in zones])
-        for z, resolved in zip(zones, family.resolved.tolist(), strict=True):
-            more = WORDS.fill("damage.more", resolved=resolved, zones=len(ZONES), family=family.text, **z)
-            findings.append(WORDS.fill("damage.most", more="" if math.isnan(z["p"]) else more, **z))
+            most = kit.column_extremes(pl.concat([c.games for c in self.cells if c.crew == crew]), columns)
+            found.add(crew, most, most.p)
+        compared, findings = found.resolve(), []
+        for crew, (most, resolved) in compared.verdicts.items():
+            verdict = {"resolved": resolved, "zones": len(ZONES), "family": compared.family}
+            more = "" if math.isnan(most.p) else WORDS.fill_from("damage.more", most, **verdict)
+            findings.append(WORDS.fill_from("damage.most", most, crew=crew, more=more))
         ended = "end_reason" in self.games.columns
         lost = self.games.filter(pl.col("end_reason") == "zone_destroyed") if ended else self.games.clear()
         full = lost.select([(pl.col(f"damage_{z}") >= TILES_PER_ZONE).alias(z) for z in ZONES])
@@ -369,8 +368,6 @@ class Damage(Grid):
 
 
 MISSION_COLUMNS = (("mission", "{difficulty}"), CREW, ("rank", "{rank}"), GAMES, *SURVIVAL_SCORE)
-
-
 MISSION_TEXTS = ("missions.chart", "missions.heading", "survival.axis", "missions.alt", "charts.ranked_item")
 MISSIONS_CHART = kit.Ranked("sa-missions", (*MISSION_TEXTS, "missions.caption"), 8.0, 0.6, "crew")
 
@@ -392,10 +389,9 @@ class Missions(kit.SectionModel):
         if not mine:
             return None
         keys, crews = list(mine[0].settings), []
-        for s, cells in kit.grouped(mine, "strategy").items():
-            ranking = kit.ranked_along(
-                cells, "mission", keys, lambda m, g: (kit.win_rate(g).estimate, int(m))
-            )
+        for s, part in kit.grouped(mine, "strategy").items():
+            # hardest first: lowest survival, ties by mission number
+            ranking = kit.ranked_along(part, "mission", keys, lambda m, g: (kit.win_rate(g).estimate, int(m)))
             pools = [CrewCell(m, {}, g, f"mission {m}", s, i) for i, (m, g) in enumerate(ranking.pools, 1)]
             crews.append((s, pools, ranking))
         return cls(mine, crews, [k for k in grid.varied if k not in ("mission", "strategy")])
@@ -406,23 +402,22 @@ class Missions(kit.SectionModel):
         findings = []
         over = WORDS.fill("missions.over", settings=", ".join(self.others)) if self.others else ""
         for s, ranked, ranking in self.crews:
-            who, hard, easy, paired = _crew(s), ranked[0], ranked[-1], ranking.extremes
+            hard, easy, paired = ranked[0], ranked[-1], ranking.extremes
+            crew = {"who": _crew(s), "over": over}  # whose missions, and what they are pooled over
             if len(ranked) < 2:
-                findings.append(WORDS.fill("missions.only_one", who=who, mission=hard.cell, rate=hard.win))
+                findings.append(WORDS.fill("missions.only_one", mission=hard.cell, rate=hard.win, **crew))
                 continue
             gap = ""
             if paired is not None:
                 # hardest and easiest were picked from every pair of the missions
                 picked = kit.picked_extremes(paired.wins.p_value, len(ranked))
                 gap = WORDS.fill("missions.gap", wins=paired.wins, missions=len(ranked), **picked._asdict())
-            findings.append(
-                WORDS.fill("missions.extremes", who=who, over=over, hard=hard, easy=easy, gap=gap)
-            )
+            findings.append(WORDS.fill("missions.extremes", hard=hard, easy=easy, gap=gap, **crew))
             if steps := ranking.steps:
                 family = stats.family([p.wins.p_value for p in steps])
                 values = {"resolved": int(family.resolved.sum()), "steps": len(steps), "family": family.text}
                 pairs = count_range([p.wins.n for p in steps], "pairs of games a step")
-                findings.append(WORDS.fill("missions.steps", who=who, pairs=pairs, **values))
+                findings.append(WORDS.fill("missions.steps", pairs=pairs, **values, **crew))
         return findings
 
     def tables(self) -> list[Table]:
