@@ -35,5 +35,8 @@ def test_win_rates_and_scores_are_judged_in_families_of_their_own() -> None:
     assert compared[0].paired.wins.n == 40 and compared[0].paired.wins.difference == 1.0
     assert compared[0].paired.score.estimate == 1.5
     assert wins.members == 2 and wins.text.endswith("over 2 comparisons")
+    # a value left out is neither a base nor compared
+    kept, _ = kit.judged_along(cells, keys, keys, leave_out={"deck": {"white"}})
+    assert [(c.key, c.base, c.other) for c in kept] == [("players", "2", "4")]
     # the plain comparisons carry no verdict
     assert [c.resolved for c in kit.along_settings(cells, keys, keys)] == [False, False]

@@ -139,9 +139,7 @@ class Survival(Grid):
             findings.append(WORDS.fill_from("survival.one_cell", decided[0]))
         keys = list(self.cells[0].settings)
         # the transcribed missions are section 4's
-        compared, wins = kit.judged_along(
-            self.cells, keys, self.varied, skip=lambda key, value: key == "mission" and value in TRANSCRIBED
-        )
+        compared, wins = kit.judged_along(self.cells, keys, self.varied, leave_out={"mission": TRANSCRIBED})
         for c in compared:
             head = WORDS.fill_from("survival.resolved" if c.resolved else "survival.unresolved", c)
             subject = WORDS.fill_from("survival.for_crew", c) if c.group else WORDS["survival.all"]
@@ -376,9 +374,8 @@ MISSIONS_CHART = kit.Ranked("sa-missions", (*MISSION_TEXTS, "missions.caption"),
 class Missions(kit.SectionModel):
     """The transcribed missions of each strategy, pooled over the other settings and ranked."""
 
-    cells: list[CrewCell]  # the cells playing a transcribed mission
     crews: list[tuple[str, list[CrewCell], kit.Ranking]]  # strategy, its missions ranked, compared
-    others: list[str]  # the other settings the grid varies (not the mission, not the strategy)
+    others: dict[str, list[str]]  # each other setting the grid varies, and its values
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Missions | None:
@@ -394,7 +391,7 @@ class Missions(kit.SectionModel):
             ranking = kit.ranked_along(part, "mission", keys, lambda m, g: (kit.win_rate(g).estimate, int(m)))
             pools = [CrewCell(m, {}, g, f"mission {m}", s, i) for i, (m, g) in enumerate(ranking.pools, 1)]
             crews.append((s, pools, ranking))
-        return cls(mine, crews, [k for k in grid.varied if k not in ("mission", "strategy")])
+        return cls(crews, {k: kit.values(mine, k) for k in grid.varied if k not in ("mission", "strategy")})
 
     def findings(self) -> list[str]:
         """Per strategy the hardest and easiest mission and their paired gap (Bonferroni over the
@@ -403,21 +400,17 @@ class Missions(kit.SectionModel):
         over = WORDS.fill("missions.over", settings=", ".join(self.others)) if self.others else ""
         for s, ranked, ranking in self.crews:
             hard, easy, paired = ranked[0], ranked[-1], ranking.extremes
-            crew = {"who": _crew(s), "over": over}  # whose missions, and what they are pooled over
+            crew = {"who": _crew(s), "over": over, "steps": len(ranking.steps)}  # the sentences' subject
             if len(ranked) < 2:
                 findings.append(WORDS.fill("missions.only_one", mission=hard.cell, rate=hard.win, **crew))
                 continue
             gap = ""
-            if paired is not None:
-                # hardest and easiest were picked from every pair of the missions
-                picked = kit.picked_extremes(paired.wins.p_value, len(ranked))
-                gap = WORDS.fill("missions.gap", wins=paired.wins, missions=len(ranked), **picked._asdict())
+            if paired is not None:  # hardest and easiest were picked from every pair of the missions
+                gap = WORDS.fill_from("missions.gap", ranking.picked, wins=paired.wins, missions=len(ranked))
             findings.append(WORDS.fill("missions.extremes", hard=hard, easy=easy, gap=gap, **crew))
-            if steps := ranking.steps:
-                family = stats.family([p.wins.p_value for p in steps])
-                values = {"resolved": int(family.resolved.sum()), "steps": len(steps), "family": family.text}
-                pairs = count_range([p.wins.n for p in steps], "pairs of games a step")
-                findings.append(WORDS.fill("missions.steps", pairs=pairs, **values, **crew))
+            if ranking.steps:
+                pairs = count_range([p.wins.n for p in ranking.steps], "pairs of games a step")
+                findings.append(WORDS.fill_from("missions.steps", ranking, pairs=pairs, **crew))
         return findings
 
     def tables(self) -> list[Table]:
@@ -425,8 +418,8 @@ class Missions(kit.SectionModel):
         intervals, and survival at each value of the other varied settings."""
         margins = [
             (f"survival at {k}={v}", lambda r, k=k, v=v: WORDS.fill("missions.at", rate=r.win_at(k, v)))
-            for k in self.others
-            for v in kit.values(self.cells, k)
+            for k, values in self.others.items()
+            for v in values
         ]
         ranked = [p for _, pools, _ in self.crews for p in pools]
         return [kit.table(WORDS["missions.table"], [*MISSION_COLUMNS, *margins], ranked)]

@@ -9,11 +9,10 @@ uses them as `kit.<name>`; each lives in one module of the kit:
 - `cell_data`: the games with their settings, the cells (`Cell`, `cells`), and counts and
   estimates over them (`win_grid`, `win_rate`, `mean_of`, `counts`, `listed`).
 - `pairing`: comparisons along one setting, paired by seed (`paired_along`, `paired_in`,
-  `along_settings`, `judged_along`, `ranked_along`, the steps between neighbouring values), and
-  `resolve`.
+  `along_settings`, `ranked_along`, the steps between neighbouring values), and `resolve`.
 - `families`: families of named comparisons and their words (`Comparisons`, `Compared`,
   `difference_sentence`, `pooled_over`), a swept setting's best value (`sweep`), and the gap
-  between a top and a bottom picked from several values (`picked_extremes`, `column_extremes`).
+  between a top and a bottom picked among columns (`column_extremes`; `pairing.picked_extremes`).
 
 Formatting is `simkit.reporting.text`; chart pieces are `simkit.reporting.charts`; the pieces for
 games with seat rows (a competitive game's seats) are `simkit.reporting.seats`, and their report
@@ -46,18 +45,17 @@ from simkit.reporting.kit.families import (
     Compared,
     Comparisons,
     Extremes,
-    Picked,
     Sweep,
     Swept,
     column_extremes,
     difference_sentence,
-    picked_extremes,
     pooled_over,
     sweep,
 )
 from simkit.reporting.kit.pairing import (
     Along,
     Paired,
+    Picked,
     Ranking,
     along_settings,
     as_interval,
@@ -68,6 +66,7 @@ from simkit.reporting.kit.pairing import (
     paired_ladder,
     paired_outcome,
     paired_steps,
+    picked_extremes,
     ranked_along,
     resolve,
 )

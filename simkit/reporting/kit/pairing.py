@@ -3,15 +3,16 @@
 setting into one win-rate difference (Tango interval, McNemar p) and one score difference (paired
 t); `paired_in` does it within one games table, `paired_outcome` for any outcome of two frames;
 `along_settings` pairs every setting along its values (`judged_along` with their verdicts),
-`ranked_along` ranks a setting's values; `neighbour_steps`, `paired_steps` and `paired_ladder` step
-between neighbouring values; `resolve` marks a family of them resolved or not (Holm).
+`ranked_along` ranks a setting's values (the gap between its ends adjusted for their picking,
+`picked_extremes`); `neighbour_steps`, `paired_steps` and `paired_ladder` step between
+neighbouring values; `resolve` marks a family of them resolved or not (Holm).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
@@ -153,12 +154,14 @@ def judged_along(
     keys: Sequence[str],
     varied: Sequence[str],
     group_key: str = "strategy",
-    skip: Callable[[str, str], bool] = lambda key, value: False,
+    leave_out: Mapping[str, Collection[str]] | None = None,
 ) -> tuple[list[Along], stats.Family]:
-    """`along_settings`, each comparison marked resolved or not after the Holm adjustment over all
-    of them, its win-rate difference in one family (`resolved`) and its score difference in
-    another (`score_resolved`); with the win rates' family."""
-    compared = along_settings(cells, keys, varied, group_key, skip)
+    """`along_settings` but for the values `leave_out` names for a setting, each comparison marked
+    resolved or not after the Holm adjustment over all of them, its win-rate difference in one
+    family (`resolved`) and its score difference in another (`score_resolved`); with the win
+    rates' family."""
+    out = leave_out or {}
+    compared = along_settings(cells, keys, varied, group_key, lambda key, value: value in out.get(key, ()))
     scores = stats.family([c.paired.score_p for c in compared])
     compared, wins = resolve(compared, [c.paired.wins.p_value for c in compared])
     return [
@@ -174,27 +177,57 @@ def paired_in(games: pl.DataFrame, keys: Sequence[str], key: str, base: Any, oth
     return paired_along(cells, key, str(base), str(other), keys)
 
 
+class Picked(NamedTuple):
+    """The test of a gap between the highest and the lowest of several values, picked after seeing
+    them (`picked_extremes`): its p value adjusted for the picking, the pairs it was picked from,
+    and whether the adjusted p value is below `stats.ALPHA`."""
+
+    p: float
+    pairs: int
+    resolved: bool
+
+
+def picked_extremes(p_value: float, k: int) -> Picked:
+    """The gap between the highest and the lowest of `k` values (the most and the least damaged
+    zone, the hardest and the easiest mission), whose test gave `p_value` as if the two had been
+    chosen beforehand: picked from every pair of the values, so Bonferroni-adjusted over their
+    C(k, 2) pairs (the p value times that, at most 1; no p value, NaN, reads 1)."""
+    pairs = math.comb(k, 2)
+    p = min(1.0, p_value * pairs)
+    return Picked(p, pairs, bool(p < stats.ALPHA))
+
+
 class Ranking(NamedTuple):
     """The values of one setting ranked (`ranked_along`): each value's games pooled over the other
     settings, in rank order, and as pairs of games (`paired_along`) the last value against the
     first (None: one value, or no cells pair) and each value against the one ranked before it
-    (where cells pair)."""
+    (where cells pair); the last against the first's win-rate test adjusted for their picking from
+    every pair of the values (`picked_extremes`; None without that pair), and how many of the
+    steps' win-rate differences are resolved after the Holm adjustment over them, and that family
+    as the page names it."""
 
     pools: list[tuple[str, pl.DataFrame]]
     extremes: Paired | None
     steps: list[Paired]
+    picked: Picked | None = None
+    resolved: int = 0
+    family: str = ""
 
 
 def ranked_along(
     cells: Sequence[Cell], key: str, keys: Sequence[str], rank: Callable[[str, pl.DataFrame], Any]
 ) -> Ranking:
     """The values of setting `key` over `cells`, each with the games of its cells pooled, sorted by
-    `rank(value, games)`, and their paired comparisons along `key` over `keys`."""
+    `rank(value, games)`, and their paired comparisons along `key` over `keys`, judged."""
     pools = {v: pl.concat([c.games for c in cells if c.settings[key] == v]) for v in values(cells, key)}
     order = sorted(pools, key=lambda v: rank(v, pools[v]))
     extremes = paired_along(cells, key, order[0], order[-1], keys) if len(order) > 1 else None
-    steps = [paired_along(cells, key, a, b, keys) for a, b in zip(order, order[1:], strict=False)]
-    return Ranking([(v, pools[v]) for v in order], extremes, [p for p in steps if p is not None])
+    picked = None if extremes is None else picked_extremes(extremes.wins.p_value, len(order))
+    paired = [paired_along(cells, key, a, b, keys) for a, b in zip(order, order[1:], strict=False)]
+    steps = [p for p in paired if p is not None]
+    family = stats.family([p.wins.p_value for p in steps])
+    judged = (picked, int(family.resolved.sum()), family.text)
+    return Ranking([(v, pools[v]) for v in order], extremes, steps, *judged)
 
 
 def as_interval(difference: stats.PairedDifference) -> stats.Interval:
