@@ -131,12 +131,11 @@ class Survival(Grid):
         (survival and score each a family). Random mission types only: the transcribed missions
         are section 4's."""
         decided = [c for c in self.cells if c.win.n > 0]
-        findings = []
         if len(decided) > 1:
             lo, hi = (pick(decided, key=lambda c: c.win.estimate) for pick in (min, max))
-            findings.append(WORDS.fill("survival.range", lo=lo, hi=hi))
-        elif decided:
-            findings.append(WORDS.fill_from("survival.one_cell", decided[0]))
+            findings = [WORDS.fill("survival.range", lo=lo, hi=hi)]
+        else:  # the one cell decided, if any
+            findings = [WORDS.fill_from("survival.one_cell", c) for c in decided]
         keys = list(self.cells[0].settings)
         # the transcribed missions are section 4's
         compared, wins = kit.judged_along(self.cells, keys, self.varied, leave_out={"mission": TRANSCRIBED})
@@ -399,14 +398,13 @@ class Missions(kit.SectionModel):
         findings = []
         over = WORDS.fill("missions.over", settings=", ".join(self.others)) if self.others else ""
         for s, ranked, ranking in self.crews:
-            hard, easy, paired = ranked[0], ranked[-1], ranking.extremes
+            hard, easy = ranked[0], ranked[-1]
             crew = {"who": _crew(s), "over": over, "steps": len(ranking.steps)}  # the sentences' subject
             if len(ranked) < 2:
                 findings.append(WORDS.fill("missions.only_one", mission=hard.cell, rate=hard.win, **crew))
                 continue
-            gap = ""
-            if paired is not None:  # hardest and easiest were picked from every pair of the missions
-                gap = WORDS.fill_from("missions.gap", ranking.picked, wins=paired.wins, missions=len(ranked))
+            # the gap between hardest and easiest, picked from every pair of the missions
+            gap = WORDS.fill_from("missions.gap", ranking, missions=len(ranked)) if ranking.picked else ""
             findings.append(WORDS.fill("missions.extremes", hard=hard, easy=easy, gap=gap, **crew))
             if ranking.steps:
                 pairs = count_range([p.wins.n for p in ranking.steps], "pairs of games a step")
