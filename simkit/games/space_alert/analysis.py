@@ -25,7 +25,6 @@ Decisions:
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
@@ -324,13 +323,13 @@ class Damage(Grid):
         found, columns = kit.Comparisons(), dict(zip(ZONES, DAMAGE, strict=True))
         for crew in self.labels("crew"):
             # the most and least damaged zones are picked from every pair of zones
-            most = kit.column_extremes(pl.concat([c.games for c in self.cells if c.crew == crew]), columns)
-            found.add(crew, most, most.p)
+            ends = kit.column_extremes(pl.concat([c.games for c in self.cells if c.crew == crew]), columns)
+            found.add(crew, ends, ends.p)
         compared, findings = found.resolve(), []
-        for crew, (most, resolved) in compared.verdicts.items():
+        for crew, (ends, resolved) in compared.verdicts.items():
             verdict = {"resolved": resolved, "zones": len(ZONES), "family": compared.family}
-            more = "" if math.isnan(most.p) else WORDS.fill_from("damage.more", most, **verdict)
-            findings.append(WORDS.fill_from("damage.most", most, crew=crew, more=more))
+            more = "" if ends.most == ends.least else WORDS.fill_from("damage.more", ends, **verdict)
+            findings.append(WORDS.fill_from("damage.most", ends, crew=crew, more=more))
         ended = "end_reason" in self.games.columns
         lost = self.games.filter(pl.col("end_reason") == "zone_destroyed") if ended else self.games.clear()
         full = lost.select([(pl.col(f"damage_{z}") >= TILES_PER_ZONE).alias(z) for z in ZONES])
@@ -354,7 +353,7 @@ class Damage(Grid):
                 charts.grouped_interval_bars(ax, xs, ZONES, tiles, 0.78, colours=ZONE_COLOURS, suffix=" zone")
                 ax.set_ylabel(WORDS["damage.axis"])
                 ax.set_title(WORDS.fill("damage.panel", crew=crew), loc="left", fontsize=9.5)
-            axes[0].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+            charts.side_legend(axes[0])
             fig.suptitle(DAMAGE_CHART.heading(WORDS, ctx), x=0.01, ha="left", fontweight="bold", fontsize=11)
         items = "; ".join(WORDS.fill_from("damage.alt_item", c) for c in self.cells[:16])
         games = count_range([c.games.height for c in self.cells], "games per cell")
@@ -399,7 +398,8 @@ class Missions(kit.SectionModel):
         over = WORDS.fill("missions.over", settings=", ".join(self.others)) if self.others else ""
         for s, ranked, ranking in self.crews:
             hard, easy = ranked[0], ranked[-1]
-            crew = {"who": _crew(s), "over": over, "steps": len(ranking.steps)}  # the sentences' subject
+            # the crew's words in each sentence: who, pooled over what, and the steps between ranks
+            crew = {"who": _crew(s), "over": over, "steps": len(ranking.steps)}
             if len(ranked) < 2:
                 findings.append(WORDS.fill("missions.only_one", mission=hard.cell, rate=hard.win, **crew))
                 continue
