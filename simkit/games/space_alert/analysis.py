@@ -38,7 +38,7 @@ from simkit.games.space_alert.components import ZONES
 from simkit.reporting import charts, kit
 from simkit.reporting.kit import estimate_columns
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import count_range, per, plural, settings_text
+from simkit.reporting.text import count_range, per, plural, settings_text, the_crew
 
 WORDS = kit.words(__package__)
 
@@ -50,10 +50,6 @@ TILES_PER_ZONE = 6
 TOP_THREATS = 15
 MIN_DRAWN = 30  # the deadliest threat per game it is in is picked from those drawn this often
 TRANSCRIBED = {str(i) for i in range(1, 9)}
-
-
-def _crew(strategy: str) -> str:
-    return f"the {strategy} crew" if strategy else "the crew"
 
 
 # --- cells --------------------------------------------------------------------------------------
@@ -261,7 +257,7 @@ class Threats(kit.SectionModel):
             return [WORDS.fill("threats.never_lost", games=self.every.games)]
         findings = []
         for crew in self.crews:
-            who, parts = _crew(crew.strategy), [WORDS.fill_from("threats.part", t) for t in crew.most(3)]
+            who, parts = the_crew(crew.strategy), [WORDS.fill_from("threats.part", t) for t in crew.most(3)]
             if crew.lost == 0:
                 findings.append(WORDS.fill("threats.crew_never_lost", who=who.capitalize(), games=crew.games))
             elif parts:
@@ -399,7 +395,7 @@ class Missions(kit.SectionModel):
         for s, ranked, ranking in self.crews:
             hard, easy = ranked[0], ranked[-1]
             # the crew's words in each sentence: who, pooled over what, and the steps between ranks
-            crew = {"who": _crew(s), "over": over, "steps": len(ranking.steps)}
+            crew = {"who": the_crew(s), "over": over, "steps": len(ranking.steps)}
             if len(ranked) < 2:
                 findings.append(WORDS.fill("missions.only_one", mission=hard.cell, rate=hard.win, **crew))
                 continue
