@@ -304,8 +304,8 @@ def dots_about_zero(
     ax.grid(axis="y", visible=False)
 
 
-def side_legend(ax: Any, title: str, **style: Any) -> None:
-    """The legend of `ax`, titled, beside the plot on its right."""
+def side_legend(ax: Any, title: str | None = None, **style: Any) -> None:
+    """The legend of `ax`, titled `title` (None: untitled), beside the plot on its right."""
     ax.legend(title=title, loc="upper left", bbox_to_anchor=(1.0, 1.0), **style)
 
 

@@ -102,6 +102,19 @@ def per(estimates: Any, what: str, noun: str = "games") -> str:
     return count_range([e.n for e in estimates], f"{noun} per {what}")
 
 
+def settings_text(settings: Any, keys: Any = None, sep: str = " ") -> str:
+    """Settings as the page names a cell by them, "players=2 figures=4": each of `keys` (None:
+    every one) that `settings` (a mapping) holds as key=value, joined by `sep`; "" where it holds
+    none of them."""
+    return sep.join(f"{k}={settings[k]}" for k in (settings if keys is None else keys) if k in settings)
+
+
+def the_crew(strategy: str) -> str:
+    """A cooperative game's players in a sentence, named by their strategy: "the greedy crew", or
+    "the crew" where there is none to name."""
+    return f"the {strategy} crew" if strategy else "the crew"
+
+
 def plural(n: int, noun: str = "game") -> str:
     """A count with its noun: "1 game", "1,200 games"."""
     return f"{n:,} {noun}" + ("" if n == 1 else "s")

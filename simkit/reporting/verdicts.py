@@ -28,7 +28,7 @@ import polars as pl
 from simkit.core import stats
 from simkit.reporting import kit
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import ci_text, pct, points
+from simkit.reporting.text import ci_text, pct, points, settings_text
 
 STRATEGY = "strategy"
 Model = TypeVar("Model")
@@ -228,7 +228,7 @@ class Mirror(Generic[Model, Item]):
             return None
         items, measures, rows = self.items(model), [], []
         for ladder in found:
-            name = ", ".join(f"{k}={v}" for k, v in ladder.settings.items())
+            name = settings_text(ladder.settings, sep=", ")
             for rung, cell in ladder.rungs.items():
                 if (item := items.get(cell.cell)) is None:
                     continue

@@ -63,5 +63,11 @@ def test_ranked_along_pools_ranks_and_pairs_the_values() -> None:
     assert ranking.steps == [
         kit.paired_along(cells, "mission", a, b, keys) for a, b in (("2", "1"), ("1", "3"))
     ]
+    # the ends picked from the 3 pairs of missions: their p value times 3, resolved below 5 %
+    assert ranking.picked == kit.picked_extremes(ranking.extremes.wins.p_value, 3)
+    assert ranking.picked.pairs == 3 and ranking.picked.resolved
+    # neither step is resolved after Holm over the two (p 0.41 and 0.046, the smaller times 2)
+    assert ranking.resolved == 0 and ranking.family.endswith("over 2 comparisons")
     one = kit.ranked_along(cells[:2], "mission", keys, rate)
     assert [v for v, _ in one.pools] == ["1"] and one.extremes is None and one.steps == []
+    assert one.picked is None and one.resolved == 0

@@ -25,7 +25,6 @@ Decisions:
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
@@ -39,21 +38,18 @@ from simkit.games.space_alert.components import ZONES
 from simkit.reporting import charts, kit
 from simkit.reporting.kit import estimate_columns
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import count_range, per, plural
+from simkit.reporting.text import count_range, per, plural, settings_text, the_crew
 
 WORDS = kit.words(__package__)
 
 CREW_KEYS = ("strategy", "players", "figures")
+FIXED = ("mission", "common", "serious")  # the settings that name a difficulty when none varies
 ZONE_COLOURS = ("#D55E00", "#000000", "#0072B2")  # Okabe-Ito vermillion, black, blue
 DAMAGE = [f"damage_{z}" for z in ZONES]
 TILES_PER_ZONE = 6
 TOP_THREATS = 15
 MIN_DRAWN = 30  # the deadliest threat per game it is in is picked from those drawn this often
 TRANSCRIBED = {str(i) for i in range(1, 9)}
-
-
-def _crew(strategy: str) -> str:
-    return f"the {strategy} crew" if strategy else "the crew"
 
 
 # --- cells --------------------------------------------------------------------------------------
@@ -100,15 +96,11 @@ class Grid(kit.SectionModel):
         difficulty_keys = [k for k in varied if k not in CREW_KEYS]
         size_keys = [k for k in varied if k in CREW_KEYS and k != "strategy"]
 
-        def named(s: dict[str, str], keys) -> list[str]:
-            return [f"{k}={s[k]}" for k in keys if k in s]
-
         def labelled(c: kit.Cell) -> CrewCell:
             s = c.settings
             # with nothing varied, the fixed mission and decks still say which difficulty this is
-            fixed = named(s, ("mission", "common", "serious"))
-            difficulty = " ".join(named(s, difficulty_keys) or fixed) or "all games"
-            crew = " ".join([s.get("strategy", "crew"), *named(s, size_keys)])
+            difficulty = settings_text(s, difficulty_keys) or settings_text(s, FIXED) or "all games"
+            crew = f"{s.get('strategy', 'crew')} {settings_text(s, size_keys)}".rstrip()
             return CrewCell(c.cell, s, c.games, difficulty, crew)
 
         return cls(ctx.dataset.games, [labelled(c) for c in cells], varied)
@@ -117,14 +109,10 @@ class Grid(kit.SectionModel):
 # --- 1. survival and score ----------------------------------------------------------------------
 
 
-SURVIVAL_COLUMNS = (
-    ("difficulty", "{difficulty}"),
-    ("crew", "{crew}"),
-    ("games", "{win.n:,}"),
-    ("survived", "{wins:,}"),
-    *estimate_columns("survival", "win", rate=True),
-    *estimate_columns("mean score", "score"),
-)
+# the tables' shared columns: a cell's labels, and its survival and mean score with their intervals
+DIFFICULTY, CREW, GAMES = ("difficulty", "{difficulty}"), ("crew", "{crew}"), ("games", "{win.n:,}")
+SURVIVAL_SCORE = (*estimate_columns("survival", "win", rate=True), *estimate_columns("mean score", "score"))
+SURVIVAL_COLUMNS = (DIFFICULTY, CREW, GAMES, ("survived", "{wins:,}"), *SURVIVAL_SCORE)
 SURVIVAL_CHART = kit.ChartWords("sa-survival", ("survival.chart", "survival.alt", "survival.caption"))
 
 
@@ -138,28 +126,21 @@ class Survival(Grid):
         (survival and score each a family). Random mission types only: the transcribed missions
         are section 4's."""
         decided = [c for c in self.cells if c.win.n > 0]
-        findings = []
         if len(decided) > 1:
             lo, hi = (pick(decided, key=lambda c: c.win.estimate) for pick in (min, max))
-            findings.append(WORDS.fill("survival.range", lo=lo, hi=hi))
-        elif decided:
-            findings.append(WORDS.fill_from("survival.one_cell", decided[0]))
+            findings = [WORDS.fill("survival.range", lo=lo, hi=hi)]
+        else:  # the one cell decided, if any
+            findings = [WORDS.fill_from("survival.one_cell", c) for c in decided]
         keys = list(self.cells[0].settings)
         # the transcribed missions are section 4's
-        compared = kit.along_settings(
-            self.cells, keys, self.varied, skip=lambda key, value: key == "mission" and value in TRANSCRIBED
-        )
-        wins = stats.family([c.paired.wins.p_value for c in compared])
-        scores = stats.family([c.paired.score_p for c in compared])
-        for c, won, scored in zip(compared, wins.resolved.tolist(), scores.resolved.tolist(), strict=True):
-            others = [k for k in self.varied if k != c.key and not (k == "strategy" and c.group)]
-            verdict = "survival.resolved" if won else "survival.unresolved"
-            head = WORDS.fill_from(verdict, c, wins=c.paired.wins)
+        compared, wins = kit.judged_along(self.cells, keys, self.varied, leave_out={"mission": TRANSCRIBED})
+        for c in compared:
+            head = WORDS.fill_from("survival.resolved" if c.resolved else "survival.unresolved", c)
             subject = WORDS.fill_from("survival.for_crew", c) if c.group else WORDS["survival.all"]
-            over = WORDS.fill("survival.over", settings=", ".join(others)) if others else ""
-            more = {"subject": subject, "head": head, "over": over, "scored": scored, "family": wins.text}
+            over = WORDS.fill("survival.over", settings=", ".join(c.over)) if c.over else ""
+            more = {"subject": subject, "head": head, "over": over, "family": wins.text}
             cells = plural(c.paired.cells, "matched cell")
-            findings.append(WORDS.fill_from("survival.compared", c.paired, cells=cells, **more))
+            findings.append(WORDS.fill_from("survival.compared", c, cells=cells, **more))
         return findings
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
@@ -172,8 +153,7 @@ class Survival(Grid):
             for ax, what, scale in ((top, "win", 100.0), (bottom, "score", 1.0)):
                 by_x_crew = {(c.difficulty, c.crew): getattr(c, what) for c in self.cells}
                 charts.grouped_interval_dots(ax, xs, crews, by_x_crew, scale)
-            top.set_ylim(-1.5, 101.5)
-            top.set_ylabel(WORDS["survival.axis"])
+            top.set(ylim=(-1.5, 101.5), ylabel=WORDS["survival.axis"])
             bottom.set_ylabel(WORDS["survival.score_axis"])
             top.set_title(WORDS.fill("survival.heading", subject=ctx.subject), loc="left")
             charts.side_legend(top, "crew", fontsize=8)
@@ -277,7 +257,7 @@ class Threats(kit.SectionModel):
             return [WORDS.fill("threats.never_lost", games=self.every.games)]
         findings = []
         for crew in self.crews:
-            who, parts = _crew(crew.strategy), [WORDS.fill_from("threats.part", t) for t in crew.most(3)]
+            who, parts = the_crew(crew.strategy), [WORDS.fill_from("threats.part", t) for t in crew.most(3)]
             if crew.lost == 0:
                 findings.append(WORDS.fill("threats.crew_never_lost", who=who.capitalize(), games=crew.games))
             elif parts:
@@ -303,12 +283,8 @@ class Threats(kit.SectionModel):
         if not top:
             return []
         crews = [c.strategy for c in self.crews]
-        rates = {
-            (t, c.strategy): c.threats[t].rate
-            for c in self.crews
-            for t in top
-            if t in c.threats and c.threats[t].present
-        }
+        rates = {(t, c.strategy): c.threats[t].rate for c in self.crews for t in top if t in c.threats}
+        rates = {at: rate for at, rate in rates.items() if rate.n}  # each crew's threats drawn
         ns = [iv.n for iv in rates.values()] or [0]
         height = min(12.0, max(3.2, 0.36 * len(top) * len(crews) ** 0.5 + 1.4))
         drawn = {"least": min(ns), "most": max(ns), "crews": len(crews) > 1}
@@ -319,8 +295,8 @@ class Threats(kit.SectionModel):
 
 
 DAMAGE_COLUMNS = (
-    ("difficulty", "{difficulty}"),
-    ("crew", "{crew}"),
+    DIFFICULTY,
+    CREW,
     ("games", "{games.height:,}"),
     *(column for z in ZONES for column in estimate_columns(f"{z} tiles", f"zones[{z}]")),
     *estimate_columns("all zones", "damage"),
@@ -340,25 +316,24 @@ class Damage(Grid):
         """Per crew the most damaged zone and its paired excess over the least damaged one
         (Bonferroni over the zone pairs, then Holm over the crews), and which zone a 7th tile
         destroyed."""
-        zones, findings = [], []
+        found, columns = kit.Comparisons(), dict(zip(ZONES, DAMAGE, strict=True))
         for crew in self.labels("crew"):
-            frame = pl.concat([c.games.select(DAMAGE) for c in self.cells if c.crew == crew])
             # the most and least damaged zones are picked from every pair of zones
-            extremes = kit.column_extremes(frame, dict(zip(ZONES, DAMAGE, strict=True)))
-            zones.append({"crew": crew, "games": frame.height, **extremes._asdict()})
-        family = stats.family([z["p"] for z in zones])
-        for z, resolved in zip(zones, family.resolved.tolist(), strict=True):
-            more = WORDS.fill("damage.more", resolved=resolved, zones=len(ZONES), family=family.text, **z)
-            findings.append(WORDS.fill("damage.most", more="" if math.isnan(z["p"]) else more, **z))
+            ends = kit.column_extremes(pl.concat([c.games for c in self.cells if c.crew == crew]), columns)
+            found.add(crew, ends, ends.p)
+        compared, findings = found.resolve(), []
+        for crew, (ends, resolved) in compared.verdicts.items():
+            verdict = {"resolved": resolved, "zones": len(ZONES), "family": compared.family}
+            more = "" if ends.most == ends.least else WORDS.fill_from("damage.more", ends, **verdict)
+            findings.append(WORDS.fill_from("damage.most", ends, crew=crew, more=more))
         ended = "end_reason" in self.games.columns
         lost = self.games.filter(pl.col("end_reason") == "zone_destroyed") if ended else self.games.clear()
         full = lost.select([(pl.col(f"damage_{z}") >= TILES_PER_ZONE).alias(z) for z in ZONES])
         alone = full.filter(pl.sum_horizontal(ZONES) == 1)  # one full zone: the zone destroyed
         if n := lost.height:
             share = {z: stats.wilson(int(alone[z].sum()), n) for z in ZONES}
-            zones = ", ".join(WORDS.fill("damage.zone_share", zone=z, share=share[z]) for z in ZONES)
             ties = WORDS.fill("damage.ties", ties=n - alone.height) if n > alone.height else "."
-            findings.append(WORDS.fill("damage.destroyed", games=n, zones=zones, ties=ties))
+            findings.append(WORDS.fill("damage.destroyed", games=n, share=share, ties=ties))
         return findings
 
     def tables(self) -> list[Table]:
@@ -374,30 +349,17 @@ class Damage(Grid):
                 charts.grouped_interval_bars(ax, xs, ZONES, tiles, 0.78, colours=ZONE_COLOURS, suffix=" zone")
                 ax.set_ylabel(WORDS["damage.axis"])
                 ax.set_title(WORDS.fill("damage.panel", crew=crew), loc="left", fontsize=9.5)
-            axes[0].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+            charts.side_legend(axes[0])
             fig.suptitle(DAMAGE_CHART.heading(WORDS, ctx), x=0.01, ha="left", fontweight="bold", fontsize=11)
-
-        def item(c: CrewCell) -> str:
-            zones = ", ".join(WORDS.fill("damage.alt_zone", zone=z, tiles=c.zones[z]) for z in ZONES)
-            return WORDS.fill_from("damage.alt_item", c, zones=zones)
-
+        items = "; ".join(WORDS.fill_from("damage.alt_item", c) for c in self.cells[:16])
         games = count_range([c.games.height for c in self.cells], "games per cell")
-        return [DAMAGE_CHART.save(ctx, WORDS, fig, items="; ".join(map(item, self.cells[:16])), games=games)]
+        return [DAMAGE_CHART.save(ctx, WORDS, fig, items=items, games=games)]
 
 
 # --- 4. the transcribed missions ----------------------------------------------------------------
 
 
-MISSION_COLUMNS = (
-    ("mission", "{difficulty}"),
-    ("crew", "{crew}"),
-    ("rank", "{rank}"),
-    ("games", "{win.n:,}"),
-    *estimate_columns("survival", "win", rate=True),
-    *estimate_columns("mean score", "score"),
-)
-
-
+MISSION_COLUMNS = (("mission", "{difficulty}"), CREW, ("rank", "{rank}"), GAMES, *SURVIVAL_SCORE)
 MISSION_TEXTS = ("missions.chart", "missions.heading", "survival.axis", "missions.alt", "charts.ranked_item")
 MISSIONS_CHART = kit.Ranked("sa-missions", (*MISSION_TEXTS, "missions.caption"), 8.0, 0.6, "crew")
 
@@ -406,9 +368,8 @@ MISSIONS_CHART = kit.Ranked("sa-missions", (*MISSION_TEXTS, "missions.caption"),
 class Missions(kit.SectionModel):
     """The transcribed missions of each strategy, pooled over the other settings and ranked."""
 
-    cells: list[CrewCell]  # the cells playing a transcribed mission
     crews: list[tuple[str, list[CrewCell], kit.Ranking]]  # strategy, its missions ranked, compared
-    others: list[str]  # the other settings the grid varies (not the mission, not the strategy)
+    others: dict[str, list[str]]  # each other setting the grid varies, and its values
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Missions | None:
@@ -419,15 +380,12 @@ class Missions(kit.SectionModel):
         if not mine:
             return None
         keys, crews = list(mine[0].settings), []
-        for s, cells in kit.grouped(mine, "strategy").items():
-            ranking = kit.ranked_along(
-                cells, "mission", keys, lambda m, g: (kit.win_rate(g).estimate, int(m))
-            )
-            pools = [
-                CrewCell(m, {}, g, f"mission {m}", s, rank) for rank, (m, g) in enumerate(ranking.pools, 1)
-            ]
+        for s, part in kit.grouped(mine, "strategy").items():
+            # hardest first: lowest survival, ties by mission number
+            ranking = kit.ranked_along(part, "mission", keys, lambda m, g: (kit.win_rate(g).estimate, int(m)))
+            pools = [CrewCell(m, {}, g, f"mission {m}", s, i) for i, (m, g) in enumerate(ranking.pools, 1)]
             crews.append((s, pools, ranking))
-        return cls(mine, crews, [k for k in grid.varied if k not in ("mission", "strategy")])
+        return cls(crews, {k: kit.values(mine, k) for k in grid.varied if k not in ("mission", "strategy")})
 
     def findings(self) -> list[str]:
         """Per strategy the hardest and easiest mission and their paired gap (Bonferroni over the
@@ -435,23 +393,18 @@ class Missions(kit.SectionModel):
         findings = []
         over = WORDS.fill("missions.over", settings=", ".join(self.others)) if self.others else ""
         for s, ranked, ranking in self.crews:
-            who, hard, easy, paired = _crew(s), ranked[0], ranked[-1], ranking.extremes
+            hard, easy = ranked[0], ranked[-1]
+            # the crew's words in each sentence: who, pooled over what, and the steps between ranks
+            crew = {"who": the_crew(s), "over": over, "steps": len(ranking.steps)}
             if len(ranked) < 2:
-                findings.append(WORDS.fill("missions.only_one", who=who, mission=hard.cell, rate=hard.win))
+                findings.append(WORDS.fill("missions.only_one", mission=hard.cell, rate=hard.win, **crew))
                 continue
-            gap = ""
-            if paired is not None:
-                # hardest and easiest were picked from every pair of the missions
-                picked = kit.picked_extremes(paired.wins.p_value, len(ranked))
-                gap = WORDS.fill("missions.gap", wins=paired.wins, missions=len(ranked), **picked._asdict())
-            findings.append(
-                WORDS.fill("missions.extremes", who=who, over=over, hard=hard, easy=easy, gap=gap)
-            )
-            if steps := ranking.steps:
-                family = stats.family([p.wins.p_value for p in steps])
-                values = {"resolved": int(family.resolved.sum()), "steps": len(steps), "family": family.text}
-                pairs = count_range([p.wins.n for p in steps], "pairs of games a step")
-                findings.append(WORDS.fill("missions.steps", who=who, pairs=pairs, **values))
+            # the gap between hardest and easiest, picked from every pair of the missions
+            gap = WORDS.fill_from("missions.gap", ranking, missions=len(ranked)) if ranking.picked else ""
+            findings.append(WORDS.fill("missions.extremes", hard=hard, easy=easy, gap=gap, **crew))
+            if ranking.steps:
+                pairs = count_range([p.wins.n for p in ranking.steps], "pairs of games a step")
+                findings.append(WORDS.fill_from("missions.steps", ranking, pairs=pairs, **crew))
         return findings
 
     def tables(self) -> list[Table]:
@@ -459,8 +412,8 @@ class Missions(kit.SectionModel):
         intervals, and survival at each value of the other varied settings."""
         margins = [
             (f"survival at {k}={v}", lambda r, k=k, v=v: WORDS.fill("missions.at", rate=r.win_at(k, v)))
-            for k in self.others
-            for v in kit.values(self.cells, k)
+            for k, values in self.others.items()
+            for v in values
         ]
         ranked = [p for _, pools, _ in self.crews for p in pools]
         return [kit.table(WORDS["missions.table"], [*MISSION_COLUMNS, *margins], ranked)]

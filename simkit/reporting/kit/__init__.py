@@ -13,7 +13,7 @@ uses them as `kit.<name>`; each lives in one module of the kit:
   `along_settings`, `ranked_along`, the steps between neighbouring values), and `resolve`.
 - `families`: families of named comparisons and their words (`Comparisons`, `Compared`,
   `difference_sentence`, `pooled_over`), a swept setting's best value (`sweep`), and the gap
-  between a top and a bottom picked from several values (`picked_extremes`, `column_extremes`).
+  between a top and a bottom picked among columns (`column_extremes`; `pairing.picked_extremes`).
 
 Formatting is `simkit.reporting.text`; chart pieces are `simkit.reporting.charts`; the pieces for
 games with seat rows (a competitive game's seats) are `simkit.reporting.seats`, and their report
@@ -49,27 +49,28 @@ from simkit.reporting.kit.families import (
     Compared,
     Comparisons,
     Extremes,
-    Picked,
     Sweep,
     Swept,
     column_extremes,
     difference_sentence,
-    picked_extremes,
     pooled_over,
     sweep,
 )
 from simkit.reporting.kit.pairing import (
     Along,
     Paired,
+    Picked,
     Ranking,
     along_settings,
     as_interval,
+    judged_along,
     neighbour_steps,
     paired_along,
     paired_in,
     paired_ladder,
     paired_outcome,
     paired_steps,
+    picked_extremes,
     ranked_along,
     resolve,
 )
@@ -129,6 +130,7 @@ __all__ = [
     "estimate_columns",
     "games_with_settings",
     "grouped",
+    "judged_along",
     "listed",
     "mean_of",
     "means",

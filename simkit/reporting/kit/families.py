@@ -1,9 +1,8 @@
 """Families of comparisons and their words: `Comparisons` collects named comparisons (a
 picked one's p-value weighted) and resolves them at once into `Compared`, which says each in words
 (`difference_sentence`, `pooled_over`); `sweep` finds each group's best value of a swept setting
-and sets every other against it; `picked_extremes` adjusts the test of a gap between a top and a
-bottom picked from several values, and `column_extremes` picks them among columns of the same
-games.
+and sets every other against it; `column_extremes` picks a top and a bottom among columns of the
+same games and adjusts the test of the gap between them for the picking (`picked_extremes`).
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ import polars as pl
 
 from simkit.core import stats
 from simkit.reporting.kit.cell_data import win_grid
-from simkit.reporting.kit.pairing import paired_in
+from simkit.reporting.kit.pairing import paired_in, picked_extremes
 from simkit.reporting.kit.wording import Words
 from simkit.reporting.sections import point_decimals
 from simkit.reporting.text import ci, pct, points, points_interval
@@ -207,26 +206,6 @@ def sweep(games: pl.DataFrame, groups: Sequence[str], swept: str, keys: Sequence
         for group, best, others, near, vs in found
     ]
     return Swept(grid, sweeps, compared.family)
-
-
-class Picked(NamedTuple):
-    """The test of a gap between the highest and the lowest of several values, picked after seeing
-    them (`picked_extremes`): its p value adjusted for the picking, the pairs it was picked from,
-    and whether the adjusted p value is below `stats.ALPHA`."""
-
-    p: float
-    pairs: int
-    resolved: bool
-
-
-def picked_extremes(p_value: float, k: int) -> Picked:
-    """The gap between the highest and the lowest of `k` values (the most and the least damaged
-    zone, the hardest and the easiest mission), whose test gave `p_value` as if the two had been
-    chosen beforehand: picked from every pair of the values, so Bonferroni-adjusted over their
-    C(k, 2) pairs (the p value times that, at most 1; no p value, NaN, reads 1)."""
-    pairs = math.comb(k, 2)
-    p = min(1.0, p_value * pairs)
-    return Picked(p, pairs, bool(p < stats.ALPHA))
 
 
 class Extremes(NamedTuple):

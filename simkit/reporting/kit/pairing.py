@@ -2,16 +2,17 @@
 `paired_along` pools every cell at one value of a setting with the cell equal to it but for that
 setting into one win-rate difference (Tango interval, McNemar p) and one score difference (paired
 t); `paired_in` does it within one games table, `paired_outcome` for any outcome of two frames;
-`along_settings` pairs every setting along its values, `ranked_along` ranks a setting's values;
-`neighbour_steps`, `paired_steps` and `paired_ladder` step between neighbouring values; `resolve`
-marks a family of them resolved or not (Holm).
+`along_settings` pairs every setting along its values (`judged_along` with their verdicts),
+`ranked_along` ranks a setting's values (the gap between its ends adjusted for their picking,
+`picked_extremes`); `neighbour_steps`, `paired_steps` and `paired_ladder` step between
+neighbouring values; `resolve` marks a family of them resolved or not (Holm).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
@@ -104,13 +105,18 @@ def resolve(
 
 class Along(NamedTuple):
     """One setting's `other` value against its `base` value, as pairs of games (`paired_along`),
-    within the cells whose `group_key` setting is `group` ("": every cell)."""
+    within the cells whose `group_key` setting is `group` ("": every cell), pooled over the other
+    varied settings `over`; where judged (`judged_along`), whether its win-rate difference and its
+    score difference are resolved, each in its own family."""
 
     group: str
     key: str
     base: str
     other: str
     paired: Paired
+    over: tuple[str, ...] = ()
+    resolved: bool = False
+    score_resolved: bool = False
 
 
 def along_settings(
@@ -129,15 +135,38 @@ def along_settings(
     out = []
     for key in varied:
         kept = [v for v in values(cells, key) if not skip(key, v)]
-        if key != group_key and len(groups) > 1:
+        grouped = key != group_key and len(groups) > 1
+        if grouped:
             parts = [(g, [c for c in cells if c.settings[group_key] == g]) for g in groups]
         else:
             parts = [(groups[0] if len(groups) == 1 else "", list(cells))]
+        # pooled over the other varied settings: not the one compared, nor the group's
+        over = tuple(k for k in varied if k != key and not (grouped and k == group_key))
         for group, mine in parts:
             for other in kept[1:]:
                 paired = paired_along(mine, key, kept[0], other, keys)
-                out += [Along(group, key, kept[0], other, paired)] if paired is not None else []
+                out += [Along(group, key, kept[0], other, paired, over)] if paired is not None else []
     return out
+
+
+def judged_along(
+    cells: Sequence[Cell],
+    keys: Sequence[str],
+    varied: Sequence[str],
+    group_key: str = "strategy",
+    leave_out: Mapping[str, Collection[str]] | None = None,
+) -> tuple[list[Along], stats.Family]:
+    """`along_settings` but for the values `leave_out` names for a setting, each comparison marked
+    resolved or not after the Holm adjustment over all of them, its win-rate difference in one
+    family (`resolved`) and its score difference in another (`score_resolved`); with the win
+    rates' family."""
+    out = leave_out or {}
+    compared = along_settings(cells, keys, varied, group_key, lambda key, value: value in out.get(key, ()))
+    scores = stats.family([c.paired.score_p for c in compared])
+    compared, wins = resolve(compared, [c.paired.wins.p_value for c in compared])
+    return [
+        c._replace(score_resolved=bool(yes)) for c, yes in zip(compared, scores.resolved, strict=True)
+    ], wins
 
 
 def paired_in(games: pl.DataFrame, keys: Sequence[str], key: str, base: Any, other: Any) -> Paired | None:
@@ -148,27 +177,57 @@ def paired_in(games: pl.DataFrame, keys: Sequence[str], key: str, base: Any, oth
     return paired_along(cells, key, str(base), str(other), keys)
 
 
+class Picked(NamedTuple):
+    """The test of a gap between the highest and the lowest of several values, picked after seeing
+    them (`picked_extremes`): its p value adjusted for the picking, the pairs it was picked from,
+    and whether the adjusted p value is below `stats.ALPHA`."""
+
+    p: float
+    pairs: int
+    resolved: bool
+
+
+def picked_extremes(p_value: float, k: int) -> Picked:
+    """The gap between the highest and the lowest of `k` values (the most and the least damaged
+    zone, the hardest and the easiest mission), whose test gave `p_value` as if the two had been
+    chosen beforehand: picked from every pair of the values, so Bonferroni-adjusted over their
+    C(k, 2) pairs (the p value times that, at most 1; no p value, NaN, reads 1)."""
+    pairs = math.comb(k, 2)
+    p = min(1.0, p_value * pairs)
+    return Picked(p, pairs, bool(p < stats.ALPHA))
+
+
 class Ranking(NamedTuple):
     """The values of one setting ranked (`ranked_along`): each value's games pooled over the other
     settings, in rank order, and as pairs of games (`paired_along`) the last value against the
     first (None: one value, or no cells pair) and each value against the one ranked before it
-    (where cells pair)."""
+    (where cells pair); the last against the first's win-rate test adjusted for their picking from
+    every pair of the values (`picked_extremes`; None without that pair), and how many of the
+    steps' win-rate differences are resolved after the Holm adjustment over them, and that family
+    as the page names it."""
 
     pools: list[tuple[str, pl.DataFrame]]
     extremes: Paired | None
     steps: list[Paired]
+    picked: Picked | None = None
+    resolved: int = 0
+    family: str = ""
 
 
 def ranked_along(
     cells: Sequence[Cell], key: str, keys: Sequence[str], rank: Callable[[str, pl.DataFrame], Any]
 ) -> Ranking:
     """The values of setting `key` over `cells`, each with the games of its cells pooled, sorted by
-    `rank(value, games)`, and their paired comparisons along `key` over `keys`."""
+    `rank(value, games)`, and their paired comparisons along `key` over `keys`, judged."""
     pools = {v: pl.concat([c.games for c in cells if c.settings[key] == v]) for v in values(cells, key)}
     order = sorted(pools, key=lambda v: rank(v, pools[v]))
     extremes = paired_along(cells, key, order[0], order[-1], keys) if len(order) > 1 else None
-    steps = [paired_along(cells, key, a, b, keys) for a, b in zip(order, order[1:], strict=False)]
-    return Ranking([(v, pools[v]) for v in order], extremes, [p for p in steps if p is not None])
+    picked = None if extremes is None else picked_extremes(extremes.wins.p_value, len(order))
+    paired = [paired_along(cells, key, a, b, keys) for a, b in zip(order, order[1:], strict=False)]
+    steps = [p for p in paired if p is not None]
+    family = stats.family([p.wins.p_value for p in steps])
+    judged = (picked, int(family.resolved.sum()), family.text)
+    return Ranking([(v, pools[v]) for v in order], extremes, steps, *judged)
 
 
 def as_interval(difference: stats.PairedDifference) -> stats.Interval:
