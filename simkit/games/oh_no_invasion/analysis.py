@@ -25,7 +25,7 @@ from simkit.games.oh_no_invasion import ENGINE, LEVEL
 from simkit.games.oh_no_invasion.players import CrewNumbers
 from simkit.reporting import charts, kit, text
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import count_range, with_interval
+from simkit.reporting.text import count_range, the_crew, with_interval
 
 WORDS = kit.words(__package__)
 DEFAULT_THRESHOLD = CrewNumbers().final_conflict  # both crews'
@@ -92,10 +92,6 @@ def _players(p: int) -> str:
     return f"{p} players" if p >= 0 else "the crew size played"
 
 
-def _crew(s: str) -> str:
-    return f"the {s} crew"
-
-
 def _level_axis(ax, levels: Sequence[int], crew: str) -> None:
     """A crew's panel, levels along x ("-": the level the dataset does not record)."""
     charts.panel_axis(ax, [str(v) if v >= 0 else "-" for v in levels], "level", f"{crew} crew")
@@ -145,7 +141,7 @@ class WinGrid(kit.SectionModel):
             said.append(WORDS.fill("win.extreme", word=word, w=w, **where))
         rates = {crew: kit.win_rate(g.filter(pl.col("strategy") == crew)) for crew in crews}  # pooled
         for crew in crews:
-            rate, whom, mine = rates[crew], _crew(crew), g.filter(pl.col("strategy") == crew)
+            rate, whom, mine = rates[crew], the_crew(crew), g.filter(pl.col("strategy") == crew)
             if rate.n and rate.estimate == 0:
                 said.append(WORDS.fill("win.none", whom=whom.capitalize(), n=rate.n, high=100 * rate.high))
                 continue
@@ -168,12 +164,12 @@ class WinGrid(kit.SectionModel):
                 )
         if len(crews) > 1:
             top = max(crews, key=lambda c: rates[c].estimate if rates[c].n else 0.0)
-            picked = f"; {_crew(top)} picked as the crew that won most"
+            picked = f"; {the_crew(top)} picked as the crew that won most"
             extra = kit.pooled_over(g, POOLED, "strategy") + picked
             for crew in crews:
                 if crew != top and (name := compare("strategy", crew, top, weight=len(crews) / 2)):
                     rows.append((name, f"{top} crew vs {crew} crew{extra}", "-"))
-                    said.append((name, "", f"Games played by {_crew(top)}", f"by {_crew(crew)}", extra))
+                    said.append((name, "", f"Games played by {the_crew(top)}", f"by {the_crew(crew)}", extra))
         return cls(grid, levels, counts, crews, said, rows, found.resolve())
 
     def findings(self) -> list[str]:
@@ -275,7 +271,7 @@ class Losses(kit.SectionModel):
         at the highest level."""
         out = []
         for crew in self.crews:
-            tops, whom = [], _crew(crew)  # tops: (level, loss, its share) where the crew lost any
+            tops, whom = [], the_crew(crew)  # tops: (level, loss, its share) where the crew lost any
             for lv in self.levels:
                 if found := self.ended.top((lv, crew), self.losses):
                     share = WORDS.fill("loss.share", w=found[1], level=_level(lv))
@@ -471,7 +467,7 @@ class Scores(kit.SectionModel):
             ranked = sorted(levels, key=lambda lv, means=means: -means[lv].estimate)
             m, pooled = means[ranked[0]], kit.pooled_over(mine, POOLED, "level")
             most = WORDS.fill(
-                "score.most", crew=_crew(crew).capitalize(), level=_level(ranked[0]), m=m, pooled=pooled
+                "score.most", crew=the_crew(crew).capitalize(), level=_level(ranked[0]), m=m, pooled=pooled
             )
             paired = kit.paired_in(mine, SETTINGS, "level", ranked[1], ranked[0]) if len(ranked) > 1 else None
             if paired and paired.score.n >= 2:  # the top two were picked from every pair of levels
