@@ -386,7 +386,4 @@ SECTIONS = (
 
 
 def sections(ctx: AnalysisContext) -> list[GameSection]:
-    games = ctx.dataset.games
-    if games.height == 0 or not NEEDED <= set(games.columns):
-        return []
-    return kit.build(ctx, SECTIONS)
+    return kit.build(ctx, SECTIONS, NEEDED)

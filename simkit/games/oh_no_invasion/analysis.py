@@ -550,8 +550,6 @@ def _notes(games: Games) -> dict[str, tuple[str, ...]]:
 
 
 def sections(ctx: AnalysisContext) -> list[GameSection]:
-    games = ctx.dataset.games
-    if games.height == 0 or not {"won", "score", "end_reason", "game_index"} <= set(games.columns):
-        return []  # nothing these sections can read
-    notes = _notes(_games(ctx))
-    return [replace(s, paragraphs=[*s.paragraphs, *notes.get(s.key, ())]) for s in kit.build(ctx, SECTIONS)]
+    built = kit.build(ctx, SECTIONS, ("won", "score", "end_reason", "game_index"))
+    notes = _notes(_games(ctx)) if built else {}  # built: the games have what `_games` reads
+    return [replace(s, paragraphs=[*s.paragraphs, *notes.get(s.key, ())]) for s in built]

@@ -440,7 +440,4 @@ SECTIONS = [
 
 def sections(ctx: AnalysisContext) -> list[GameSection]:
     """Space Alert's sections: none without games that carry a cell, a verdict and a score."""
-    games = ctx.dataset.games
-    if games.height == 0 or not {"cell", "won", "score"} <= set(games.columns):
-        return []
-    return kit.build(ctx, SECTIONS)
+    return kit.build(ctx, SECTIONS, ("cell", "won", "score"))

@@ -10,7 +10,7 @@ in a game's `report_words.toml`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -47,8 +47,12 @@ class Section(Generic[Model]):
     retitle: Callable[[Model], str] = lambda _: ""
 
 
-def build(ctx: AnalysisContext, specs: Sequence[Section]) -> list[GameSection]:
-    """The sections of `specs` that have something to say, in order."""
+def build(ctx: AnalysisContext, specs: Sequence[Section], needs: Collection[str] = ()) -> list[GameSection]:
+    """The sections of `specs` that have something to say, in order; none where the dataset has no
+    games, or its games table lacks a column of `needs` (what every section reads)."""
+    games = ctx.dataset.games
+    if needs and (games.height == 0 or not set(needs) <= set(games.columns)):
+        return []
     out = []
     for spec in specs:
         model = spec.compute(ctx)
