@@ -351,3 +351,9 @@ def points_interval(d: Any) -> str:
     """A difference's 95 % interval (a `stats.PairedDifference` or `stats.Interval` of shares) in
     signed percentage points, as `points` writes them: "-1.2 to +3.4"."""
     return span(d.low, d.high, points)
+
+
+def joined_upto(items: list[str], limit: int, more: str = "") -> str:
+    """The first `limit` of `items` joined by "; " (the points a chart's alt text lists), then
+    `more` ("; and more (see the table)") where there are more than that."""
+    return "; ".join(items[:limit]) + (more if len(items) > limit else "")

@@ -160,3 +160,24 @@ def test_compared_writes_a_comparison_as_table_cells() -> None:
     compared = found.resolve()
     assert compared.cells("up") == ["1,200", "+5.0", "+1.2 to +9.0", "yes"]
     assert compared.cells("flat") == ["300", "-1.0", "-4.0 to +2.0", "no"]
+
+
+def test_pairs_along_adds_each_pair_that_pairs_once_under_its_name() -> None:
+    # level 2 against level 1 and level 3 against level 2, game i of each level sharing its deal;
+    # level 3 against level 2 asked for twice counts once, level 4 against 3 has no games
+    games = pl.DataFrame(
+        {
+            "level": [1, 1, 1, 2, 2, 2, 3, 3, 3],
+            "game_index": [0, 1, 2] * 3,
+            "won": [True, False, False, True, True, False, True, True, True],
+            "score": [1.0] * 9,
+        }
+    )
+    found = kit.Comparisons()
+    pairs = [(1, 2), (2, 3), (2, 3), (3, 4)]
+    out = kit.pairs_along(found, games, ("level",), "level", pairs, tag="bold", weight=2.0)
+    names = [("level", 1, 2, "bold"), ("level", 2, 3, "bold")]
+    assert out == [(names[0], 1, 2), (names[1], 2, 3), (names[1], 2, 3)]
+    assert list(found.found) == names
+    pairs_1_2 = kit.paired_in(games, ("level",), "level", 1, 2)
+    assert found.found[names[0]] == (pairs_1_2.wins, min(1.0, 2.0 * pairs_1_2.wins.p_value))

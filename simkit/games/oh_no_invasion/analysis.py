@@ -14,6 +14,8 @@ value of every other setting (game i deals the same decks in every cell: paired 
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -74,9 +76,9 @@ def _games(ctx: AnalysisContext) -> Games:
     """The dataset's games, typed, and those at one threshold."""
     # the crews' threshold, a strategy parameter, read as a setting (`bold:final_conflict=8`)
     g = kit.parameter_columns(ctx.dataset.games, ENGINE.strategies, ("final_conflict",))
-    g = g.with_columns(pl.lit(absent).alias(k) for k, _, absent, _ in TYPED if k not in g.columns)
-    typed = [pl.col(k).cast(t).fill_null(none) for k, t, _, none in TYPED]
-    g = g.with_columns(*typed, pl.col("won").cast(pl.Boolean), pl.col("score").cast(pl.Float64))
+    g = kit.typed_columns(g, TYPED).with_columns(
+        pl.col("won").cast(pl.Boolean), pl.col("score").cast(pl.Float64)
+    )
     if g["final_conflict"].n_unique() < 2:
         return Games(g, g)
     base, chosen, default = kit.at_one_value(g, "final_conflict", DEFAULT_THRESHOLD)
@@ -127,49 +129,37 @@ class WinGrid(kit.SectionModel):
             return None
         levels, counts, crews = (kit.sorted_values(g, k) for k in ("level", "players", "strategy"))
         said, rows, found = [], [], kit.Comparisons()  # found: name -> B - A and its p-value
-
-        def compare(
-            key: str, a: object, b: object, crew: str | None = None, weight: float = 1.0
-        ) -> tuple | None:
-            """The name of B against A along `key` for one crew (or all), None where no games pair."""
-            mine = g if crew is None else g.filter(pl.col("strategy") == crew)
-            return found.paired((key, a, b, crew), mine, SETTINGS, key, a, b, weight)
-
-        for word, pick, sign in (("highest", max, -1), ("lowest", min, 1)) if len(grid) > 1 else ():
-            lv, p, crew = pick(grid, key=lambda k, s=sign: (grid[k].estimate, s * k[0]))  # ties: lower level
-            w, where = grid[(lv, p, crew)], {"level": _level(lv), "players": _players(p), "crew": crew}
-            said.append(WORDS.fill("win.extreme", word=word, w=w, **where))
+        for word, (lv, p, crew) in kit.grid_extremes(grid).items():  # ties: the lower level
+            where = {"level": _level(lv), "players": _players(p), "crew": crew}
+            said.append(WORDS.fill("win.extreme", word=word, w=grid[(lv, p, crew)], **where))
         rates = {crew: kit.win_rate(g.filter(pl.col("strategy") == crew)) for crew in crews}  # pooled
         for crew in crews:
             rate, whom, mine = rates[crew], the_crew(crew), g.filter(pl.col("strategy") == crew)
             if rate.n and rate.estimate == 0:
                 said.append(WORDS.fill("win.none", whom=whom.capitalize(), n=rate.n, high=100 * rate.high))
                 continue
-            pooled = kit.pooled_over(mine, POOLED, "level")
-            for a, b in zip(levels, levels[1:], strict=False):
-                if name := compare("level", a, b, crew):
-                    rows.append((name, f"level {b} vs level {a}{pooled}", crew))
+            pooled, lead = kit.pooled_over(mine, POOLED, "level"), f"For {whom}, "
+            pair = functools.partial(kit.pairs_along, found, mine, SETTINGS, tag=crew)
+            for name, a, b in pair("level", itertools.pairwise(levels)):
+                rows.append((name, f"level {b} vs level {a}{pooled}", crew))
             if 1 in levels and 3 in levels:
                 headline = [(1, 3)] + ([(0, 1)] if 0 in levels else [])
             else:
                 headline = [(levels[0], levels[-1])] if len(levels) > 1 else []
-            for a, b in headline:
-                if name := compare("level", a, b, crew):
-                    said.append((name, f"For {whom}, ", f"games at {_level(b)}", f"at {_level(a)}", pooled))
-            a, b, extra = counts[0], counts[-1], kit.pooled_over(mine, POOLED, "players")
-            if len(counts) > 1 and (name := compare("players", a, b, crew)):
+            for name, a, b in pair("level", headline):
+                said.append((name, lead, f"games at {_level(b)}", f"at {_level(a)}", pooled))
+            extra = kit.pooled_over(mine, POOLED, "players")
+            for name, a, b in pair("players", [(counts[0], counts[-1])] if len(counts) > 1 else []):
                 rows.append((name, f"{b} players vs {a} players{extra}", crew))
-                said.append(
-                    (name, f"For {whom}, ", f"games with {_players(b)}", f"with {_players(a)}", extra)
-                )
-        if len(crews) > 1:
+                said.append((name, lead, f"games with {_players(b)}", f"with {_players(a)}", extra))
+        if len(crews) > 1:  # each crew against the top crew, picked from every pair of crews
             top = max(crews, key=lambda c: rates[c].estimate if rates[c].n else 0.0)
             picked = f"; {the_crew(top)} picked as the crew that won most"
             extra = kit.pooled_over(g, POOLED, "strategy") + picked
-            for crew in crews:
-                if crew != top and (name := compare("strategy", crew, top, weight=len(crews) / 2)):
-                    rows.append((name, f"{top} crew vs {crew} crew{extra}", "-"))
-                    said.append((name, "", f"Games played by {the_crew(top)}", f"by {the_crew(crew)}", extra))
+            pair = functools.partial(kit.pairs_along, found, g, SETTINGS, weight=len(crews) / 2)
+            for name, crew, _ in pair("strategy", [(c, top) for c in crews if c != top]):
+                rows.append((name, f"{top} crew vs {crew} crew{extra}", "-"))
+                said.append((name, "", f"Games played by {the_crew(top)}", f"by {the_crew(crew)}", extra))
         return cls(grid, levels, counts, crews, said, rows, found.resolve())
 
     def findings(self) -> list[str]:
@@ -200,7 +190,9 @@ class WinGrid(kit.SectionModel):
             for (lv, p, crew), w in self.grid.items()
         ]
         ylim, games = (-1, kit.rate_top(self.grid.values())), text.per(self.grid.values(), "point")
-        return [WIN_CHART.draw(ctx, WORDS, self.crews, draw, "; ".join(items[:24]), None, ylim, games=games)]
+        return [
+            WIN_CHART.draw(ctx, WORDS, self.crews, draw, text.joined_upto(items, 24), None, ylim, games=games)
+        ]
 
     def tables(self) -> list[Table]:
         """The win rate of every cell, and the paired comparisons (B minus A) with their verdicts."""
@@ -309,7 +301,7 @@ class Losses(kit.SectionModel):
             charts.grouped_interval_bars(ax, levels, [c for c, *_ in self.causes], points, labels=labels)
             _level_axis(ax, levels, crew)
 
-        items = "; ".join(self.ended.alt_items(self.outcomes, "level {}, {}")[:24])
+        items = text.joined_upto(self.ended.alt_items(self.outcomes, "level {}, {}"), 24)
         legend, games = {"title": "outcome", "ncols": 2, "fontsize": 8}, count_range(played, "games per bar")
         out = [OUTCOMES_CHART.draw(ctx, WORDS, self.crews, outcomes, items, legend, games=games)]
         if not self.causes:
@@ -319,7 +311,7 @@ class Losses(kit.SectionModel):
             per_game = ", ".join(f"{label} {iv[c].estimate:.2f}" for c, label, _ in self.causes)
             items.append(f"level {lv}, {crew}: {per_game}")
         games, legend = count_range(played, "games per bar group"), legend | {"title": "cause"}
-        items = "; ".join(items[:24])
+        items = text.joined_upto(items, 24)
         out.append(ELIMINATIONS_CHART.draw(ctx, WORDS, self.crews, eliminations, items, legend, games=games))
         return out
 
@@ -407,7 +399,7 @@ class Thresholds(kit.SectionModel):
             WORDS.fill("sweep.alt_item", level=lv, crew=crew, t=t, w=w)
             for (lv, crew, _, t), w in self.grid.items()
         ]
-        items_text = "; ".join(items[:30]) + ("; and more (see the table)" if len(items) > 30 else "")
+        items_text = text.joined_upto(items, 30, "; and more (see the table)")
         ws, swept = list(self.grid.values()), ", ".join(f"{t:g}" for t in sorted({k[3] for k in self.grid}))
         legend = {"title": "crew (star: best threshold)", "ncols": max(1, len(series))}
         more, ylim = {"swept": swept, "games": text.per(ws, "point")}, (0, kit.rate_top(ws))
@@ -509,7 +501,7 @@ class Scores(kit.SectionModel):
             items.append(text.shares_item(f"level {lv}, {crew}", n, present, ": "))
         games, legend = count_range(played.values(), "games per crew and level"), {"title": "crew"}
         legend["ncols"] = max(1, len(crews))
-        return [SCORES_CHART.draw(ctx, WORDS, levels, draw, "; ".join(items[:24]), legend, games=games)]
+        return [SCORES_CHART.draw(ctx, WORDS, levels, draw, text.joined_upto(items, 24), legend, games=games)]
 
     def tables(self) -> list[Table]:
         """Each level, crew size and crew: the mean score (t interval), the share of games scoring 0

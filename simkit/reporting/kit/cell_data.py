@@ -326,3 +326,26 @@ def listed(games: pl.DataFrame, column: str, size: int, of: int) -> Listed:
     order = sorted(shares, key=lambda s: (-counts[s] / of, s))
     per_game = stats.mean_interval(np.array([len(x) for x in lists], dtype=float))
     return Listed(counts, shares, order, per_game)
+
+
+def typed_columns(games: pl.DataFrame, typed: Sequence[tuple[str, Any, Any, Any]]) -> pl.DataFrame:
+    """The games with each column of `typed` (its name, its polars type, its value for every game
+    where the table lacks the column, and its value for a game without one) cast to its type: a
+    settings column the scenario fixed (left out of the table) reads as one value, and a game's
+    missing value as another."""
+    lacking = [pl.lit(absent).alias(k) for k, _, absent, _ in typed if k not in games.columns]
+    return games.with_columns(lacking).with_columns(
+        pl.col(k).cast(t).fill_null(none) for k, t, _, none in typed
+    )
+
+
+def grid_extremes(grid: Mapping[tuple, stats.Interval]) -> dict[str, tuple]:
+    """The keys of the highest and of the lowest estimate in a grid of estimates, as {"highest":
+    key, "lowest": key}; between keys of equal estimates, the first in the grid's order (`win_grid`
+    sorts its keys: the lowest). Empty where the grid has fewer than two keys."""
+    if len(grid) < 2:
+        return {}
+    return {
+        "highest": max(grid, key=lambda k: grid[k].estimate),
+        "lowest": min(grid, key=lambda k: grid[k].estimate),
+    }

@@ -8,7 +8,7 @@ same games and adjusts the test of the gap between them for the picking (`picked
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -232,3 +232,20 @@ def column_extremes(games: pl.DataFrame, columns: Mapping[str, str]) -> Extremes
     picked = picked_extremes(stats.mean_p_value(gap), len(values))
     p = picked.p if most != least else math.nan
     return Extremes(most, least, stats.mean_interval(values[most]), stats.mean_interval(gap), p, picked.pairs)
+
+
+def pairs_along(
+    found: Comparisons,
+    games: pl.DataFrame,
+    keys: Sequence[str],
+    key: str,
+    pairs: Iterable[tuple[Any, Any]],
+    tag: Any = None,
+    weight: float = 1.0,
+) -> list[tuple[Any, Any, Any]]:
+    """Each pair (a, b) of `pairs`: b against a along `key` in the games, paired by seed, added to
+    `found` under the name (key, a, b, `tag`) with its p-value times `weight` (`Comparisons.paired`;
+    a name there already is not added again, so one comparison asked for twice counts once). The
+    pairs whose games pair, each as (name, a, b), in order."""
+    named = (((key, a, b, tag), a, b) for a, b in pairs)
+    return [(name, a, b) for name, a, b in named if found.paired(name, games, keys, key, a, b, weight)]
