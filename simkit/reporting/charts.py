@@ -610,3 +610,10 @@ def rate_heat_panels(
             ax.set_title(group, loc="center", fontsize=10)
         heat_bar(fig, mesh, axes, scale)
     return fig
+
+
+def thinned_ticks(values: Sequence[float], most: int = 12) -> tuple[range, list[str]]:
+    """An axis of many numbers, one at each of 0, 1, ...: ticks at every k-th position, k the
+    least that leaves at most `most` of them, and their labels ("2", "2.5")."""
+    step = max(1, math.ceil(len(values) / most))
+    return range(0, len(values), step), [f"{v:g}" for v in values[::step]]

@@ -82,8 +82,7 @@ def _games(ctx: AnalysisContext) -> Games:
     if g["final_conflict"].n_unique() < 2:
         return Games(g, g)
     base, chosen, default = kit.at_one_value(g, "final_conflict", DEFAULT_THRESHOLD)
-    which = "the default" if default else "the middle value"
-    return Games(g, base, (WORDS.fill("notes.one_threshold", threshold=chosen, which=which),))
+    return Games(g, base, (WORDS.fill("notes.one_threshold", threshold=chosen, default=default),))
 
 
 def _level(v: int) -> str:
@@ -183,7 +182,7 @@ class WinGrid(kit.SectionModel):
             _level_axis(ax, self.levels, crew)
             ax.set_xlim(-0.5, len(self.levels) - 0.5)
             if crew == self.crews[-1]:
-                ax.legend(title="crew size", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+                charts.side_legend(ax, "crew size")
 
         items = [
             WORDS.fill("win.alt_item", level=lv, players=p, crew=crew, w=w, wins=text.successes(w))
@@ -330,6 +329,16 @@ class Losses(kit.SectionModel):
 
 # --- 3. the Final Conflict threshold sweep -------------------------------------------------------
 
+# a group's sweep in words (kit.sweep_sentence): its best threshold, against its neighbours, the
+# thresholds not resolved from it (or none), and the family
+SWEEP_WORDS = (
+    "sweep.best",
+    "sweep.against",
+    "sweep.near",
+    "sweep.tied",
+    "sweep.all_resolved",
+    "sweep.family",
+)
 SWEEP_CHART = kit.Panels(
     "ohno-threshold", ("sweep.title", "sweep.alt", "sweep.caption"), (3.3, 3.6), "win rate (%)"
 )
@@ -364,15 +373,9 @@ class Thresholds(kit.SectionModel):
         not resolved from it."""
         out = []
         for s in self.sweeps:
-            (lv, crew, p), w, tied = s.group, s.rate, s.tied()
+            lv, crew, p = s.group
             who = f"{_level(lv).capitalize()}, {crew} crew" + (f", {p} players" if self.show_players else "")
-            said = [WORDS.fill("sweep.best", who=who, best=s.best, w=w)]
-            comps = [WORDS.fill("sweep.against", t=t, d=d, resolved=r) for t, d, r in s.neighbours()]
-            said += [WORDS.fill("sweep.neighbours", comps=" and ".join(comps))] if comps else []
-            listed = ", ".join(f"{t:g}" for t in tied)
-            not_resolved = WORDS.fill("sweep.tied", listed=listed, tied=len(tied), others=s.others)
-            said.append(not_resolved if tied else WORDS["sweep.all_resolved"])
-            out.append(" ".join([*said, WORDS.fill("sweep.family", family=self.family)]))
+            out.append(kit.sweep_sentence(WORDS, SWEEP_WORDS, s, self.family, who=who))
         return out
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
@@ -491,8 +494,7 @@ class Scores(kit.SectionModel):
                 if n := played.get((lv, crew), 0):
                     counts = [scored.count((lv, crew), s) for s in scores]
                     charts.share_bars(ax, counts, n, k, len(crews), crew if lv == levels[0] else None)
-            step = max(1, math.ceil(len(scores) / 12))
-            ticks, labels = range(0, len(scores), step), [f"{s:g}" for s in scores[::step]]
+            ticks, labels = charts.thinned_ticks(scores)
             charts.panel_axis(ax, labels, "score (points)", f"level {lv}" if lv >= 0 else "", ticks)
 
         items = []

@@ -58,6 +58,7 @@ from simkit.reporting.kit.families import (
     pairs_along,
     pooled_over,
     sweep,
+    sweep_sentence,
 )
 from simkit.reporting.kit.pairing import (
     Along,
@@ -159,6 +160,7 @@ __all__ = [
     "strategies_played",
     "strategy_text",
     "sweep",
+    "sweep_sentence",
     "table",
     "typed_columns",
     "values",

@@ -249,3 +249,24 @@ def pairs_along(
     pairs whose games pair, each as (name, a, b), in order."""
     named = (((key, a, b, tag), a, b) for a, b in pairs)
     return [(name, a, b) for name, a, b in named if found.paired(name, games, keys, key, a, b, weight)]
+
+
+def sweep_sentence(
+    words: Words, keys: tuple[str, str, str, str, str, str], swept: Sweep, family: str, /, **values: Any
+) -> str:
+    """A group's sweep (`Sweep`) in words, from the texts of `keys`: the first filled with the
+    `best` value, its win rate `w` and `values`; the best against its neighbours (`Sweep.neighbours`),
+    each the second filled with the value `t`, the difference `d` and whether it is `resolved`,
+    joined by " and " into the third (`comps`; none where no neighbour pairs); the values not
+    resolved from the best, the fourth filled with them `listed`, their number `tied` and the
+    `others` played, or the fifth where there are none; and the family, the sixth (`family`)."""
+    best, against, neighbours, tied, none_tied, family_text = keys
+    said = [words.fill(best, best=swept.best, w=swept.rate, **values)]
+    comps = [words.fill(against, t=t, d=d, resolved=r) for t, d, r in swept.neighbours()]
+    said += [words.fill(neighbours, comps=" and ".join(comps))] if comps else []
+    if not_resolved := swept.tied():
+        listed = ", ".join(f"{t:g}" for t in not_resolved)
+        said.append(words.fill(tied, listed=listed, tied=len(not_resolved), others=swept.others))
+    else:
+        said.append(words[none_tied])
+    return " ".join([*said, words.fill(family_text, family=family)])
