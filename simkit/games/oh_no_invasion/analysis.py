@@ -331,14 +331,7 @@ class Losses(kit.SectionModel):
 
 # a group's sweep in words (kit.sweep_sentence): its best threshold, against its neighbours, the
 # thresholds not resolved from it (or none), and the family
-SWEEP_WORDS = (
-    "sweep.best",
-    "sweep.against",
-    "sweep.near",
-    "sweep.tied",
-    "sweep.all_resolved",
-    "sweep.family",
-)
+SWEEP_WORDS = ("sweep.best", "sweep.against", "sweep.near", "sweep.tied", "sweep.resolved", "sweep.family")
 SWEEP_CHART = kit.Panels(
     "ohno-threshold", ("sweep.title", "sweep.alt", "sweep.caption"), (3.3, 3.6), "win rate (%)"
 )
