@@ -31,6 +31,7 @@ from simkit.reporting.kit.cell_data import (
     counts,
     games_with_settings,
     grouped,
+    id_counts,
     listed,
     mean_of,
     means,
@@ -88,6 +89,7 @@ from simkit.reporting.kit.section_specs import (
     rate_top,
     save,
     table,
+    win_at_columns,
 )
 from simkit.reporting.kit.wording import (
     WORDS_FILE,
@@ -130,6 +132,7 @@ __all__ = [
     "estimate_columns",
     "games_with_settings",
     "grouped",
+    "id_counts",
     "judged_along",
     "listed",
     "mean_of",
@@ -157,6 +160,7 @@ __all__ = [
     "table",
     "values",
     "varied",
+    "win_at_columns",
     "win_grid",
     "win_rate",
     "words",

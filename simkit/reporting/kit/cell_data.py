@@ -5,12 +5,14 @@ columns of their own, read from the specs, so a parameter sweep reads like a set
 mean score and columns' means), `varied`, `values`, `grouped`; `win_grid` (the Wilson interval of
 each combination of settings), `win_rate`, `mean_of`, `means` (of several columns in each group),
 `counts`; `shares` (each category of a column's share of each group's games, `Shares`); `listed`
-(how often each board space or card a games column lists, as a share of the games).
+(how often each board space or card a games column lists, as a share of the games); `id_counts`
+(in how many games a column of ids apart by commas names each id).
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -326,3 +328,9 @@ def listed(games: pl.DataFrame, column: str, size: int, of: int) -> Listed:
     order = sorted(shares, key=lambda s: (-counts[s] / of, s))
     per_game = stats.mean_interval(np.array([len(x) for x in lists], dtype=float))
     return Listed(counts, shares, order, per_game)
+
+
+def id_counts(ids: pl.Series, sep: str = ",") -> Counter[str]:
+    """In how many rows (games) a column of ids apart by `sep` ("t1,e3,t1") names each id: once a
+    row however often it names it; a row without a value names none."""
+    return Counter(i for text in ids.fill_null("").to_list() for i in set(text.split(sep)) if i)

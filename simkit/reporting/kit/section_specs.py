@@ -3,9 +3,9 @@
 and tables), `build` (the specs into the `GameSection`s the report renders; a section whose model
 finds nothing to say, None, is left out); `table` (a row an item, each column its header and how an
 item reads in it: a function, or a template of the item's attributes, "{wins:[pct]}"),
-`estimate_columns`, `rate_grid_table`; the chart specs `Panels` (a chart of panels), `Ranked`
-(rates ranked down the page) and `ChartWords` (a chart's words), each holding the keys of its words
-in a game's `report_words.toml`.
+`estimate_columns`, `rate_grid_table`, `win_at_columns`; the chart specs `Panels` (a chart of
+panels), `Ranked` (rates ranked down the page) and `ChartWords` (a chart's words), each holding the
+keys of its words in a game's `report_words.toml`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from simkit.core import stats
 from simkit.reporting.charts import Chart, one_panel, panel_chart, percent_top, ranked_rates, save_chart
 from simkit.reporting.kit.wording import Words
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import estimate_cell, fill_from
+from simkit.reporting.text import estimate_cell, fill, fill_from
 
 Model = TypeVar("Model")
 
@@ -261,3 +261,18 @@ def rate_grid_table(
     ]
     items = [(g, r) for g in groups for r in rows]
     return table(caption, [(head, lambda r: label.format(group=r[0], row=r[1])), *cells], items)
+
+
+def win_at_columns(values: Mapping[str, Sequence[str]], header: str, reads: str) -> list[tuple[str, Reads]]:
+    """The `table` columns of an item's win rate (`Cell.win_at`) at each value of each setting of
+    `values` (a setting and its values, as text): headed by `header` filled with the `key` and the
+    `value` ("survival at {key}={value}"), the rate reading as the template `reads` filled with it
+    as `rate` ("{rate:pct} (n={rate.n:,})")."""
+    return [
+        (
+            header.format(key=key, value=value),
+            lambda item, key=key, value=value: fill(reads, rate=item.win_at(key, value)),
+        )
+        for key, settings in values.items()
+        for value in settings
+    ]
