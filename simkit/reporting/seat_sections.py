@@ -39,15 +39,19 @@ from simkit.reporting.verdicts import Mirror, Reading
 class SeatSection(kit.SectionModel):
     """A seat analysis as a report section, in a game's words: the game's subclass sets `WORDS`
     (its `kit.Words`, holding the texts the section lists) and `STEM` (its chart file's name after
-    the dataset's), and may say which cells it reads (`cells_of`; every cell by default)."""
+    the dataset's), and may say which cells it reads (`cells_of`; every cell by default), as which
+    class (`CELL`, a `SeatCell`'s) and with which further settings (`SETTINGS`, each with its
+    default, as `SeatCell.all` takes them)."""
 
     WORDS: ClassVar[kit.Words]
     STEM: ClassVar[str] = "seats"
     TEXTS: ClassVar[tuple[str, ...]] = ()  # the keys of the words it reads
+    CELL: ClassVar[type[SeatCell]] = SeatCell
+    SETTINGS: ClassVar[Mapping[str, Any]] = {}
 
     @classmethod
     def cells_of(cls, ctx: AnalysisContext) -> list[SeatCell]:
-        return SeatCell.all(ctx)
+        return cls.CELL.all(ctx, **cls.SETTINGS)
 
     @classmethod
     def texts(cls) -> list[str]:
