@@ -69,29 +69,22 @@ class Seated:
 # --- the seat sections (simkit.reporting.seats): mission cards, strategies at one table, first seat
 
 
-def _short_card(deck: str, card: Any) -> str:
-    return str(card) if deck == "city_card" else str(card).capitalize()
-
-
-def _ordered(deck: str, cards: list[Any]) -> list[Any]:
-    """Cards in the deck's own order (City 2-5; Atlantic, Pacific, Gulf, Mexico), unknown ones last."""
-    order = [str(c) for c in (components.CITY_CARDS if deck == "city_card" else components.BORDER_CARDS)]
-    return sorted(cards, key=lambda c: (order.index(str(c)) if str(c) in order else len(order), str(c)))
-
-
 class Cards(Seated, seat_sections.DealtSection):
     """The City and the Border card of each seat, compared in the mirror cells of either variant."""
 
     STEM, KEY, VALUE, COLUMNS = "aa-cards", "cards", "card", DECKS
-    short, order = staticmethod(_short_card), staticmethod(_ordered)
+    # each deck's own order (City 2-5; Atlantic, Pacific, Gulf, Mexico), unknown cards last
+    ORDERS = {"city_card": components.CITY_CARDS, "border_card": components.BORDER_CARDS}
+
+    @staticmethod
+    def short(deck: str, card: Any) -> str:
+        return str(card) if deck == "city_card" else str(card).capitalize()
 
 
 class HeadToHead(Seated, seat_sections.HeadToHeadSection):
     """Strategies at one table, in the standard variant's cells."""
 
-    @classmethod
-    def cells_of(cls, ctx: AnalysisContext) -> list[CellInfo]:
-        return [c for c in super().cells_of(ctx) if c.variant == "standard"]
+    ONLY = {"variant": "standard"}
 
 
 class SeatEffects(Seated, seat_sections.SeatEffectsSection):
