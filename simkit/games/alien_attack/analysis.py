@@ -329,9 +329,6 @@ def _board(games: pl.DataFrame) -> tuple[Any, str]:
         return None, f"the board file could not be read ({exc})"
 
 
-SPACE_COLUMNS = (("space", "{item}"), ("share of games", "{share:[pct]}"), ("games", "{games:,}"))
-
-
 @dataclass(frozen=True)
 class BoardMaps(kit.SectionModel):
     board: Any  # None: no map, for the reason `why`
@@ -384,11 +381,10 @@ class BoardMaps(kit.SectionModel):
 
     def tables(self) -> list[Table]:
         """The most frequent spaces of each map."""
-        out = []
-        for heat, spaces in self.maps:
-            caption = WORDS.fill("board.table", top=TOP_SPACES, do=heat.do, games=self.games)
-            out.append(kit.table(caption, SPACE_COLUMNS, [spaces.item(s) for s in spaces.order[:TOP_SPACES]]))
-        return out
+        caption = partial(WORDS.fill, "board.table", top=TOP_SPACES, games=self.games)
+        return [
+            kit.listed_table(caption(do=heat.do), spaces, "space", TOP_SPACES) for heat, spaces in self.maps
+        ]
 
 
 # --- does the verdict hold? (reporting/verdicts.py): the seat and card verdicts at every rung ------

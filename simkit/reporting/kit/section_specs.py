@@ -3,10 +3,10 @@
 and tables), `build` (the specs into the `GameSection`s the report renders; a section whose model
 finds nothing to say, None, is left out); `table` (a row an item, each column its header and how an
 item reads in it: a function, or a template of the item's attributes, "{wins:[pct]}"),
-`estimate_columns`, `rate_grid_table`, `win_at_columns`; the chart specs `Panels` (a chart of
-panels), `Ranked` (rates ranked down the page), `Stacked` (bars stacked from parts), `RateDots`
-(a rate a category) and `ChartWords` (a chart's words), each holding the keys of its words in a
-game's `report_words.toml`.
+`estimate_columns`, `rate_grid_table`, `win_at_columns`, `listed_table`; the chart specs
+`Panels` (a chart of panels), `Ranked` (rates ranked down the page), `Stacked` (bars stacked from
+parts), `RateDots` (a rate a category) and `ChartWords` (a chart's words), each holding the keys of
+its words in a game's `report_words.toml`.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from simkit.reporting.charts import (
     side_legend,
     stacked_bars,
 )
+from simkit.reporting.kit.cell_data import Listed
 from simkit.reporting.kit.wording import Words
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
 from simkit.reporting.text import estimate_cell, fill, fill_from
@@ -353,3 +354,10 @@ class RateDots(NamedTuple):
             ax.set(ylabel=words[axis], xlabel=self.x_label)
             ax.set_title(chart.heading(words, ctx), loc="left")
         return chart.save(ctx, words, fig, **values)
+
+
+def listed_table(caption: str, listed: Listed, item: str, top: int) -> Table:
+    """The `top` items a `Listed` lists most often, most first: a row an item, its number (headed
+    `item`: "space"), its share of the games with its interval, and the games that list it."""
+    columns = ((item, "{item}"), ("share of games", "{share:[pct]}"), ("games", "{games:,}"))
+    return table(caption, columns, [listed.item(number) for number in listed.order[:top]])
