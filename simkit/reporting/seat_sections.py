@@ -9,7 +9,7 @@ rung of a strategy ladder (`verdicts.Mirror`: the report's "Does the verdict hol
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar, Self
@@ -39,15 +39,21 @@ from simkit.reporting.verdicts import Mirror, Reading
 class SeatSection(kit.SectionModel):
     """A seat analysis as a report section, in a game's words: the game's subclass sets `WORDS`
     (its `kit.Words`, holding the texts the section lists) and `STEM` (its chart file's name after
-    the dataset's), and may say which cells it reads (`cells_of`; every cell by default)."""
+    the dataset's), and may say which cells it reads (`cells_of`: every cell by default, or those
+    whose settings hold the values of `ONLY`), as which class (`CELL`, a `SeatCell`'s) and with
+    which further settings (`SETTINGS`, each with its default, as `SeatCell.all` takes them)."""
 
     WORDS: ClassVar[kit.Words]
     STEM: ClassVar[str] = "seats"
     TEXTS: ClassVar[tuple[str, ...]] = ()  # the keys of the words it reads
+    CELL: ClassVar[type[SeatCell]] = SeatCell
+    SETTINGS: ClassVar[Mapping[str, Any]] = {}
+    ONLY: ClassVar[Mapping[str, Any]] = {}
 
     @classmethod
     def cells_of(cls, ctx: AnalysisContext) -> list[SeatCell]:
-        return SeatCell.all(ctx)
+        cells = cls.CELL.all(ctx, **cls.SETTINGS)
+        return [c for c in cells if all(c.settings.get(key) == v for key, v in cls.ONLY.items())]
 
     @classmethod
     def texts(cls) -> list[str]:
@@ -179,8 +185,8 @@ class DealtSection(SeatSection):
     """Seat columns dealt at random (`COLUMNS`, each with its name: "City card"), each compared
     value against value in every mirror cell (`dealt`), where a value's holder differs from the
     other seats by its values and its seat only. A game's subclass may say how a value reads
-    (`short`) and the column's own order (`order`), and names a value `VALUE` in the tables'
-    headers. Its words, under `KEY`: `finding` ({cell}, {column}, {ranking}, {values}, {best},
+    (`short`) and a column's own order (`ORDERS`, or `order`), and names a value `VALUE` in the
+    tables' headers. Its words, under `KEY`: `finding` ({cell}, {column}, {ranking}, {values}, {best},
     {worst}, filled from the `Extremes`), `finding_wins`, `settled`, `unsettled`, `over` ({higher},
     {lower}), `resolved` and `none_resolved` ({family}, {pairs}, {resolved}, {listed}); the notes
     `no_mirror`, `how`, `fair` ({fair}, {pairs}) and `left_out` ({cells}); the chart's `title`,
@@ -188,6 +194,7 @@ class DealtSection(SeatSection):
     `charts.points_above`; the tables' `table` and `pairs_table`."""
 
     COLUMNS: ClassVar[Mapping[str, str]]
+    ORDERS: ClassVar[Mapping[str, Sequence[Any]]] = {}  # a column's values in its own order
     KEY: ClassVar[str] = "dealt"
     VALUE: ClassVar[str] = "value"
 
@@ -199,10 +206,11 @@ class DealtSection(SeatSection):
         """A value as its column's chart axis names it; with the column's name, `name`."""
         return str(value)
 
-    @staticmethod
-    def order(column: str, values: list[Any]) -> list[Any]:
-        """A column's values in its own order."""
-        return sorted(values, key=str)
+    @classmethod
+    def order(cls, column: str, values: list[Any]) -> list[Any]:
+        """A column's values in its own order (`ORDERS`, as text), then the others by their text."""
+        own = [str(v) for v in cls.ORDERS.get(column, ())]
+        return sorted(values, key=lambda v: (own.index(str(v)) if str(v) in own else len(own), str(v)))
 
     @classmethod
     def texts(cls) -> list[str]:

@@ -224,3 +224,40 @@ def test_every_pair_of_dealt_values_is_a_verdict_at_each_rung(tmp_path):
     assert rungs.columns[3:] == ["Cards by points above table"]
     assert [row[3] for row in rungs.rows] == ["x (+3.0) > y (-3.0)"] * 2
     assert part.test == "in the games that dealt both, paired"
+
+
+class Labelled(seats.SeatCell):
+    @property
+    def label(self) -> str:
+        return f"{super().label}, {self.settings['deck']} deck"
+
+
+class LabelledSeats(seat_sections.SeatEffectsSection):
+    WORDS, CELL, SETTINGS = WORDS, Labelled, {"deck": "red"}
+
+
+def test_a_seat_section_reads_its_cells_as_its_cell_class_with_its_settings(tmp_path):
+    ctx = _two_strategies(tmp_path)
+    (cell,) = LabelledSeats.cells_of(ctx)
+    assert isinstance(cell, Labelled) and cell.settings == {"deck": "red"}  # the default: not played
+    assert cell.label == "2 players, strong vs weak, red deck"
+    assert FirstSeat.cells_of(ctx) == [seats.SeatCell("c000", 2, ("strong", "weak"), 40)]
+
+
+class OnlyBlue(seat_sections.SeatEffectsSection):
+    WORDS, CELL, SETTINGS, ONLY = WORDS, Labelled, {"deck": "red"}, {"deck": "blue"}
+
+
+def test_a_seat_section_reads_only_the_cells_whose_settings_hold_its_values(tmp_path):
+    ctx = _two_strategies(tmp_path)  # its one cell plays the red deck (the default)
+    assert OnlyBlue.cells_of(ctx) == []
+    assert [c.label for c in LabelledSeats.cells_of(ctx)] == ["2 players, strong vs weak, red deck"]
+
+
+class Ordered(seat_sections.DealtSection):
+    WORDS, COLUMNS, ORDERS = WORDS, {"card": "Card", "suit": "Suit"}, {"card": [5, 2, 3]}
+
+
+def test_dealt_values_in_their_columns_own_order_the_others_after_by_their_text():
+    assert Ordered.order("card", ["9", 3, "2", "10", 5]) == [5, "2", 3, "10", "9"]
+    assert Ordered.order("suit", ["spades", "clubs"]) == ["clubs", "spades"]  # no order: by text

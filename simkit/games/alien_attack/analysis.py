@@ -60,43 +60,31 @@ class CellInfo(seats.SeatCell):
 
 
 class Seated:
-    """A seat section (`simkit.reporting.seats`) in this game's words, over its cells."""
+    """A seat section (`simkit.reporting.seat_sections`) in this game's words, over its cells with
+    their variant (from the manifest where the games table lacks it)."""
 
-    WORDS = WORDS
-
-    @classmethod
-    def cells_of(cls, ctx: AnalysisContext) -> list[CellInfo]:
-        """The cells in the games' order with their player count, variant and each seat's strategy
-        (from the manifest where the games table lacks them)."""
-        return CellInfo.all(ctx, variant="standard")
+    WORDS, CELL, SETTINGS = WORDS, CellInfo, {"variant": "standard"}
 
 
 # --- the seat sections (simkit.reporting.seats): mission cards, strategies at one table, first seat
-
-
-def _short_card(deck: str, card: Any) -> str:
-    return str(card) if deck == "city_card" else str(card).capitalize()
-
-
-def _ordered(deck: str, cards: list[Any]) -> list[Any]:
-    """Cards in the deck's own order (City 2-5; Atlantic, Pacific, Gulf, Mexico), unknown ones last."""
-    order = [str(c) for c in (components.CITY_CARDS if deck == "city_card" else components.BORDER_CARDS)]
-    return sorted(cards, key=lambda c: (order.index(str(c)) if str(c) in order else len(order), str(c)))
 
 
 class Cards(Seated, seat_sections.DealtSection):
     """The City and the Border card of each seat, compared in the mirror cells of either variant."""
 
     STEM, KEY, VALUE, COLUMNS = "aa-cards", "cards", "card", DECKS
-    short, order = staticmethod(_short_card), staticmethod(_ordered)
+    # each deck's own order (City 2-5; Atlantic, Pacific, Gulf, Mexico), unknown cards last
+    ORDERS = {"city_card": components.CITY_CARDS, "border_card": components.BORDER_CARDS}
+
+    @staticmethod
+    def short(deck: str, card: Any) -> str:
+        return str(card) if deck == "city_card" else str(card).capitalize()
 
 
 class HeadToHead(Seated, seat_sections.HeadToHeadSection):
     """Strategies at one table, in the standard variant's cells."""
 
-    @classmethod
-    def cells_of(cls, ctx: AnalysisContext) -> list[CellInfo]:
-        return [c for c in super().cells_of(ctx) if c.variant == "standard"]
+    ONLY = {"variant": "standard"}
 
 
 class SeatEffects(Seated, seat_sections.SeatEffectsSection):
@@ -128,7 +116,7 @@ def _pools(ctx: AnalysisContext, *needed: str) -> list[Pool]:
     if rows is None or not {"strategy", *needed} <= set(rows.columns):
         return []
     out, has = [], set(rows.columns)
-    for players, strategy, part in seats.pooled(rows, Seated.cells_of(ctx)):
+    for players, strategy, part in seats.pooled(rows, SeatEffects.cells_of(ctx)):
         mean = partial(seats.per_game, part)
         parts = {name: mean(pl.col(c)) for c, name in COMPONENTS.items() if c in has}
         both = {"city_mission", "border_mission"} <= has
@@ -148,9 +136,8 @@ PROTECTION_COLUMNS = (
     ("seat-games", "{protected_games:,}"),
     ("success rate", "{protected:[pct]}"),
 )
-COMPONENTS_CHART = kit.ChartWords(
-    "aa-components", ("components.title", "components.alt", "components.caption")
-)
+COMPONENT_TEXTS = ("components.title", "components.axis", "components.alt", "components.caption")
+COMPONENTS_CHART = kit.Stacked("aa-components", COMPONENT_TEXTS, 10.0, "component")
 
 
 @dataclass(frozen=True)
@@ -176,15 +163,10 @@ class Components(kit.SectionModel):
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """The components' mean points per seat, stacked, a bar per player count and strategy."""
         labels = [f"{p.players}, {p.strategy}" for p in self.pools]
-        with charts.one_panel(10.0, max(2.8, 0.45 * len(labels) + 1.6)) as (fig, ax):
-            parts = {name: [p.parts[name].estimate for p in self.pools] for name in self.pools[0].parts}
-            charts.stacked_bars(ax, labels, parts)
-            ax.set_xlabel(WORDS["components.axis"])
-            ax.set_title(COMPONENTS_CHART.heading(WORDS, ctx), loc="left")
-            charts.side_legend(ax, "component")
+        parts = {name: [p.parts[name].estimate for p in self.pools] for name in self.pools[0].parts}
         items = "; ".join(WORDS.fill_from("components.alt_item", p, parts=_parts(p)) for p in self.pools)
         seat_games = count_range((p.seat_games for p in self.pools), "seat-games")
-        return [COMPONENTS_CHART.save(ctx, WORDS, fig, items=items, seat_games=seat_games)]
+        return [COMPONENTS_CHART.draw(ctx, WORDS, labels, parts, items=items, seat_games=seat_games)]
 
     def tables(self) -> list[Table]:
         """Each component's mean points per seat by player count and strategy."""
@@ -257,7 +239,8 @@ SEMICOOP_COLUMNS = (
     ("bases destroyed", "{destroyed:[number]}"),
 )
 STEP_WORDS = ("semicoop.more", "semicoop.less", "semicoop.as_often")  # a step resolved up, down, neither
-SEMICOOP_CHART = kit.ChartWords("aa-semicoop", ("semicoop.title", "semicoop.alt", "semicoop.caption"))
+SEMICOOP_TEXTS = ("semicoop.title", "semicoop.axis", "semicoop.alt", "semicoop.caption")
+SEMICOOP_CHART = kit.RateDots("aa-semicoop", SEMICOOP_TEXTS, (7.0, 3.8), "cell")
 
 
 @dataclass(frozen=True)
@@ -272,7 +255,7 @@ class Semicoop(kit.SectionModel):
         game; per mirror strategy, the share at one player count against the next, paired by
         game index (game i draws the same Mothership order at every player count)."""
         games = ctx.dataset.games
-        semi = [c for c in Seated.cells_of(ctx) if c.variant == "semi-coop"]
+        semi = [c for c in SeatEffects.cells_of(ctx) if c.variant == "semi-coop"]
         if not semi or "won" not in games.columns:
             return None
         played = {c: games.filter(pl.col("cell") == c.cell) for c in semi}
@@ -299,14 +282,12 @@ class Semicoop(kit.SectionModel):
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """The share of games Earth holds in each semi-cooperative cell."""
-        rates = [t.held for t in self.teams]
-        with charts.one_panel(7.0, 3.8) as (fig, ax):
-            charts.rate_dots(ax, [t.info.label.replace(", ", "\n") for t in self.teams], rates)
-            ax.set(ylabel=WORDS["semicoop.axis"], xlabel="cell")
-            ax.set_title(SEMICOOP_CHART.heading(WORDS, ctx), loc="left")
+        rates, labels = [t.held for t in self.teams], [t.info.label.replace(", ", "\n") for t in self.teams]
         items = "; ".join(WORDS.fill_from("semicoop.alt_item", t) for t in self.teams)
         cells = count_range(iv.n for iv in rates)
-        return [SEMICOOP_CHART.save(ctx, WORDS, fig, bases=SEMI_COOP_BASES, items=items, cells=cells)]
+        return [
+            SEMICOOP_CHART.draw(ctx, WORDS, labels, rates, bases=SEMI_COOP_BASES, items=items, cells=cells)
+        ]
 
     def tables(self) -> list[Table]:
         """Per cell, the share of games Earth holds and the bases destroyed a game."""
@@ -346,9 +327,6 @@ def _board(games: pl.DataFrame) -> tuple[Any, str]:
         return components.load(None if data in (None, "built-in") else data), ""
     except Exception as exc:  # the board file moved or changed since the run
         return None, f"the board file could not be read ({exc})"
-
-
-SPACE_COLUMNS = (("space", "{item}"), ("share of games", "{share:[pct]}"), ("games", "{games:,}"))
 
 
 @dataclass(frozen=True)
@@ -403,11 +381,10 @@ class BoardMaps(kit.SectionModel):
 
     def tables(self) -> list[Table]:
         """The most frequent spaces of each map."""
-        out = []
-        for heat, spaces in self.maps:
-            caption = WORDS.fill("board.table", top=TOP_SPACES, do=heat.do, games=self.games)
-            out.append(kit.table(caption, SPACE_COLUMNS, [spaces.item(s) for s in spaces.order[:TOP_SPACES]]))
-        return out
+        caption = partial(WORDS.fill, "board.table", top=TOP_SPACES, games=self.games)
+        return [
+            kit.listed_table(caption(do=heat.do), spaces, "space", TOP_SPACES) for heat, spaces in self.maps
+        ]
 
 
 # --- does the verdict hold? (reporting/verdicts.py): the seat and card verdicts at every rung ------

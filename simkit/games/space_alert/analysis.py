@@ -67,13 +67,8 @@ class CrewCell(kit.Cell):
 
     @cached_property
     def zones(self) -> dict[str, stats.Interval]:
-        """The damage tiles a game in each zone."""
-        return {z: self.mean(f"damage_{z}") for z in ZONES}
-
-    @cached_property
-    def damage(self) -> stats.Interval:
-        """The damage tiles a game in all zones."""
-        return self.mean(*DAMAGE)
+        """The damage tiles a game in each zone, and in all of them ("all")."""
+        return {**{z: self.mean(f"damage_{z}") for z in ZONES}, "all": self.mean(*DAMAGE)}
 
 
 @dataclass(frozen=True)
@@ -169,11 +164,6 @@ class Survival(Grid):
 # --- 2. threats behind losses -------------------------------------------------------------------
 
 
-def _named(ids: pl.Series) -> Counter[str]:
-    """How many games a column of comma-separated ids names each id in (once a game)."""
-    return Counter(t for text in ids.fill_null("").to_list() for t in set(text.split(",")) if t)
-
-
 class Threat(NamedTuple):
     """A threat over some games (id "": the losses that name none): its label, the games it was
     in and lost to, of the `lost` losses of those games, and its rates (Wilson)."""
@@ -201,7 +191,7 @@ class Crew(NamedTuple):
         """Per threat id the games it was in (threat_ids), destroyed in (destroyed_ids) and lost to
         (lost_to), each threat labelled by its name where `names` has it."""
         lost_to = frame.filter(~pl.col("won").cast(pl.Boolean).fill_null(True))["lost_to"]
-        present, destroyed = _named(frame["threat_ids"]), _named(frame["destroyed_ids"])
+        present, destroyed = kit.id_counts(frame["threat_ids"]), kit.id_counts(frame["destroyed_ids"])
         losses, lost = Counter(lost_to.fill_null("").to_list()), lost_to.len()
 
         def threat(t: str) -> Threat:
@@ -299,7 +289,7 @@ DAMAGE_COLUMNS = (
     CREW,
     ("games", "{games.height:,}"),
     *(column for z in ZONES for column in estimate_columns(f"{z} tiles", f"zones[{z}]")),
-    *estimate_columns("all zones", "damage"),
+    *estimate_columns("all zones", "zones[all]"),
 )
 DAMAGE_CHART = kit.ChartWords("sa-damage", ("damage.chart", "damage.alt", "damage.caption"))
 
@@ -410,11 +400,7 @@ class Missions(kit.SectionModel):
     def tables(self) -> list[Table]:
         """Per strategy and mission, hardest first: games, survival and mean score with their
         intervals, and survival at each value of the other varied settings."""
-        margins = [
-            (f"survival at {k}={v}", lambda r, k=k, v=v: WORDS.fill("missions.at", rate=r.win_at(k, v)))
-            for k, values in self.others.items()
-            for v in values
-        ]
+        margins = kit.win_at_columns(self.others, "survival at {key}={value}", WORDS["missions.at"])
         ranked = [p for _, pools, _ in self.crews for p in pools]
         return [kit.table(WORDS["missions.table"], [*MISSION_COLUMNS, *margins], ranked)]
 

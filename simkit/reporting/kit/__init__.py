@@ -5,15 +5,19 @@ uses them as `kit.<name>`; each lives in one module of the kit:
 - `wording`: a game's report words (`words`, `Words`), kept in `report_words.toml` beside its
   analysis.
 - `section_specs`: sections as specs (`Section`, `SectionModel`, `build`), tables (`table`,
-  `estimate_columns`, `rate_grid_table`) and chart specs (`Panels`, `Ranked`, `ChartWords`).
+  `estimate_columns`, `rate_grid_table`, `win_at_columns`, `listed_table`) and chart specs
+  (`Panels`, `Ranked`, `Stacked`, `RateDots`, `ChartWords`).
 - `cell_data`: the games with their settings, the cells (`Cell`, `cells`), and counts and
-  estimates over them (`win_grid`, `win_rate`, `mean_of`, `means`, `counts`, `listed`), and the
-  share of each category of a column in each group of games (`shares`, `Shares`).
+  estimates over them (`win_grid`, `grid_extremes`, `win_rate`, `mean_of`, `means`, `counts`,
+  `listed`, `id_counts`), the share of each category of a column in each group of games (`shares`,
+  `Shares`), and settings columns typed (`typed_columns`).
 - `pairing`: comparisons along one setting, paired by seed (`paired_along`, `paired_in`,
-  `along_settings`, `ranked_along`, the steps between neighbouring values), and `resolve`.
+  `along_settings` and `judged_along`, `ranked_along`, the steps between neighbouring values), and
+  `resolve`.
 - `families`: families of named comparisons and their words (`Comparisons`, `Compared`,
-  `difference_sentence`, `pooled_over`), a swept setting's best value (`sweep`), and the gap
-  between a top and a bottom picked among columns (`column_extremes`; `pairing.picked_extremes`).
+  `pairs_along`, `difference_sentence`, `pooled_over`), a swept setting's best value (`sweep`,
+  `sweep_sentence`), and the gap between a top and a bottom picked among columns
+  (`column_extremes`; `pairing.picked_extremes`).
 
 Formatting is `simkit.reporting.text`; chart pieces are `simkit.reporting.charts`; the pieces for
 games with seat rows (a competitive game's seats) are `simkit.reporting.seats`, and their report
@@ -32,6 +36,7 @@ from simkit.reporting.kit.cell_data import (
     games_with_settings,
     grid_extremes,
     grouped,
+    id_counts,
     listed,
     mean_of,
     means,
@@ -82,16 +87,20 @@ from simkit.reporting.kit.section_specs import (
     ChartWords,
     Panels,
     Ranked,
+    RateDots,
     Reads,
     Section,
     SectionModel,
+    Stacked,
     build,
     cell_text,
     estimate_columns,
+    listed_table,
     rate_grid_table,
     rate_top,
     save,
     table,
+    win_at_columns,
 )
 from simkit.reporting.kit.wording import (
     WORDS_FILE,
@@ -112,11 +121,13 @@ __all__ = [
     "Panels",
     "Picked",
     "Ranked",
+    "RateDots",
     "Ranking",
     "Reads",
     "Section",
     "SectionModel",
     "Shares",
+    "Stacked",
     "Sweep",
     "Swept",
     "WORDS_FILE",
@@ -135,8 +146,10 @@ __all__ = [
     "games_with_settings",
     "grid_extremes",
     "grouped",
+    "id_counts",
     "judged_along",
     "listed",
+    "listed_table",
     "mean_of",
     "means",
     "neighbour_steps",
@@ -165,6 +178,7 @@ __all__ = [
     "typed_columns",
     "values",
     "varied",
+    "win_at_columns",
     "win_grid",
     "win_rate",
     "words",

@@ -5,12 +5,16 @@ columns of their own, read from the specs, so a parameter sweep reads like a set
 mean score and columns' means), `varied`, `values`, `grouped`; `win_grid` (the Wilson interval of
 each combination of settings), `win_rate`, `mean_of`, `means` (of several columns in each group),
 `counts`; `shares` (each category of a column's share of each group's games, `Shares`); `listed`
-(how often each board space or card a games column lists, as a share of the games).
+(how often each board space or card a games column lists, as a share of the games); `id_counts`
+(in how many games a column of ids apart by commas names each id); `typed_columns` (settings
+columns cast to their types, a column the table lacks filled in); `grid_extremes` (the highest and
+the lowest of a grid of estimates).
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -349,3 +353,9 @@ def grid_extremes(grid: Mapping[tuple, stats.Interval]) -> dict[str, tuple]:
         "highest": max(grid, key=lambda k: grid[k].estimate),
         "lowest": min(grid, key=lambda k: grid[k].estimate),
     }
+
+
+def id_counts(ids: pl.Series, sep: str = ",") -> Counter[str]:
+    """In how many rows (games) a column of ids apart by `sep` ("t1,e3,t1") names each id: once a
+    row however often it names it; a row without a value names none."""
+    return Counter(i for text in ids.fill_null("").to_list() for i in set(text.split(sep)) if i)

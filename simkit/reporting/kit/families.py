@@ -1,8 +1,10 @@
 """Families of comparisons and their words: `Comparisons` collects named comparisons (a
-picked one's p-value weighted) and resolves them at once into `Compared`, which says each in words
-(`difference_sentence`, `pooled_over`); `sweep` finds each group's best value of a swept setting
-and sets every other against it; `column_extremes` picks a top and a bottom among columns of the
-same games and adjusts the test of the gap between them for the picking (`picked_extremes`).
+picked one's p-value weighted; `pairs_along` adds several pairs of values of one setting) and
+resolves them at once into `Compared`, which says each in words (`difference_sentence`,
+`pooled_over`) or as table cells; `sweep` finds each group's best value of a swept setting and sets
+every other against it, and `sweep_sentence` says a group's sweep in words; `column_extremes`
+picks a top and a bottom among columns of the same games and adjusts the test of the gap between
+them for the picking (`picked_extremes`).
 """
 
 from __future__ import annotations

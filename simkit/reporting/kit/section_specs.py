@@ -3,9 +3,10 @@
 and tables), `build` (the specs into the `GameSection`s the report renders; a section whose model
 finds nothing to say, None, is left out); `table` (a row an item, each column its header and how an
 item reads in it: a function, or a template of the item's attributes, "{wins:[pct]}"),
-`estimate_columns`, `rate_grid_table`; the chart specs `Panels` (a chart of panels), `Ranked`
-(rates ranked down the page) and `ChartWords` (a chart's words), each holding the keys of its words
-in a game's `report_words.toml`.
+`estimate_columns`, `rate_grid_table`, `win_at_columns`, `listed_table`; the chart specs
+`Panels` (a chart of panels), `Ranked` (rates ranked down the page), `Stacked` (bars stacked from
+parts), `RateDots` (a rate a category) and `ChartWords` (a chart's words), each holding the keys of
+its words in a game's `report_words.toml`.
 """
 
 from __future__ import annotations
@@ -15,10 +16,21 @@ from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from simkit.core import stats
-from simkit.reporting.charts import Chart, one_panel, panel_chart, percent_top, ranked_rates, save_chart
+from simkit.reporting.charts import (
+    Chart,
+    one_panel,
+    panel_chart,
+    percent_top,
+    ranked_rates,
+    rate_dots,
+    save_chart,
+    side_legend,
+    stacked_bars,
+)
+from simkit.reporting.kit.cell_data import Listed
 from simkit.reporting.kit.wording import Words
 from simkit.reporting.sections import AnalysisContext, GameSection, Table
-from simkit.reporting.text import estimate_cell, fill_from
+from simkit.reporting.text import estimate_cell, fill, fill_from
 
 Model = TypeVar("Model")
 
@@ -261,3 +273,91 @@ def rate_grid_table(
     ]
     items = [(g, r) for g in groups for r in rows]
     return table(caption, [(head, lambda r: label.format(group=r[0], row=r[1])), *cells], items)
+
+
+def win_at_columns(values: Mapping[str, Sequence[str]], header: str, reads: str) -> list[tuple[str, Reads]]:
+    """The `table` columns of an item's win rate (`Cell.win_at`) at each value of each setting of
+    `values` (a setting and its values, as text): headed by `header` filled with the `key` and the
+    `value` ("survival at {key}={value}"), the rate reading as the template `reads` filled with it
+    as `rate` ("{rate:pct} (n={rate.n:,})")."""
+    return [
+        (
+            header.format(key=key, value=value),
+            lambda item, key=key, value=value: fill(reads, rate=item.win_at(key, value)),
+        )
+        for key, settings in values.items()
+        for value in settings
+    ]
+
+
+class Stacked(NamedTuple):
+    """A chart of bars stacked from parts, a bar a label down the page (`charts.stacked_bars`), as
+    a spec: its file stem (saved as `<dataset>-<stem>`), the keys of its words in a game's `Words`
+    (title, x axis, alt text, caption), its width in inches and what a part is (the legend's
+    title)."""
+
+    stem: str
+    texts: tuple[str, str, str, str]
+    width: float
+    legend: str
+
+    def draw(
+        self,
+        ctx: AnalysisContext,
+        words: Words,
+        labels: Sequence[str],
+        parts: dict[str, Sequence[float]],
+        /,
+        **values: Any,
+    ) -> Chart:
+        """The chart of a bar a label from the top, each stacked from `parts` (a part's name and its
+        value for each label), 0.45 inch a bar and 2.8 inches tall at least: headed at its left by
+        the first text and the subject, its x axis named by the second; saved as `ChartWords.save`
+        does with the first, the third and the fourth texts, filled with `values`."""
+        title, axis, alt, caption = self.texts
+        chart = ChartWords(self.stem, (title, alt, caption))
+        with one_panel(self.width, max(2.8, 0.45 * len(labels) + 1.6)) as (fig, ax):
+            stacked_bars(ax, labels, parts)
+            ax.set_xlabel(words[axis])
+            ax.set_title(chart.heading(words, ctx), loc="left")
+            side_legend(ax, self.legend)
+        return chart.save(ctx, words, fig, **values)
+
+
+class RateDots(NamedTuple):
+    """A chart of rates as dots with their 95 % whiskers, a category along x (`charts.rate_dots`),
+    as a spec: its file stem (saved as `<dataset>-<stem>`), the keys of its words in a game's
+    `Words` (title, y axis, alt text, caption), its size in inches and the x axis's label."""
+
+    stem: str
+    texts: tuple[str, str, str, str]
+    size: tuple[float, float]
+    x_label: str
+
+    def draw(
+        self,
+        ctx: AnalysisContext,
+        words: Words,
+        labels: Sequence[str],
+        rates: Sequence[stats.Interval],
+        /,
+        **values: Any,
+    ) -> Chart:
+        """The chart of `rates` (`stats.Interval`s), each labelled by its label of `labels`: headed
+        at its left by the first text and the subject, its y axis named by the second; saved as
+        `ChartWords.save` does with the first, the third and the fourth texts, filled with
+        `values`."""
+        title, axis, alt, caption = self.texts
+        chart = ChartWords(self.stem, (title, alt, caption))
+        with one_panel(*self.size) as (fig, ax):
+            rate_dots(ax, labels, rates)
+            ax.set(ylabel=words[axis], xlabel=self.x_label)
+            ax.set_title(chart.heading(words, ctx), loc="left")
+        return chart.save(ctx, words, fig, **values)
+
+
+def listed_table(caption: str, listed: Listed, item: str, top: int) -> Table:
+    """The `top` items a `Listed` lists most often, most first: a row an item, its number (headed
+    `item`: "space"), its share of the games with its interval, and the games that list it."""
+    columns = ((item, "{item}"), ("share of games", "{share:[pct]}"), ("games", "{games:,}"))
+    return table(caption, columns, [listed.item(number) for number in listed.order[:top]])
