@@ -63,7 +63,9 @@ class Seated:
     """A seat section (`simkit.reporting.seat_sections`) in this game's words, over its cells with
     their variant (from the manifest where the games table lacks it)."""
 
-    WORDS, CELL, SETTINGS = WORDS, CellInfo, {"variant": "standard"}
+    WORDS = WORDS
+    CELL = CellInfo
+    SETTINGS = {"variant": "standard"}  # a cell's variant where the games table lacks it
 
 
 # --- the seat sections (simkit.reporting.seats): mission cards, strategies at one table, first seat
@@ -116,7 +118,7 @@ def _pools(ctx: AnalysisContext, *needed: str) -> list[Pool]:
     if rows is None or not {"strategy", *needed} <= set(rows.columns):
         return []
     out, has = [], set(rows.columns)
-    for players, strategy, part in seats.pooled(rows, SeatEffects.cells_of(ctx)):
+    for players, strategy, part in seats.pooled(rows, SeatEffects.cells_of(ctx)):  # every cell
         mean = partial(seats.per_game, part)
         parts = {name: mean(pl.col(c)) for c, name in COMPONENTS.items() if c in has}
         both = {"city_mission", "border_mission"} <= has
