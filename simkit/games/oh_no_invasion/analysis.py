@@ -329,95 +329,40 @@ class Losses(kit.SectionModel):
 
 # --- 3. the Final Conflict threshold sweep -------------------------------------------------------
 
-# a group's sweep in words (kit.sweep_sentence): its best threshold, against its neighbours, the
-# thresholds not resolved from it (or none), and the family
-SWEEP_WORDS = ("sweep.best", "sweep.against", "sweep.near", "sweep.tied", "sweep.resolved", "sweep.family")
 SWEEP_CHART = kit.Panels(
     "ohno-threshold", ("sweep.title", "sweep.alt", "sweep.caption"), (3.3, 3.6), "win rate (%)"
 )
 
 
-@dataclass(frozen=True)
-class Thresholds(kit.SectionModel):
-    """The win rate at every threshold, and each group's sweep."""
+class Thresholds(kit.SweepSection):
+    """The win rate at every threshold of each level, crew and crew size, its best threshold, and
+    every other against that, paired by seed; at every threshold, the share of games lost in the
+    Final Conflict or to the eighth shield."""
 
-    grid: dict[tuple, stats.Interval]  # (level, crew, players, threshold) -> win rate
-    sweeps: list[kit.Sweep]
-    family: str
-    levels: list[int]
-    show_players: bool  # whether the crew size varies
-    ended: kit.Shares  # (level, crew, players, threshold) -> games, and its games of each outcome
+    SWEPT, ENDING, KEYS = "final_conflict", "outcome", SETTINGS
+    GROUPS = (
+        ("level", "level", lambda lv: f"level {lv}" if lv >= 0 else ""),
+        ("strategy", "crew", "{}"),
+        ("players", "players", "{} players"),
+    )
+    VARYING = ("players",)
+    ENDS = ((ELIM_DURING, "crew eliminated in the Final Conflict"), (SHIELDS, "eight shields complete"))
+    WORDS, CHART, VALUE = WORDS, SWEEP_CHART, "threshold"
+    # a group's sweep in words: its best threshold, against its neighbours, the thresholds not
+    # resolved from it (or none), and the family
+    SAID = ("sweep.best", "sweep.against", "sweep.near", "sweep.tied", "sweep.resolved", "sweep.family")
+    ALT_ITEM, TABLES = "sweep.alt_item", ("sweep.best_table", "sweep.every_table")
+    AXIS, LEGEND = "threshold (crew weapons per strike needed)", "crew (star: best threshold)"
 
     @classmethod
-    def read(cls, ctx: AnalysisContext) -> Thresholds | None:
-        """The win rate at every threshold of each level, crew and crew size, its best threshold, and
-        every other against that, paired by seed: one Holm family over all groups, each p-value times
-        (pairs) / (comparisons) = T / 2, as the best was picked from every pair of the T thresholds."""
+    def games(cls, ctx: AnalysisContext) -> pl.DataFrame:
+        """All games with a verdict and a threshold (not only those at one threshold), with their outcome."""
         g = _games(ctx).all.filter(pl.col("won").is_not_null() & pl.col("final_conflict").is_not_nan())
-        if g.height == 0 or g["final_conflict"].n_unique() < 2:
-            return None
-        keys = ("level", "strategy", "players")
-        swept = kit.sweep(g, keys, "final_conflict", SETTINGS)
-        ended = kit.shares(_outcomes(g), (*keys, "final_conflict"), "outcome")
-        return cls(*swept, kit.sorted_values(g, "level"), g["players"].n_unique() > 1, ended)
+        return _outcomes(g)
 
-    def findings(self) -> list[str]:
-        """Each group's best threshold with its win rate, against its neighbours, and the thresholds
-        not resolved from it."""
-        out = []
-        for s in self.sweeps:
-            lv, crew, p = s.group
-            who = f"{_level(lv).capitalize()}, {crew} crew" + (f", {p} players" if self.show_players else "")
-            out.append(kit.sweep_sentence(WORDS, SWEEP_WORDS, s, self.family, who=who))
-        return out
-
-    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
-        """One panel per level: the win rate against the threshold, one line per crew (and crew size)
-        with its Wilson band, a star at the best threshold."""
-        series = list(dict.fromkeys((crew, p) for _, crew, p, _ in self.grid))
-        best = {s.group: s.best for s in self.sweeps}
-
-        def draw(ax, lv: int) -> None:
-            for si, (crew, p) in enumerate(series):
-                mine = {t: w for (lv_, c, p_, t), w in self.grid.items() if (lv_, c, p_) == (lv, crew, p)}
-                if not mine:
-                    continue
-                named = f"{crew}, {p} players" if self.show_players else crew
-                label = named if lv == self.levels[0] else None  # once: the figure legend gathers all panels
-                star = best.get((lv, crew, p))
-                charts.interval_band(
-                    ax, list(mine), list(mine.values()), group=si, label=label, scale=100, star=star
-                )
-            ax.set_title(f"level {lv}" if lv >= 0 else "", loc="left", fontsize=10)
-            ax.set_xlabel("threshold (crew weapons per strike needed)")
-
-        items = [
-            WORDS.fill("sweep.alt_item", level=lv, crew=crew, t=t, w=w)
-            for (lv, crew, _, t), w in self.grid.items()
-        ]
-        items_text = text.joined_upto(items, 30, "; and more (see the table)")
-        ws, swept = list(self.grid.values()), ", ".join(f"{t:g}" for t in sorted({k[3] for k in self.grid}))
-        legend = {"title": "crew (star: best threshold)", "ncols": max(1, len(series))}
-        more, ylim = {"swept": swept, "games": text.per(ws, "point")}, (0, kit.rate_top(ws))
-        return [SWEEP_CHART.draw(ctx, WORDS, self.levels, draw, items_text, legend, ylim, **more)]
-
-    def tables(self) -> list[Table]:
-        """The best threshold of each group against its neighbours, and at every threshold the win
-        rate and the share of games lost in the Final Conflict or to the eighth shield."""
-        shown = slice(3 if self.show_players else 2)  # level, crew, and players where they vary
-        head = ["level", "crew", "players"][shown]
-        best = [[str(v) for v in s.group][shown] + s.cells() for s in self.sweeps]
-        every = []
-        for (*group, t), w in self.grid.items():
-            lost = self.ended.of((*group, t), (ELIM_DURING, SHIELDS)).values()
-            rates = [f"{t:g}", *text.rate_cells(w), *(with_interval(iv) for iv in lost)]
-            every.append([str(v) for v in group][shown] + rates)
-        columns = [*head, "best threshold", "win rate", "95 % CI", "games", "vs next lower", "vs next higher"]
-        columns += ["resolved from both", "thresholds not resolved from it"]
-        tables = [Table(WORDS["sweep.best_table"], columns, best)]
-        columns = [*head, "threshold", "games", "wins", "win rate", "95 % CI"]
-        columns += ["crew eliminated in the Final Conflict", "eight shields complete"]
-        return [*tables, Table(WORDS["sweep.every_table"], columns, every)]
+    def who(self, group: tuple) -> str:
+        lv, crew, p = group
+        return f"{_level(lv).capitalize()}, {crew} crew" + (f", {p} players" if self.shown[2] else "")
 
 
 # --- 4. the score distribution -------------------------------------------------------------------

@@ -18,6 +18,9 @@ uses them as `kit.<name>`; each lives in one module of the kit:
   `pairs_along`, `difference_sentence`, `pooled_over`), a swept setting's best value (`sweep`,
   `sweep_sentence`), and the gap between a top and a bottom picked among columns
   (`column_extremes`; `pairing.picked_extremes`).
+- `sweep_section`: a swept setting's report section (`SweepSection`: each group's best value,
+  a chart of a panel per value of the first grouping setting, and its tables), declared by a
+  game's subclass.
 
 Formatting is `simkit.reporting.text`; chart pieces are `simkit.reporting.charts`; the pieces for
 games with seat rows (a competitive game's seats) are `simkit.reporting.seats`, and their report
@@ -102,6 +105,7 @@ from simkit.reporting.kit.section_specs import (
     table,
     win_at_columns,
 )
+from simkit.reporting.kit.sweep_section import SweepSection
 from simkit.reporting.kit.wording import (
     WORDS_FILE,
     Words,
@@ -129,6 +133,7 @@ __all__ = [
     "Shares",
     "Stacked",
     "Sweep",
+    "SweepSection",
     "Swept",
     "WORDS_FILE",
     "Words",
