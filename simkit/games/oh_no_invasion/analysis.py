@@ -89,6 +89,10 @@ def _level(v: int) -> str:
     return f"level {v}" if v >= 0 else "the level played"
 
 
+def _panel_title(v: int) -> str:
+    return f"level {v}" if v >= 0 else ""
+
+
 def _players(p: int) -> str:
     return f"{p} players" if p >= 0 else "the crew size played"
 
@@ -341,7 +345,7 @@ class Thresholds(kit.SweepSection):
 
     SWEPT, ENDING, KEYS = "final_conflict", "outcome", SETTINGS
     GROUPS = (
-        ("level", "level", lambda lv: f"level {lv}" if lv >= 0 else ""),
+        ("level", "level", _panel_title),
         ("strategy", "crew", "{}"),
         ("players", "players", "{} players"),
     )
@@ -372,90 +376,18 @@ SCORES_CHART = kit.Panels(
 )
 
 
-@dataclass(frozen=True)
-class Scores(kit.SectionModel):
-    """The scored games, and for each crew that scored the level it scores most at."""
+class Scores(kit.ScoreSection):
+    """The scored games, and for each crew that scored the level it scores most at against the
+    second; the share of games at each score; the mean score per level, crew size and crew."""
 
-    games: pl.DataFrame  # the games with a score
-    tops: list[tuple]  # per crew that scored: the crew, its finding, and its top level and the second
-    compared: kit.Compared  # crew -> (top minus second, resolved), and the family
-
-    def levels(self) -> list[int]:
-        return kit.sorted_values(self.games, "level")
+    ALONG, SERIES = ("level", _level, _panel_title), ("strategy", "crew", the_crew)
+    ROWS, KEYS, POOLED = (("level", "level"), ("players", "players"), ("strategy", "crew")), SETTINGS, POOLED
+    WORDS, CHART, TABLE, AXIS = WORDS, SCORES_CHART, "score.table", "score (points)"
+    SAID = ("score.most", "score.top", SCORE_WORDS)
 
     @classmethod
-    def read(cls, ctx: AnalysisContext) -> Scores | None:
-        """The scored games, and for each crew that scored the level it scores most at against the
-        second, paired by seed: Bonferroni over the pairs of levels they were picked from, then Holm
-        over crews."""
-        g = _games(ctx).base.filter(pl.col("score").is_not_null() & pl.col("score").is_not_nan())
-        if g.height == 0:
-            return None
-        levels, said, found = kit.sorted_values(g, "level"), [], kit.Comparisons()
-        for crew in kit.sorted_values(g, "strategy"):
-            mine = g.filter(pl.col("strategy") == crew)
-            if mine["score"].max() == 0:
-                continue
-            means = {lv: kit.mean_of(mine.filter(pl.col("level") == lv), "score") for lv in levels}
-            ranked = sorted(levels, key=lambda lv, means=means: -means[lv].estimate)
-            m, pooled = means[ranked[0]], kit.pooled_over(mine, POOLED, "level")
-            most = WORDS.fill(
-                "score.most", crew=the_crew(crew).capitalize(), level=_level(ranked[0]), m=m, pooled=pooled
-            )
-            paired = kit.paired_in(mine, SETTINGS, "level", ranked[1], ranked[0]) if len(ranked) > 1 else None
-            if paired and paired.score.n >= 2:  # the top two were picked from every pair of levels
-                found.add(crew, paired.score, kit.picked_extremes(paired.score_p, len(levels)).p)
-            said.append((crew, most, ranked[:2]))
-        return cls(g, said, found.resolve())
-
-    def findings(self) -> list[str]:
-        """Where each crew scores most, and whether that is resolved from the second."""
-        out, levels = [], len(self.levels())
-        for crew, said, (top, *second) in self.tops:
-            if crew in self.compared.verdicts:
-                b, a = _level(top).capitalize(), _level(second[0])
-                more = {"b": b, "a": a, "pooled": "", "levels": levels, "pairs": math.comb(levels, 2)}
-                said += " " + self.compared.said(WORDS, "score.top", SCORE_WORDS, crew, False, **more)
-            out.append(said)
-        return out
-
-    def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
-        """One panel per level: the share of games at each score, one bar per crew with its Wilson
-        interval."""
-        levels, crews = self.levels(), kit.sorted_values(self.games, "strategy")
-        scored = kit.shares(self.games, ("level", "strategy"), "score")
-        seen, played = scored.counts, scored.games
-
-        def draw(ax, lv: int) -> None:
-            scores = sorted({s for (lv_, _, s) in seen if lv_ == lv})  # the scores seen at this level
-            for k, crew in enumerate(crews):
-                if n := played.get((lv, crew), 0):
-                    counts = [scored.count((lv, crew), s) for s in scores]
-                    charts.share_bars(ax, counts, n, k, len(crews), crew if lv == levels[0] else None)
-            ticks, labels = charts.thinned_ticks(scores)
-            charts.panel_axis(ax, labels, "score (points)", f"level {lv}" if lv >= 0 else "", ticks)
-
-        items = []
-        for (lv, crew), n in played.items():
-            present = [(f"{s:g}", k) for (*at, s), k in seen.items() if at == [lv, crew]]
-            items.append(text.shares_item(f"level {lv}, {crew}", n, present, ": "))
-        games, legend = count_range(played.values(), "games per crew and level"), {"title": "crew"}
-        legend["ncols"] = max(1, len(crews))
-        return [SCORES_CHART.draw(ctx, WORDS, levels, draw, text.joined_upto(items, 24), legend, games=games)]
-
-    def tables(self) -> list[Table]:
-        """Each level, crew size and crew: the mean score (t interval), the share of games scoring 0
-        (Wilson interval), and the mean score of the games won."""
-        rows = []
-        groups = self.games.partition_by("level", "players", "strategy", as_dict=True)
-        for (lv, p, crew), part in sorted(groups.items()):
-            won, zero = part.filter(pl.col("won").fill_null(False)), (part["score"] == 0).sum()
-            mean, when_won = (with_interval(kit.mean_of(games, "score"), rate=False) for games in (part, won))
-            cells = [mean, with_interval(stats.wilson(zero, part.height)), f"{won.height:,}"]
-            rows.append([str(lv), str(p), crew, f"{part.height:,}", *cells, when_won if won.height else "-"])
-        columns = ["level", "players", "crew", "games", "mean score", "scored 0", "games won"]
-        columns.append("mean score when won")
-        return [Table(WORDS["score.table"], columns, rows)]
+    def games(cls, ctx: AnalysisContext) -> pl.DataFrame:
+        return _games(ctx).base
 
 
 # --- the sections --------------------------------------------------------------------------------

@@ -4,9 +4,10 @@ uses them as `kit.<name>`; each lives in one module of the kit:
 
 - `wording`: a game's report words (`words`, `Words`), kept in `report_words.toml` beside its
   analysis.
-- `section_specs`: sections as specs (`Section`, `SectionModel`, `build`), tables (`table`,
-  `estimate_columns`, `rate_grid_table`, `win_at_columns`, `listed_table`) and chart specs
-  (`Panels`, `Ranked`, `Stacked`, `RateDots`, `ChartWords`).
+- `section_specs`: sections as specs (`Section`, `SectionModel`, `build`), how a value reads
+  (`Label`, `label_text`), tables (`table`, `estimate_columns`, `rate_grid_table`,
+  `win_at_columns`, `listed_table`) and chart specs (`Panels`, `Ranked`, `Stacked`, `RateDots`,
+  `ChartWords`).
 - `cell_data`: the games with their settings, the cells (`Cell`, `cells`), and counts and
   estimates over them (`win_grid`, `grid_extremes`, `win_rate`, `mean_of`, `means`, `counts`,
   `listed`, `id_counts`), the share of each category of a column in each group of games (`shares`,
@@ -18,9 +19,11 @@ uses them as `kit.<name>`; each lives in one module of the kit:
   `pairs_along`, `difference_sentence`, `pooled_over`), a swept setting's best value (`sweep`,
   `sweep_sentence`), and the gap between a top and a bottom picked among columns
   (`column_extremes`; `pairing.picked_extremes`).
-- `sweep_section`: a swept setting's report section (`SweepSection`: each group's best value,
-  a chart of a panel per value of the first grouping setting, and its tables), declared by a
-  game's subclass.
+- `sweep_section` and `score_section`: two kinds of section a game declares by a subclass (its
+  columns and words as class attributes): a swept setting (`SweepSection`: each group's best
+  value, a panel per value of the first grouping setting, and its tables) and the score's
+  distribution (`ScoreSection`: where each series scores most, the share of games at each score,
+  the mean per group).
 
 Formatting is `simkit.reporting.text`; chart pieces are `simkit.reporting.charts`; the pieces for
 games with seat rows (a competitive game's seats) are `simkit.reporting.seats`, and their report
@@ -86,8 +89,10 @@ from simkit.reporting.kit.pairing import (
     ranked_along,
     resolve,
 )
+from simkit.reporting.kit.score_section import ScoreSection
 from simkit.reporting.kit.section_specs import (
     ChartWords,
+    Label,
     Panels,
     Ranked,
     RateDots,
@@ -98,6 +103,7 @@ from simkit.reporting.kit.section_specs import (
     build,
     cell_text,
     estimate_columns,
+    label_text,
     listed_table,
     rate_grid_table,
     rate_top,
@@ -119,6 +125,7 @@ __all__ = [
     "Compared",
     "Comparisons",
     "Extremes",
+    "Label",
     "Listed",
     "ListedItem",
     "Paired",
@@ -129,6 +136,7 @@ __all__ = [
     "Ranking",
     "Reads",
     "Section",
+    "ScoreSection",
     "SectionModel",
     "Shares",
     "Stacked",
@@ -153,6 +161,7 @@ __all__ = [
     "grouped",
     "id_counts",
     "judged_along",
+    "label_text",
     "listed",
     "listed_table",
     "mean_of",

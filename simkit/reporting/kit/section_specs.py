@@ -92,6 +92,14 @@ def cell_text(how: Reads, item: Any) -> str:
     return how(item) if callable(how) else fill_from(how, item)
 
 
+Label = Callable[[Any], str] | str  # how a value reads: a function, or a template ("level {}")
+
+
+def label_text(how: Label, value: Any) -> str:
+    """How `value` reads: `how(value)`, or the template `how` with the value ("level {}")."""
+    return how(value) if callable(how) else how.format(value)
+
+
 def table(caption: str, columns: Sequence[tuple[str, Reads]], items: Sequence[Any]) -> Table:
     """A table of a row an item, each column given as its header and how an item reads in it (a
     function of the item, or a template of its attributes)."""

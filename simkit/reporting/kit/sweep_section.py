@@ -8,7 +8,6 @@ as the seat sections do.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -18,7 +17,7 @@ from simkit.core import stats
 from simkit.reporting import charts, text
 from simkit.reporting.kit.cell_data import Shares, shares, sorted_values
 from simkit.reporting.kit.families import Sweep, sweep, sweep_sentence
-from simkit.reporting.kit.section_specs import Panels, SectionModel, rate_top
+from simkit.reporting.kit.section_specs import Label, Panels, SectionModel, label_text, rate_top
 from simkit.reporting.kit.wording import Words
 from simkit.reporting.sections import AnalysisContext, Table
 
@@ -47,7 +46,7 @@ class SweepSection(SectionModel):
     SWEPT: ClassVar[str]
     ENDING: ClassVar[str]
     KEYS: ClassVar[tuple[str, ...]]
-    GROUPS: ClassVar[tuple[tuple[str, str, str | Callable[[Any], str]], ...]]
+    GROUPS: ClassVar[tuple[tuple[str, str, Label], ...]]
     VARYING: ClassVar[tuple[str, ...]] = ()
     ENDS: ClassVar[tuple[tuple[str, str], ...]] = ()
     WORDS: ClassVar[Words]
@@ -87,11 +86,6 @@ class SweepSection(SectionModel):
         shown = tuple(column not in cls.VARYING or g[column].n_unique() > 1 for column in columns)
         return cls(*sweep(g, columns, cls.SWEPT, cls.KEYS), sorted_values(g, columns[0]), shown, ended)
 
-    def label(self, at: int, value: Any) -> str:
-        """A value of the grouping setting `at` as its `GROUPS` entry labels it."""
-        how = self.GROUPS[at][2]
-        return how(value) if callable(how) else how.format(value)
-
     def findings(self) -> list[str]:
         """Each group's best value with its win rate, against its neighbours, and the values not
         resolved from it."""
@@ -110,13 +104,13 @@ class SweepSection(SectionModel):
                 mine = {key[-1]: w for key, w in self.grid.items() if key[:-1] == (panel, *line)}
                 if not mine:
                     continue
-                named = [self.label(i, v) for i, v in enumerate(line, 1) if self.shown[i]]
+                named = [label_text(self.GROUPS[i][2], v) for i, v in enumerate(line, 1) if self.shown[i]]
                 label = ", ".join(named) if panel == self.panels[0] else None  # the figure legend gathers all
                 star = best.get((panel, *line))
                 charts.interval_band(
                     ax, list(mine), list(mine.values()), group=k, label=label, scale=100, star=star
                 )
-            ax.set_title(self.label(0, panel), loc="left", fontsize=10)
+            ax.set_title(label_text(self.GROUPS[0][2], panel), loc="left", fontsize=10)
             ax.set_xlabel(self.AXIS)
 
         columns = [column for column, *_ in self.GROUPS]
