@@ -114,6 +114,9 @@ SURVIVAL_CHART = kit.ChartWords("sa-survival", ("survival.chart", "survival.alt"
 class Survival(Grid):
     """Section 1: survival and mean score per cell, and each varied setting's effect on them."""
 
+    # per cell: games, games survived, survival and mean score with their intervals
+    tables = kit.one_table(WORDS["survival.table"], SURVIVAL_COLUMNS, "cells")
+
     def findings(self) -> list[str]:
         """The range of survival over the cells (or the one cell's survival and score), then every
         other value of each varied setting against its first, as pairs of games, per strategy when
@@ -155,10 +158,6 @@ class Survival(Grid):
         items = charts.alt_list([WORDS.fill_from("survival.alt_item", c) for c in self.cells])
         games = per([c.win for c in self.cells if c.win.n], "cell")
         return [SURVIVAL_CHART.save(ctx, WORDS, fig, items=items, games=games)]
-
-    def tables(self) -> list[Table]:
-        """Per cell: games, games survived, survival and mean score with their intervals."""
-        return [kit.table(WORDS["survival.table"], SURVIVAL_COLUMNS, self.cells)]
 
 
 # --- 2. threats behind losses -------------------------------------------------------------------
@@ -247,11 +246,11 @@ class Threats(kit.SectionModel):
             return [WORDS.fill("threats.never_lost", games=self.every.games)]
         findings = []
         for crew in self.crews:
-            who, parts = the_crew(crew.strategy), [WORDS.fill_from("threats.part", t) for t in crew.most(3)]
+            who, parts = the_crew(crew.strategy), WORDS.joined("threats.part", crew.most(3))
             if crew.lost == 0:
                 findings.append(WORDS.fill("threats.crew_never_lost", who=who.capitalize(), games=crew.games))
             elif parts:
-                findings.append(WORDS.fill_from("threats.most", crew, who=who, parts="; ".join(parts)))
+                findings.append(WORDS.fill_from("threats.most", crew, who=who, parts=parts))
         drawn = [t for t in self.every.threats.values() if t.id and t.present >= MIN_DRAWN]
         if drawn:
             deadliest = min(drawn, key=lambda t: (-t.losses / t.present, t.id))
@@ -297,6 +296,9 @@ DAMAGE_CHART = kit.ChartWords("sa-damage", ("damage.chart", "damage.alt", "damag
 class Damage(Grid):
     """Section 3: the damage tiles of each zone per cell, and the zone a 7th tile destroyed."""
 
+    # per cell the mean damage tiles in each zone and in all of them, with t intervals
+    tables = kit.one_table(WORDS["damage.table"], DAMAGE_COLUMNS, "cells")
+
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Grid | None:
         """The cells, when the games record the damage tiles of each zone."""
@@ -326,10 +328,6 @@ class Damage(Grid):
             findings.append(WORDS.fill("damage.destroyed", games=n, share=share, ties=ties))
         return findings
 
-    def tables(self) -> list[Table]:
-        """Per cell the mean damage tiles in each zone and in all of them, with t intervals."""
-        return [kit.table(WORDS["damage.table"], DAMAGE_COLUMNS, self.cells)]
-
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """Mean damage tiles per zone of each cell, one panel a crew, difficulties along x."""
         crews, xs = self.labels("crew"), self.labels("difficulty")
@@ -341,7 +339,7 @@ class Damage(Grid):
                 ax.set_title(WORDS.fill("damage.panel", crew=crew), loc="left", fontsize=9.5)
             charts.side_legend(axes[0])
             fig.suptitle(DAMAGE_CHART.heading(WORDS, ctx), x=0.01, ha="left", fontweight="bold", fontsize=11)
-        items = "; ".join(WORDS.fill_from("damage.alt_item", c) for c in self.cells[:16])
+        items = WORDS.joined("damage.alt_item", self.cells[:16])
         games = count_range([c.games.height for c in self.cells], "games per cell")
         return [DAMAGE_CHART.save(ctx, WORDS, fig, items=items, games=games)]
 

@@ -2,11 +2,11 @@
 game's analysis says only what is its own (which settings, which verdicts, which words). A game
 uses them as `kit.<name>`; each lives in one module of the kit:
 
-- `wording`: a game's report words (`words`, `Words`), kept in `report_words.toml` beside its
-  analysis.
+- `wording`: a game's report words (`words`, `Words`; items filled and joined, `Words.joined`),
+  kept in `report_words.toml` beside its analysis.
 - `section_specs`: sections as specs (`Section`, `SectionModel`, `build`), tables (`table`,
-  `estimate_columns`, `rate_grid_table`, `win_at_columns`, `listed_table`) and chart specs
-  (`Panels`, `Ranked`, `Stacked`, `RateDots`, `ChartWords`).
+  `estimate_columns`, `rate_grid_table`, `win_at_columns`, `listed_table`; a section's one
+  table, `one_table`) and chart specs (`Panels`, `Ranked`, `Stacked`, `RateDots`, `ChartWords`).
 - `cell_data`: the games with their settings, the cells (`Cell`, `cells`), and counts and
   estimates over them (`win_grid`, `grid_extremes`, `win_rate`, `mean_of`, `means`, `counts`,
   `listed`, `id_counts`), the share of each category of a column in each group of games (`shares`,
@@ -96,6 +96,7 @@ from simkit.reporting.kit.section_specs import (
     cell_text,
     estimate_columns,
     listed_table,
+    one_table,
     rate_grid_table,
     rate_top,
     save,
@@ -150,6 +151,7 @@ __all__ = [
     "judged_along",
     "listed",
     "listed_table",
+    "one_table",
     "mean_of",
     "means",
     "neighbour_steps",

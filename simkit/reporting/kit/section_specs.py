@@ -361,3 +361,14 @@ def listed_table(caption: str, listed: Listed, item: str, top: int) -> Table:
     `item`: "space"), its share of the games with its interval, and the games that list it."""
     columns = ((item, "{item}"), ("share of games", "{share:[pct]}"), ("games", "{games:,}"))
     return table(caption, columns, [listed.item(number) for number in listed.order[:top]])
+
+
+def one_table(caption: str, columns: Sequence[tuple[str, Reads]], items: str) -> Callable[[Any], list[Table]]:
+    """A section model's `tables` for a section of one table, as a spec: a row an item of the
+    model's attribute `items` ("cells"), the columns as `table` takes them. Set it as the class's
+    `tables`: `tables = kit.one_table(caption, COLUMNS, "cells")`."""
+
+    def tables(model: Any) -> list[Table]:
+        return [table(caption, columns, getattr(model, items))]
+
+    return tables
