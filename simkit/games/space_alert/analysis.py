@@ -231,13 +231,12 @@ class Threats(kit.SectionModel):
         games = ctx.dataset.games
         if not {"lost_to", "threat_ids", "destroyed_ids", "won"} <= set(games.columns):
             return None
-        by_strategy = kit.grouped(Grid.read(ctx).cells, "strategy").items()
-        crews = [(s, pl.concat([c.games for c in cells])) for s, cells in by_strategy]
+        crews = kit.pooled_games(Grid.read(ctx).cells, lambda c: c.settings.get("strategy", ""))
         try:
             names = {t.id: t.name for t in components.load(None).threats}
         except Exception:  # noqa: BLE001 (names are a nicety; ids stand alone)
             names = {}
-        return cls(Crew.read("", games, names), [Crew.read(s, f, names) for s, f in crews])
+        return cls(Crew.read("", games, names), [Crew.read(s, f, names) for s, f in crews.items()])
 
     def findings(self) -> list[str]:
         """Per crew the three threats behind the most losses (share of losses and loss rate when
@@ -308,23 +307,18 @@ class Damage(Grid):
         """Per crew the most damaged zone and its paired excess over the least damaged one
         (Bonferroni over the zone pairs, then Holm over the crews), and which zone a 7th tile
         destroyed."""
-        found, columns = kit.Comparisons(), dict(zip(ZONES, DAMAGE, strict=True))
-        for crew in self.labels("crew"):
-            # the most and least damaged zones are picked from every pair of zones
-            ends = kit.column_extremes(pl.concat([c.games for c in self.cells if c.crew == crew]), columns)
-            found.add(crew, ends, ends.p)
-        compared, findings = found.resolve(), []
+        # per crew the most and least damaged zones, picked from every pair of zones
+        crews = kit.pooled_games(self.cells, lambda c: c.crew)
+        compared, findings = kit.extremes_by(crews, dict(zip(ZONES, DAMAGE, strict=True))), []
         for crew, (ends, resolved) in compared.verdicts.items():
             verdict = {"resolved": resolved, "zones": len(ZONES), "family": compared.family}
             more = "" if ends.most == ends.least else WORDS.fill_from("damage.more", ends, **verdict)
             findings.append(WORDS.fill_from("damage.most", ends, crew=crew, more=more))
         ended = "end_reason" in self.games.columns
         lost = self.games.filter(pl.col("end_reason") == "zone_destroyed") if ended else self.games.clear()
-        full = lost.select([(pl.col(f"damage_{z}") >= TILES_PER_ZONE).alias(z) for z in ZONES])
-        alone = full.filter(pl.sum_horizontal(ZONES) == 1)  # one full zone: the zone destroyed
-        if n := lost.height:
-            share = {z: stats.wilson(int(alone[z].sum()), n) for z in ZONES}
-            ties = WORDS.fill("damage.ties", ties=n - alone.height) if n > alone.height else "."
+        if n := lost.height:  # one full zone: the zone destroyed; more than one: a tie
+            share, ties = kit.sole_shares(lost, {z: pl.col(f"damage_{z}") >= TILES_PER_ZONE for z in ZONES})
+            ties = WORDS.fill("damage.ties", ties=ties) if ties else "."
             findings.append(WORDS.fill("damage.destroyed", games=n, share=share, ties=ties))
         return findings
 

@@ -10,14 +10,16 @@ uses them as `kit.<name>`; each lives in one module of the kit:
 - `cell_data`: the games with their settings, the cells (`Cell`, `cells`), and counts and
   estimates over them (`win_grid`, `grid_extremes`, `win_rate`, `mean_of`, `means`, `counts`,
   `listed`, `id_counts`), the share of each category of a column in each group of games (`shares`,
-  `Shares`), and settings columns typed (`typed_columns`).
+  `Shares`), and settings columns typed (`typed_columns`); the games of cells pooled by a label
+  (`pooled_games`), and which one of several conditions holds alone in a game (`sole_shares`).
 - `pairing`: comparisons along one setting, paired by seed (`paired_along`, `paired_in`,
   `along_settings` and `judged_along`, `ranked_along`, the steps between neighbouring values), and
   `resolve`.
 - `families`: families of named comparisons and their words (`Comparisons`, `Compared`,
   `pairs_along`, `difference_sentence`, `pooled_over`), a swept setting's best value (`sweep`,
   `sweep_sentence`), and the gap between a top and a bottom picked among columns
-  (`column_extremes`; `pairing.picked_extremes`).
+  (`column_extremes`; `pairing.picked_extremes`), in each group of games as one family
+  (`extremes_by`).
 
 Formatting is `simkit.reporting.text`; chart pieces are `simkit.reporting.charts`; the pieces for
 games with seat rows (a competitive game's seats) are `simkit.reporting.seats`, and their report
@@ -41,8 +43,10 @@ from simkit.reporting.kit.cell_data import (
     mean_of,
     means,
     parameter_columns,
+    pooled_games,
     setting_keys,
     shares,
+    sole_shares,
     sorted_values,
     strategies_played,
     strategy_text,
@@ -60,6 +64,7 @@ from simkit.reporting.kit.families import (
     Swept,
     column_extremes,
     difference_sentence,
+    extremes_by,
     pairs_along,
     pooled_over,
     sweep,
@@ -144,6 +149,7 @@ __all__ = [
     "counts",
     "difference_sentence",
     "estimate_columns",
+    "extremes_by",
     "games_with_settings",
     "grid_extremes",
     "grouped",
@@ -163,6 +169,7 @@ __all__ = [
     "pairs_along",
     "parameter_columns",
     "picked_extremes",
+    "pooled_games",
     "pooled_over",
     "ranked_along",
     "rate_grid_table",
@@ -171,6 +178,7 @@ __all__ = [
     "save",
     "setting_keys",
     "shares",
+    "sole_shares",
     "sorted_values",
     "strategies_played",
     "strategy_text",
