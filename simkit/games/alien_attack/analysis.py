@@ -189,6 +189,8 @@ class Protection(kit.SectionModel):
     pools: list[Pool]
     # the section's one table: the success rate by player count and strategy
     tables = kit.one_table(WORDS["protection.table"], PROTECTION_COLUMNS, "pools")
+    # a finding a pool: the success rate of each strategy at each player count
+    findings = kit.finding_each(WORDS, "protection.finding", "pools")
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Protection | None:
@@ -200,10 +202,6 @@ class Protection(kit.SectionModel):
             return cls("its points", (4, 4, 3), pools)
         needs = (b.protection_value1, b.protection_herds, b.protection_borders)
         return cls(f"{b.protection_points} points", needs, pools)
-
-    def findings(self) -> list[str]:
-        """The success rate of each strategy at each player count."""
-        return [WORDS.fill_from("protection.finding", p) for p in self.pools]
 
     def notes(self) -> list[str]:
         """What Global Protection pays and needs."""

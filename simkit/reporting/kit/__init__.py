@@ -6,7 +6,8 @@ uses them as `kit.<name>`; each lives in one module of the kit:
   kept in `report_words.toml` beside its analysis.
 - `section_specs`: sections as specs (`Section`, `SectionModel`, `build`), tables (`table`,
   `estimate_columns`, `rate_grid_table`, `win_at_columns`, `listed_table`; a section's one
-  table, `one_table`) and chart specs (`Panels`, `Ranked`, `Stacked`, `RateDots`, `ChartWords`).
+  table, `one_table`, and its findings a finding an item, `finding_each`) and chart specs
+  (`Panels`, `Ranked`, `Stacked`, `RateDots`, `ChartWords`).
 - `cell_data`: the games with their settings, the cells (`Cell`, `cells`), and counts and
   estimates over them (`win_grid`, `grid_extremes`, `win_rate`, `mean_of`, `means`, `counts`,
   `listed`, `id_counts`), the share of each category of a column in each group of games (`shares`,
@@ -100,6 +101,7 @@ from simkit.reporting.kit.section_specs import (
     build,
     cell_text,
     estimate_columns,
+    finding_each,
     listed_table,
     one_table,
     rate_grid_table,
@@ -150,6 +152,7 @@ __all__ = [
     "difference_sentence",
     "estimate_columns",
     "extremes_by",
+    "finding_each",
     "games_with_settings",
     "grid_extremes",
     "grouped",

@@ -3,7 +3,8 @@
 and tables), `build` (the specs into the `GameSection`s the report renders; a section whose model
 finds nothing to say, None, is left out); `table` (a row an item, each column its header and how an
 item reads in it: a function, or a template of the item's attributes, "{wins:[pct]}"),
-`estimate_columns`, `rate_grid_table`, `win_at_columns`, `listed_table`; the chart specs
+`estimate_columns`, `rate_grid_table`, `win_at_columns`, `listed_table`, and as a model's methods
+`one_table` (a section's one table) and `finding_each` (a finding an item); the chart specs
 `Panels` (a chart of panels), `Ranked` (rates ranked down the page), `Stacked` (bars stacked from
 parts), `RateDots` (a rate a category) and `ChartWords` (a chart's words), each holding the keys of
 its words in a game's `report_words.toml`.
@@ -372,3 +373,14 @@ def one_table(caption: str, columns: Sequence[tuple[str, Reads]], items: str) ->
         return [table(caption, columns, getattr(model, items))]
 
     return tables
+
+
+def finding_each(words: Words, key: str, items: str) -> Callable[[Any], list[str]]:
+    """A section model's `findings` as a spec, a finding an item of the model's attribute `items`
+    ("pools"): the text `key` of `words` filled from the item (`Words.fill_from`). Set it as the
+    class's `findings`: `findings = kit.finding_each(WORDS, "pools.finding", "pools")`."""
+
+    def findings(model: Any) -> list[str]:
+        return [words.fill_from(key, item) for item in getattr(model, items)]
+
+    return findings
