@@ -187,6 +187,10 @@ class Protection(kit.SectionModel):
     pays: str
     needs: tuple[int, int, int]  # value-1 cities touched, herd spaces and border spaces covered
     pools: list[Pool]
+    # the section's one table: the success rate by player count and strategy
+    tables = kit.one_table(WORDS["protection.table"], PROTECTION_COLUMNS, "pools")
+    # a finding a pool: the success rate of each strategy at each player count
+    findings = kit.finding_each(WORDS, "protection.finding", "pools")
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Protection | None:
@@ -199,18 +203,10 @@ class Protection(kit.SectionModel):
         needs = (b.protection_value1, b.protection_herds, b.protection_borders)
         return cls(f"{b.protection_points} points", needs, pools)
 
-    def findings(self) -> list[str]:
-        """The success rate of each strategy at each player count."""
-        return [WORDS.fill_from("protection.finding", p) for p in self.pools]
-
     def notes(self) -> list[str]:
         """What Global Protection pays and needs."""
         cities, herds, borders = self.needs
         return [WORDS.fill("protection.how", pays=self.pays, cities=cities, herds=herds, borders=borders)]
-
-    def tables(self) -> list[Table]:
-        """The success rate by player count and strategy."""
-        return [kit.table(WORDS["protection.table"], PROTECTION_COLUMNS, self.pools)]
 
 
 # --- semi-cooperative -----------------------------------------------------------------------------
@@ -250,6 +246,8 @@ class Semicoop(kit.SectionModel):
     teams: list[Team]
     steps: list[Step]
     family: stats.Family  # every step of every strategy
+    # the section's one table: per cell, the share of games Earth holds and the bases destroyed a game
+    tables = kit.one_table(WORDS["semicoop.table"], SEMICOOP_COLUMNS, "teams")
 
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Semicoop | None:
@@ -285,15 +283,11 @@ class Semicoop(kit.SectionModel):
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """The share of games Earth holds in each semi-cooperative cell."""
         rates, labels = [t.held for t in self.teams], [t.info.label.replace(", ", "\n") for t in self.teams]
-        items = "; ".join(WORDS.fill_from("semicoop.alt_item", t) for t in self.teams)
+        items = WORDS.joined("semicoop.alt_item", self.teams)
         cells = count_range(iv.n for iv in rates)
         return [
             SEMICOOP_CHART.draw(ctx, WORDS, labels, rates, bases=SEMI_COOP_BASES, items=items, cells=cells)
         ]
-
-    def tables(self) -> list[Table]:
-        """Per cell, the share of games Earth holds and the bases destroyed a game."""
-        return [kit.table(WORDS["semicoop.table"], SEMICOOP_COLUMNS, self.teams)]
 
 
 # --- board heatmaps -------------------------------------------------------------------------------
@@ -367,13 +361,13 @@ class BoardMaps(kit.SectionModel):
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """The board shaded by each map's share of games."""
         out = []
-        for heat, (counts, shares, order, _) in self.maps:
-            rates = {s: counts[s] / self.games for s in shares}
+        for heat, (_, shares, order, _) in self.maps:
+            percent = {s: 100 * iv.estimate for s, iv in shares.items()}  # each space's shade
             title = WORDS.fill("board.heading", does=heat.does, subject=ctx.subject)
             with charts.one_panel(11.0, 7.5) as (fig, ax):
                 look = {"title": title, "cmap": heat.cmap, "value_label": WORDS["board.axis"]}
-                board_plot.draw_board(self.board, {s: 100 * r for s, r in rates.items()}, ax, **look)
-            spaces = [WORDS.fill("board.alt_space", space=s, share=rates[s]) for s in order]
+                board_plot.draw_board(self.board, percent, ax, **look)
+            spaces = [WORDS.fill("board.alt_space", space=s, share=shares[s]) for s in order]
             widest = max(iv.half_width for iv in shares.values())
             more = {"most": ", ".join(spaces[:TOP_SPACES]), "least": spaces[-1], "widest": widest}
             stem = f"aa-heat-{heat.column.split('_')[0]}s"  # -bases, -captures

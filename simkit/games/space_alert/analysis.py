@@ -114,6 +114,9 @@ SURVIVAL_CHART = kit.ChartWords("sa-survival", ("survival.chart", "survival.alt"
 class Survival(Grid):
     """Section 1: survival and mean score per cell, and each varied setting's effect on them."""
 
+    # per cell: games, games survived, survival and mean score with their intervals
+    tables = kit.one_table(WORDS["survival.table"], SURVIVAL_COLUMNS, "cells")
+
     def findings(self) -> list[str]:
         """The range of survival over the cells (or the one cell's survival and score), then every
         other value of each varied setting against its first, as pairs of games, per strategy when
@@ -155,10 +158,6 @@ class Survival(Grid):
         items = charts.alt_list([WORDS.fill_from("survival.alt_item", c) for c in self.cells])
         games = per([c.win for c in self.cells if c.win.n], "cell")
         return [SURVIVAL_CHART.save(ctx, WORDS, fig, items=items, games=games)]
-
-    def tables(self) -> list[Table]:
-        """Per cell: games, games survived, survival and mean score with their intervals."""
-        return [kit.table(WORDS["survival.table"], SURVIVAL_COLUMNS, self.cells)]
 
 
 # --- 2. threats behind losses -------------------------------------------------------------------
@@ -232,13 +231,12 @@ class Threats(kit.SectionModel):
         games = ctx.dataset.games
         if not {"lost_to", "threat_ids", "destroyed_ids", "won"} <= set(games.columns):
             return None
-        by_strategy = kit.grouped(Grid.read(ctx).cells, "strategy").items()
-        crews = [(s, pl.concat([c.games for c in cells])) for s, cells in by_strategy]
+        crews = kit.pooled_games(Grid.read(ctx).cells, lambda c: c.settings.get("strategy", ""))
         try:
             names = {t.id: t.name for t in components.load(None).threats}
         except Exception:  # noqa: BLE001 (names are a nicety; ids stand alone)
             names = {}
-        return cls(Crew.read("", games, names), [Crew.read(s, f, names) for s, f in crews])
+        return cls(Crew.read("", games, names), [Crew.read(s, f, names) for s, f in crews.items()])
 
     def findings(self) -> list[str]:
         """Per crew the three threats behind the most losses (share of losses and loss rate when
@@ -247,11 +245,11 @@ class Threats(kit.SectionModel):
             return [WORDS.fill("threats.never_lost", games=self.every.games)]
         findings = []
         for crew in self.crews:
-            who, parts = the_crew(crew.strategy), [WORDS.fill_from("threats.part", t) for t in crew.most(3)]
+            who, parts = the_crew(crew.strategy), WORDS.joined("threats.part", crew.most(3))
             if crew.lost == 0:
                 findings.append(WORDS.fill("threats.crew_never_lost", who=who.capitalize(), games=crew.games))
             elif parts:
-                findings.append(WORDS.fill_from("threats.most", crew, who=who, parts="; ".join(parts)))
+                findings.append(WORDS.fill_from("threats.most", crew, who=who, parts=parts))
         drawn = [t for t in self.every.threats.values() if t.id and t.present >= MIN_DRAWN]
         if drawn:
             deadliest = min(drawn, key=lambda t: (-t.losses / t.present, t.id))
@@ -297,6 +295,9 @@ DAMAGE_CHART = kit.ChartWords("sa-damage", ("damage.chart", "damage.alt", "damag
 class Damage(Grid):
     """Section 3: the damage tiles of each zone per cell, and the zone a 7th tile destroyed."""
 
+    # per cell the mean damage tiles in each zone and in all of them, with t intervals
+    tables = kit.one_table(WORDS["damage.table"], DAMAGE_COLUMNS, "cells")
+
     @classmethod
     def read(cls, ctx: AnalysisContext) -> Grid | None:
         """The cells, when the games record the damage tiles of each zone."""
@@ -306,29 +307,20 @@ class Damage(Grid):
         """Per crew the most damaged zone and its paired excess over the least damaged one
         (Bonferroni over the zone pairs, then Holm over the crews), and which zone a 7th tile
         destroyed."""
-        found, columns = kit.Comparisons(), dict(zip(ZONES, DAMAGE, strict=True))
-        for crew in self.labels("crew"):
-            # the most and least damaged zones are picked from every pair of zones
-            ends = kit.column_extremes(pl.concat([c.games for c in self.cells if c.crew == crew]), columns)
-            found.add(crew, ends, ends.p)
-        compared, findings = found.resolve(), []
+        # per crew the most and least damaged zones, picked from every pair of zones
+        crews = kit.pooled_games(self.cells, lambda c: c.crew)
+        compared, findings = kit.extremes_by(crews, dict(zip(ZONES, DAMAGE, strict=True))), []
         for crew, (ends, resolved) in compared.verdicts.items():
             verdict = {"resolved": resolved, "zones": len(ZONES), "family": compared.family}
             more = "" if ends.most == ends.least else WORDS.fill_from("damage.more", ends, **verdict)
             findings.append(WORDS.fill_from("damage.most", ends, crew=crew, more=more))
         ended = "end_reason" in self.games.columns
         lost = self.games.filter(pl.col("end_reason") == "zone_destroyed") if ended else self.games.clear()
-        full = lost.select([(pl.col(f"damage_{z}") >= TILES_PER_ZONE).alias(z) for z in ZONES])
-        alone = full.filter(pl.sum_horizontal(ZONES) == 1)  # one full zone: the zone destroyed
-        if n := lost.height:
-            share = {z: stats.wilson(int(alone[z].sum()), n) for z in ZONES}
-            ties = WORDS.fill("damage.ties", ties=n - alone.height) if n > alone.height else "."
+        if n := lost.height:  # one full zone: the zone destroyed; more than one: a tie
+            share, ties = kit.sole_shares(lost, {z: pl.col(f"damage_{z}") >= TILES_PER_ZONE for z in ZONES})
+            ties = WORDS.fill("damage.ties", ties=ties) if ties else "."
             findings.append(WORDS.fill("damage.destroyed", games=n, share=share, ties=ties))
         return findings
-
-    def tables(self) -> list[Table]:
-        """Per cell the mean damage tiles in each zone and in all of them, with t intervals."""
-        return [kit.table(WORDS["damage.table"], DAMAGE_COLUMNS, self.cells)]
 
     def charts(self, ctx: AnalysisContext) -> list[charts.Chart]:
         """Mean damage tiles per zone of each cell, one panel a crew, difficulties along x."""
@@ -341,7 +333,7 @@ class Damage(Grid):
                 ax.set_title(WORDS.fill("damage.panel", crew=crew), loc="left", fontsize=9.5)
             charts.side_legend(axes[0])
             fig.suptitle(DAMAGE_CHART.heading(WORDS, ctx), x=0.01, ha="left", fontweight="bold", fontsize=11)
-        items = "; ".join(WORDS.fill_from("damage.alt_item", c) for c in self.cells[:16])
+        items = WORDS.joined("damage.alt_item", self.cells[:16])
         games = count_range([c.games.height for c in self.cells], "games per cell")
         return [DAMAGE_CHART.save(ctx, WORDS, fig, items=items, games=games)]
 

@@ -2,23 +2,26 @@
 game's analysis says only what is its own (which settings, which verdicts, which words). A game
 uses them as `kit.<name>`; each lives in one module of the kit:
 
-- `wording`: a game's report words (`words`, `Words`), kept in `report_words.toml` beside its
-  analysis.
+- `wording`: a game's report words (`words`, `Words`; items filled and joined, `Words.joined`),
+  kept in `report_words.toml` beside its analysis.
 - `section_specs`: sections as specs (`Section`, `SectionModel`, `build`), how a value reads
   (`Label`, `label_text`), tables (`table`, `estimate_columns`, `rate_grid_table`,
-  `win_at_columns`, `listed_table`) and chart specs (`Panels`, `Ranked`, `Stacked`, `RateDots`,
+  `win_at_columns`, `listed_table`; a section's one table, `one_table`, and its findings a finding
+  an item, `finding_each`) and chart specs (`Panels`, `Ranked`, `Stacked`, `RateDots`,
   `ChartWords`).
 - `cell_data`: the games with their settings, the cells (`Cell`, `cells`), and counts and
   estimates over them (`win_grid`, `grid_extremes`, `win_rate`, `mean_of`, `means`, `counts`,
   `listed`, `id_counts`), the share of each category of a column in each group of games (`shares`,
-  `Shares`), and settings columns typed (`typed_columns`).
+  `Shares`), and settings columns typed (`typed_columns`); the games of cells pooled by a label
+  (`pooled_games`), and which one of several conditions holds alone in a game (`sole_shares`).
 - `pairing`: comparisons along one setting, paired by seed (`paired_along`, `paired_in`,
   `along_settings` and `judged_along`, `ranked_along`, the steps between neighbouring values), and
   `resolve`.
 - `families`: families of named comparisons and their words (`Comparisons`, `Compared`,
   `pairs_along`, `difference_sentence`, `pooled_over`), a swept setting's best value (`sweep`,
   `sweep_sentence`), and the gap between a top and a bottom picked among columns
-  (`column_extremes`; `pairing.picked_extremes`).
+  (`column_extremes`; `pairing.picked_extremes`), in each group of games as one family
+  (`extremes_by`).
 - `sweep_section` and `score_section`: two kinds of section a game declares by a subclass (its
   columns and words as class attributes): a swept setting (`SweepSection`: each group's best
   value, a panel per value of the first grouping setting, and its tables) and the score's
@@ -47,8 +50,10 @@ from simkit.reporting.kit.cell_data import (
     mean_of,
     means,
     parameter_columns,
+    pooled_games,
     setting_keys,
     shares,
+    sole_shares,
     sorted_values,
     strategies_played,
     strategy_text,
@@ -66,6 +71,7 @@ from simkit.reporting.kit.families import (
     Swept,
     column_extremes,
     difference_sentence,
+    extremes_by,
     pairs_along,
     pooled_over,
     sweep,
@@ -103,8 +109,10 @@ from simkit.reporting.kit.section_specs import (
     build,
     cell_text,
     estimate_columns,
+    finding_each,
     label_text,
     listed_table,
+    one_table,
     rate_grid_table,
     rate_top,
     save,
@@ -132,11 +140,11 @@ __all__ = [
     "Panels",
     "Picked",
     "Ranked",
-    "RateDots",
     "Ranking",
+    "RateDots",
     "Reads",
-    "Section",
     "ScoreSection",
+    "Section",
     "SectionModel",
     "Shares",
     "Stacked",
@@ -156,6 +164,8 @@ __all__ = [
     "counts",
     "difference_sentence",
     "estimate_columns",
+    "extremes_by",
+    "finding_each",
     "games_with_settings",
     "grid_extremes",
     "grouped",
@@ -167,6 +177,7 @@ __all__ = [
     "mean_of",
     "means",
     "neighbour_steps",
+    "one_table",
     "paired_along",
     "paired_in",
     "paired_ladder",
@@ -175,6 +186,7 @@ __all__ = [
     "pairs_along",
     "parameter_columns",
     "picked_extremes",
+    "pooled_games",
     "pooled_over",
     "ranked_along",
     "rate_grid_table",
@@ -183,6 +195,7 @@ __all__ = [
     "save",
     "setting_keys",
     "shares",
+    "sole_shares",
     "sorted_values",
     "strategies_played",
     "strategy_text",

@@ -8,14 +8,15 @@ each combination of settings), `win_rate`, `mean_of`, `means` (of several column
 (how often each board space or card a games column lists, as a share of the games); `id_counts`
 (in how many games a column of ids apart by commas names each id); `typed_columns` (settings
 columns cast to their types, a column the table lacks filled in); `grid_extremes` (the highest and
-the lowest of a grid of estimates).
+the lowest of a grid of estimates); `pooled_games` (the games of cells pooled by a label);
+`sole_shares` (which one of several conditions holds alone in a game).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
@@ -359,3 +360,24 @@ def id_counts(ids: pl.Series, sep: str = ",") -> Counter[str]:
     """In how many rows (games) a column of ids apart by `sep` ("t1,e3,t1") names each id: once a
     row however often it names it; a row without a value names none."""
     return Counter(i for text in ids.fill_null("").to_list() for i in set(text.split(sep)) if i)
+
+
+def pooled_games(cells: Iterable[Cell], by: Callable[[Any], Any]) -> dict[Any, pl.DataFrame]:
+    """The games of the cells pooled by `by(cell)` (a setting's value, a label), the groups in
+    order of first appearance."""
+    groups: dict[Any, list[pl.DataFrame]] = {}
+    for c in cells:
+        groups.setdefault(by(c), []).append(c.games)
+    return {key: pl.concat(parts) for key, parts in groups.items()}
+
+
+def sole_shares(
+    games: pl.DataFrame, conditions: Mapping[str, pl.Expr]
+) -> tuple[dict[str, stats.Interval], int]:
+    """Which one of several conditions on a game (boolean expressions, by name) holds alone: each
+    condition's share of the games (Wilson) in which it holds and no other does, and how many
+    games are left apart (none or more than one holds)."""
+    held = games.select([expr.alias(name) for name, expr in conditions.items()])
+    alone = held.filter(pl.sum_horizontal(list(conditions)) == 1)
+    shares = {name: stats.wilson(int(alone[name].sum()), games.height) for name in conditions}
+    return shares, games.height - alone.height

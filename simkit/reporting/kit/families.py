@@ -4,7 +4,7 @@ resolves them at once into `Compared`, which says each in words (`difference_sen
 `pooled_over`) or as table cells; `sweep` finds each group's best value of a swept setting and sets
 every other against it, and `sweep_sentence` says a group's sweep in words; `column_extremes`
 picks a top and a bottom among columns of the same games and adjusts the test of the gap between
-them for the picking (`picked_extremes`).
+them for the picking (`picked_extremes`), in each group of games as one family (`extremes_by`).
 """
 
 from __future__ import annotations
@@ -272,3 +272,15 @@ def sweep_sentence(
     else:
         said.append(words[none_tied])
     return " ".join([*said, words.fill(family_text, family=family)])
+
+
+def extremes_by(groups: Mapping[Any, pl.DataFrame], columns: Mapping[str, str]) -> Compared:
+    """In each group of games (a name and its games: a crew's, say), the measure of `columns` with
+    the highest mean and the one with the lowest and the gap between them (`column_extremes`, its
+    test adjusted for the picking), the groups' gaps resolved as one Holm family: each group's
+    `Extremes` and whether its gap is resolved, in the groups' order."""
+    found = Comparisons()
+    for name, games in groups.items():
+        ends = column_extremes(games, columns)
+        found.add(name, ends, ends.p)
+    return found.resolve()

@@ -3,7 +3,8 @@
 and tables), `build` (the specs into the `GameSection`s the report renders; a section whose model
 finds nothing to say, None, is left out); `table` (a row an item, each column its header and how an
 item reads in it: a function, or a template of the item's attributes, "{wins:[pct]}"),
-`estimate_columns`, `rate_grid_table`, `win_at_columns`, `listed_table`; the chart specs
+`estimate_columns`, `rate_grid_table`, `win_at_columns`, `listed_table`, and as a model's methods
+`one_table` (a section's one table) and `finding_each` (a finding an item); the chart specs
 `Panels` (a chart of panels), `Ranked` (rates ranked down the page), `Stacked` (bars stacked from
 parts), `RateDots` (a rate a category) and `ChartWords` (a chart's words), each holding the keys of
 its words in a game's `report_words.toml`.
@@ -369,3 +370,25 @@ def listed_table(caption: str, listed: Listed, item: str, top: int) -> Table:
     `item`: "space"), its share of the games with its interval, and the games that list it."""
     columns = ((item, "{item}"), ("share of games", "{share:[pct]}"), ("games", "{games:,}"))
     return table(caption, columns, [listed.item(number) for number in listed.order[:top]])
+
+
+def one_table(caption: str, columns: Sequence[tuple[str, Reads]], items: str) -> Callable[[Any], list[Table]]:
+    """A section model's `tables` for a section of one table, as a spec: a row an item of the
+    model's attribute `items` ("cells"), the columns as `table` takes them. Set it as the class's
+    `tables`: `tables = kit.one_table(caption, COLUMNS, "cells")`."""
+
+    def tables(model: Any) -> list[Table]:
+        return [table(caption, columns, getattr(model, items))]
+
+    return tables
+
+
+def finding_each(words: Words, key: str, items: str) -> Callable[[Any], list[str]]:
+    """A section model's `findings` as a spec, a finding an item of the model's attribute `items`
+    ("pools"): the text `key` of `words` filled from the item (`Words.fill_from`). Set it as the
+    class's `findings`: `findings = kit.finding_each(WORDS, "pools.finding", "pools")`."""
+
+    def findings(model: Any) -> list[str]:
+        return [words.fill_from(key, item) for item in getattr(model, items)]
+
+    return findings

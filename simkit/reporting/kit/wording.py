@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib.resources
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -48,6 +48,11 @@ class Words:
             return fill_from(self[key], item, **more)
         except (AttributeError, KeyError, IndexError) as exc:
             raise KeyError(f"{self.source}: text {key!r} wants a value for {exc}") from None
+
+    def joined(self, key: str, items: Iterable[Any], sep: str = "; ", /, **more: Any) -> str:
+        """Each of `items` in the text `key` (`fill_from`, after `more`), joined by `sep`: the
+        points a chart's alt text lists, "a 1.0; b 2.0"."""
+        return sep.join(self.fill_from(key, item, **more) for item in items)
 
 
 @cache
