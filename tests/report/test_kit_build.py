@@ -31,3 +31,17 @@ def test_build_gives_nothing_where_the_games_lack_a_needed_column_or_are_none(tm
     assert kit.build(_ctx(tmp_path, games), SPECS, ("won", "score")) == []
     assert kit.build(_ctx(tmp_path, games.clear()), SPECS, ("won",)) == []
     assert [s.key for s in kit.build(_ctx(tmp_path, games.clear()), SPECS)] == ["games"]  # nothing needed
+
+
+def test_build_adds_the_datasets_notes_after_a_sections_own_paragraphs(tmp_path) -> None:
+    asked = []
+
+    def notes(ctx: AnalysisContext) -> dict[str, tuple[str, ...]]:
+        asked.append(ctx.name)
+        return {"games": ("Only two games.",), "never": ("Not shown.",)}
+
+    spec = kit.Section("games", "Games", lambda ctx: 2, paragraphs=("How to read it.",))
+    ctx = _ctx(tmp_path, pl.DataFrame({"won": [True, False]}))
+    (section,) = kit.build(ctx, [spec, SPECS[1]], ("won",), notes)
+    assert section.paragraphs == ["How to read it.", "Only two games."] and asked == ["d"]
+    assert kit.build(ctx, [SPECS[1]], ("won",), notes) == [] and asked == ["d"]  # nothing built: not asked

@@ -18,7 +18,7 @@ import functools
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import polars as pl
 
@@ -405,15 +405,14 @@ SECTIONS = [
 ]
 
 
-def _notes(games: Games) -> dict[str, tuple[str, ...]]:
+def _notes(ctx: AnalysisContext) -> dict[str, tuple[str, ...]]:
     """What holds only for this dataset, after a section's own paragraphs: level 0's rules where levels
     0 and 1 were both played, and which games a section uses where the threshold varies."""
+    games = _games(ctx)
     both = {0, 1} <= set(games.base["level"].to_list())
     level0 = (WORDS.fill("notes.level0", label=LEVEL.label(0)),) if both else ()
     return {"ohno-win-grid": level0 + games.note, "ohno-losses": games.note, "ohno-scores": games.note}
 
 
 def sections(ctx: AnalysisContext) -> list[GameSection]:
-    built = kit.build(ctx, SECTIONS, ("won", "score", "end_reason", "game_index"))
-    notes = _notes(_games(ctx)) if built else {}  # built: the games have what `_games` reads
-    return [replace(s, paragraphs=[*s.paragraphs, *notes.get(s.key, ())]) for s in built]
+    return kit.build(ctx, SECTIONS, ("won", "score", "end_reason", "game_index"), _notes)

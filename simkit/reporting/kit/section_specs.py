@@ -60,23 +60,35 @@ class Section(Generic[Model]):
     retitle: Callable[[Model], str] = lambda _: ""
 
 
-def build(ctx: AnalysisContext, specs: Sequence[Section], needs: Collection[str] = ()) -> list[GameSection]:
+DatasetNotes = Callable[[AnalysisContext], Mapping[str, Sequence[str]]]
+
+
+def build(
+    ctx: AnalysisContext,
+    specs: Sequence[Section],
+    needs: Collection[str] = (),
+    notes: DatasetNotes | None = None,
+) -> list[GameSection]:
     """The sections of `specs` that have something to say, in order; none where the dataset has no
-    games, or its games table lacks a column of `needs` (what every section reads)."""
+    games, or its games table lacks a column of `needs` (what every section reads). `notes(ctx)`
+    (asked only where a section was built) gives paragraphs that hold for this dataset, by section
+    key, after a section's own."""
     games = ctx.dataset.games
     if needs and (games.height == 0 or not set(needs) <= set(games.columns)):
         return []
-    out = []
+    out, said = [], {}
     for spec in specs:
         model = spec.compute(ctx)
         if model is None:
             continue
+        if notes is not None and not out:
+            said = notes(ctx)
         out.append(
             GameSection(
                 spec.key,
                 spec.retitle(model) or spec.title,
                 findings=spec.findings(model),
-                paragraphs=[*spec.paragraphs, *spec.notes(model)],
+                paragraphs=[*spec.paragraphs, *spec.notes(model), *said.get(spec.key, ())],
                 charts=spec.charts(ctx, model),
                 tables=spec.tables(model),
             )
