@@ -41,7 +41,8 @@ class ScoreSection(SectionModel):
       `TABLE` (the table's caption); `CHART` (its caption filled with the `games`), and `AXIS`
       (the x axis's label).
 
-    and overrides `games(ctx)` (the games; those with a score are used)."""
+    and overrides `games(ctx)` (the games, with `score`, `won` and `game_index` columns; those
+    with a score are used)."""
 
     ALONG: ClassVar[tuple[str, Label, Label]]
     SERIES: ClassVar[tuple[str, str, Label]]
