@@ -1,5 +1,5 @@
 """The error types that reach the user as a single line: bad input (exit code 2), an unfinished run
-(exit code 1)."""
+(exit code 1); and a player's answer the rules refuse."""
 
 
 class UserError(Exception):
@@ -12,3 +12,8 @@ class UserError(Exception):
 class RunIncomplete(Exception):
     """A run that ended without accounting for every planned game (a worker process died): the
     message is one line saying what is missing; the same command plays it."""
+
+
+class RuleViolation(Exception):
+    """A player returned something the rules do not allow: the message names the decision (and
+    the seat, where the game has seats). Every game raises this one type."""

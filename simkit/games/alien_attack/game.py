@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
+from simkit.core.errors import RuleViolation
 from simkit.games.alien_attack import rules
 from simkit.games.alien_attack.components import BORDER_CARDS, CITY_CARDS, Board
 from simkit.games.alien_attack.state import (
@@ -28,10 +29,6 @@ from simkit.games.alien_attack.state import (
 
 EXTRA_TURN_LIMIT = 2  # rulebook: "only 2 players can use this Special Power in the same turn"
 SEMI_COOP_BASES = 24  # rulebook: "if fewer than 24 alien bases have been destroyed ... all players lose"
-
-
-class RuleViolation(Exception):
-    """A player returned something the rules do not allow; names the decision."""
 
 
 class View:

@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from simkit.core.errors import RuleViolation
 from simkit.games.eight_bit_invaders import rules
 from simkit.games.eight_bit_invaders.components import Components
 from simkit.games.eight_bit_invaders.state import EMPTY, State, new_game
@@ -29,10 +30,6 @@ STATS = (
     "rocket_fuel",
     "countdown_removed",
 )
-
-
-class RuleViolation(Exception):
-    """A player returned something the rules do not allow; names the decision."""
 
 
 class View(NamedTuple):

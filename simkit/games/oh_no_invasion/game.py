@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from simkit.core.errors import RuleViolation
 from simkit.games.oh_no_invasion import rules
 from simkit.games.oh_no_invasion.components import (
     BLACK,
@@ -25,10 +26,6 @@ from simkit.games.oh_no_invasion.state import State, new_game
 
 MAX_TURNS = 2_000  # a safety net far above any real game (the Spawn deck forces the end)
 MONSTER = -1  # the strike target "Spawnmonster" in a strike answer
-
-
-class RuleViolation(Exception):
-    """A player returned something the rules do not allow; names the decision and the seat."""
 
 
 class HiddenInformation(Exception):

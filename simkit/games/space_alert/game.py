@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from simkit.core.errors import RuleViolation
 from simkit.games.space_alert import rules
 from simkit.games.space_alert.components import Components, Mission, MissionThreat
 from simkit.games.space_alert.state import (
@@ -37,10 +38,6 @@ ACTIONS = (A, B, C, BB)
 HEROIC = {"A": HA, "B": HB, "BB": HBB}
 # Threats announced by the end of each phase (RULINGS §4): plans for a phase see these turns.
 ANNOUNCED_BY_PHASE = (4, 8, 12)
-
-
-class RuleViolation(Exception):
-    """A player returned something the rules do not allow; names the decision."""
 
 
 class View(NamedTuple):
