@@ -38,3 +38,47 @@ def streams(seq: np.random.SeedSequence, count: int, *path: int) -> list[random.
         random.Random(words[k] | words[k + 1] << 32 | words[k + 2] << 64 | words[k + 3] << 96)
         for k in range(0, 4 * count, 4)
     ]
+
+
+class SeatStream(random.Random):
+    """Seat k's own stream, `stream(seq, FIRST_SEAT + k)`, derived on its first use: the same
+    numbers, but a scripted player that never draws does not pay for deriving a seed stream per
+    seat per game (that costs more than a turn of some games). A `random.Random` in every way a
+    player can see: seeding or setting its state first replaces the seat's numbers, as on a plain
+    one, and a copy or a pickle is a plain `random.Random` in the same state."""
+
+    def __init__(self, seq: np.random.SeedSequence, seat: int) -> None:
+        # random.Random.__init__ would seed a state that the first use replaces: skip it
+        self._pending: tuple[np.random.SeedSequence, int] | None = (seq, seat)
+        self.gauss_next = None
+
+    def _begin(self) -> None:
+        seq, seat = self._pending
+        self._pending = None
+        super().setstate(stream(seq, FIRST_SEAT + seat).getstate())
+
+    def random(self) -> float:
+        if self._pending is not None:
+            self._begin()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        if self._pending is not None:
+            self._begin()
+        return super().getrandbits(k)
+
+    def getstate(self):
+        if self._pending is not None:
+            self._begin()
+        return super().getstate()
+
+    def seed(self, *args, **kwargs) -> None:
+        self._pending = None
+        super().seed(*args, **kwargs)
+
+    def setstate(self, state) -> None:
+        self._pending = None
+        super().setstate(state)
+
+    def __reduce__(self):
+        return random.Random, (), self.getstate()

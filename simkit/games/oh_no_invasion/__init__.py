@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,31 +24,6 @@ LEVEL = Setting(
     choices=tuple(LEVEL_NAMES),
     labels=LEVEL_NAMES,
 )
-
-
-class SeatStream(random.Random):
-    """`seeds.stream(seq, FIRST_SEAT + seat)`, made on its first draw: the same numbers, but a
-    scripted crew that never draws does not pay for deriving four seed streams per game."""
-
-    def __init__(self, seq, seat: int) -> None:
-        super().__init__(0)
-        self._seq = seq
-        self._seat = seat
-        self._started = False
-
-    def _start(self) -> None:
-        self.setstate(seeds.stream(self._seq, seeds.FIRST_SEAT + self._seat).getstate())
-        self._started = True
-
-    def random(self) -> float:
-        if not self._started:
-            self._start()
-        return super().random()
-
-    def getrandbits(self, k: int) -> int:
-        if not self._started:
-            self._start()
-        return super().getrandbits(k)
 
 
 class OhNoInvasion(SelfPlayingEngine):
@@ -139,7 +113,7 @@ class OhNoInvasion(SelfPlayingEngine):
     def start(self, params: Any, comp: Any, strategies: Sequence[str], seq: Any, log: list | None) -> Game:
         resistance, spawn = seeds.streams(seq, 2, seeds.CHANCE)
         streams = Streams(setup=seeds.stream(seq, seeds.SETUP), resistance=resistance, spawn=spawn)
-        crew = [self.player(strategies[0], SeatStream(seq, k)) for k in range(params.players)]
+        crew = [self.player(strategies[0], seeds.SeatStream(seq, k)) for k in range(params.players)]
         return Game(comp, params.players, params.level, crew, streams, log)
 
 

@@ -19,24 +19,6 @@ from simkit.games.space_alert import components, draw, game, narrate, native, pl
 MISSIONS = ("test", "simulation", "real") + tuple(str(i) for i in range(1, 9))
 
 
-class _LazyStream:
-    """Figure k's own stream, `seeds.stream(seq, FIRST_SEAT + k)`, made on first use: the scripted
-    crew never draws, and making a stream costs more than resolving a turn. Behaves as the
-    `random.Random` it wraps."""
-
-    __slots__ = ("_seq", "_path", "_rng")
-
-    def __init__(self, seq, path: int) -> None:
-        self._seq = seq
-        self._path = path
-        self._rng = None
-
-    def __getattr__(self, name: str) -> Any:
-        if self._rng is None:
-            self._rng = seeds.stream(self._seq, self._path)
-        return getattr(self._rng, name)
-
-
 class SpaceAlert(Engine):
     id = "space-alert"
     title = "Space Alert"
@@ -198,7 +180,7 @@ class SpaceAlert(Engine):
         return game.play_game(
             comp,
             params,
-            lambda k: self.player(strategies[0], _LazyStream(seq, seeds.FIRST_SEAT + k)),
+            lambda k: self.player(strategies[0], seeds.SeatStream(seq, k)),
             seeds.stream(seq, seeds.SETUP),
             seeds.streams(seq, 2, seeds.CHANCE),
             log,
