@@ -61,10 +61,6 @@ def _n_text(ns: Sequence[int]) -> str:
     return "n = " + page_text.count_range(counts, "games per cell") if counts else "no games"
 
 
-def _pct(x: float, digits: int = 1) -> str:
-    return page_text.pct(x, digits)
-
-
 # --- win rate by cell -----------------------------------------------------------------------------
 
 
@@ -126,7 +122,8 @@ def win_rate_chart(points: Sequence[WinPoint], out: Path, name: str, subject: st
             ax.legend(title="strategy", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     title = "Win rate by cell"
     items = [
-        f"{p.label}: {_pct(p.rate)} (95 % CI {_pct(p.low)} to {_pct(p.high)}, {p.wins} of {p.n} games)"
+        f"{p.label}: {page_text.pct(p.rate)} "
+        f"(95 % CI {page_text.span(p.low, p.high, page_text.pct)}, {p.wins} of {p.n} games)"
         for p in points
     ]
     alt = f"{title} for {subject}, with 95 % Wilson intervals. " + alt_list(items)
@@ -183,7 +180,7 @@ def end_reason_chart(
     items = []
     for label, n in cells:
         parts = [
-            f"{reason} {_pct(counts.get((label, reason), 0) / n if n else float('nan'), 0)}"
+            f"{reason} {page_text.pct(counts.get((label, reason), 0) / n if n else float('nan'), 0)}"
             for reason in reasons
         ]
         items.append(f"{label} (n={n}): " + ", ".join(parts))
@@ -438,7 +435,7 @@ def convergence_chart(
     title = f"Convergence of the {what}"
 
     def fmt(x: float) -> str:
-        return _pct(x) if rate else ("n/a" if math.isnan(x) else f"{x:,.2f}")
+        return page_text.pct(x) if rate else ("n/a" if math.isnan(x) else f"{x:,.2f}")
 
     items = []
     for s in series:
